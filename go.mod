@@ -1,0 +1,3 @@
+module github.com/webbrain/webbrain
+
+go 1.26

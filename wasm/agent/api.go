@@ -1,0 +1,75 @@
+// Package agent runs one user turn: it calls the model, dispatches the tool
+// calls it asks for, feeds the results back and repeats until the model
+// answers with text, the step limit is reached, or the run is stopped.
+package agent
+
+import (
+	"context"
+
+	"github.com/webbrain/webbrain/wasm/llm"
+)
+
+// Modes a conversation runs in.
+const (
+	ModeAsk = "ask"
+	ModeAct = "act"
+)
+
+// Event kinds sent to the panel (docs/PROTOCOL.md lists their fields).
+const (
+	EventTextDelta   = "text_delta"
+	EventToolCall    = "tool_call"
+	EventToolResult  = "tool_result"
+	EventClarify     = "clarify"
+	EventLoopWarning = "loop_warning"
+	EventFinal       = "final"
+	EventError       = "error"
+	EventStep        = "step"
+)
+
+// Event is one update of a running turn.
+type Event struct {
+	Kind    string   `json:"kind"`
+	Text    string   `json:"text,omitempty"`    // text_delta, final, error, loop_warning
+	ID      string   `json:"id,omitempty"`      // tool_call, tool_result, clarify
+	Name    string   `json:"name,omitempty"`    // tool_call, tool_result
+	Args    string   `json:"args,omitempty"`    // tool_call: JSON arguments
+	Result  string   `json:"result,omitempty"`  // tool_result
+	IsError bool     `json:"isError,omitempty"` // tool_result
+	Options []string `json:"options,omitempty"` // clarify
+	Step    int      `json:"step,omitempty"`    // step
+}
+
+// Executor runs one tool call against the run's tab and returns the text
+// the model sees. An error is reported to the model as the tool's result.
+type Executor interface {
+	Execute(ctx context.Context, call llm.ToolCall) (string, error)
+}
+
+// Clarifier asks the user a question and waits for the answer.
+type Clarifier interface {
+	Ask(ctx context.Context, id, question string, options []string) (string, error)
+}
+
+// Options configure one turn.
+type Options struct {
+	Provider  llm.Provider
+	Mode      string // ModeAsk or ModeAct
+	Tier      string // llm.TierCompact, TierMid or TierFull
+	Browser   string // "chrome" or "firefox": decides Chrome-only tools
+	MaxSteps  int
+	Executor  Executor
+	Clarifier Clarifier
+	// Page returns the tab's current URL and title for the user message.
+	Page func(ctx context.Context) (url, title string)
+	// Emit receives every event of the turn, in order.
+	Emit func(Event)
+}
+
+// Outcome is what a turn leaves behind. Conversation is the history with
+// this turn appended; it is filled even when Run returns an error, so a
+// stopped or failed turn loses nothing.
+type Outcome struct {
+	Conversation []llm.Message
+	Final        string
+}

@@ -1,0 +1,30 @@
+package llm
+
+// Provider kinds (wire formats).
+const (
+	KindOpenAIChat      = "openai-chat"
+	KindOpenAIResponses = "openai-responses"
+	KindAnthropic       = "anthropic"
+	KindAzure           = "azure"
+)
+
+// Tiers decide how many tools a model sees.
+const (
+	TierCompact = "compact"
+	TierMid     = "mid"
+	TierFull    = "full"
+)
+
+// Config is one provider as the user configured it (docs/PROTOCOL.md).
+type Config struct {
+	ID            string `json:"id"`
+	Name          string `json:"name"`
+	Kind          string `json:"kind"`
+	BaseURL       string `json:"baseUrl"`
+	APIKey        string `json:"apiKey"`
+	Model         string `json:"model"`
+	Tier          string `json:"tier"`
+	ContextWindow int    `json:"contextWindow"`
+	Deployment    string `json:"deployment,omitempty"` // azure
+	APIVersion    string `json:"apiVersion,omitempty"` // azure
+}

@@ -1,0 +1,63 @@
+// Package nativefetch implements platform.Fetcher over net/http for native
+// tests and tools. It must never be linked into the wasm module (net/http
+// triples its size): only _test files and commands import it.
+package nativefetch
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/webbrain/webbrain/wasm/platform"
+)
+
+// Fetcher is a platform.Fetcher backed by an http.Client.
+type Fetcher struct{ Client *http.Client }
+
+// Fetch performs req; the response body streams.
+func (f Fetcher) Fetch(ctx context.Context, req *platform.Request) (*platform.Response, error) {
+	cancel := context.CancelFunc(func() {})
+	if req.Timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+	}
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	hr, err := http.NewRequestWithContext(ctx, method, req.URL, bytes.NewReader(req.Body))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	for k, v := range req.Header {
+		hr.Header.Set(k, v)
+	}
+	c := f.Client
+	if c == nil {
+		c = http.DefaultClient
+	}
+	resp, err := c.Do(hr)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	h := map[string]string{}
+	for k, v := range resp.Header {
+		h[strings.ToLower(k)] = strings.Join(v, ", ")
+	}
+	return &platform.Response{Status: resp.StatusCode, Header: h, Body: cancelOnClose{resp.Body, cancel}}, nil
+}
+
+// cancelOnClose releases the request's timeout when the body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (c cancelOnClose) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
+}

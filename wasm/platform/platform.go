@@ -1,0 +1,118 @@
+// Package platform declares the small interfaces through which the Go core
+// reaches the browser. The JS implementation lives in package jsplatform
+// (the only package that imports syscall/js); tests use the in-memory fakes
+// in package platformtest or a native implementation over net/http.
+//
+// Every method takes a context: cancelling it (Stop, a steering correction,
+// a worker shutting down) must release the caller promptly.
+package platform
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"time"
+)
+
+// ErrNoTab is returned when a tab id no longer exists.
+var ErrNoTab = errors.New("platform: tab does not exist")
+
+// Tab is what the core needs to know about a browser tab.
+type Tab struct {
+	ID     int    `json:"id"`
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Status string `json:"status"` // "loading" or "complete"
+}
+
+// Tabs wraps chrome.tabs / browser.tabs.
+type Tabs interface {
+	Get(ctx context.Context, tabID int) (Tab, error)
+	// Navigate loads url in the tab (tabs.update).
+	Navigate(ctx context.Context, tabID int, url string) error
+	GoBack(ctx context.Context, tabID int) error
+	GoForward(ctx context.Context, tabID int) error
+}
+
+// Content sends one request to the content script of a tab's top frame and
+// returns its JSON reply. Implementations inject the content scripts when
+// the page has none yet (a tab opened before the extension was installed).
+type Content interface {
+	Send(ctx context.Context, tabID int, msg json.RawMessage) (json.RawMessage, error)
+}
+
+// Storage is one storage area (chrome.storage.local or .session).
+// Values are JSON documents.
+type Storage interface {
+	Get(ctx context.Context, keys ...string) (map[string]json.RawMessage, error)
+	Set(ctx context.Context, items map[string]json.RawMessage) error
+	Remove(ctx context.Context, keys ...string) error
+}
+
+// Request is an HTTP request made through the browser's fetch.
+type Request struct {
+	Method  string
+	URL     string
+	Header  map[string]string
+	Body    []byte
+	Timeout time.Duration // 0: none beyond ctx
+}
+
+// Response is a fetch response whose Body streams as it arrives.
+type Response struct {
+	Status int
+	Header map[string]string // lower-case names
+	Body   io.ReadCloser
+}
+
+// Fetcher wraps the browser's fetch. A network failure returns an error;
+// an HTTP error status is a normal Response.
+type Fetcher interface {
+	Fetch(ctx context.Context, req *Request) (*Response, error)
+}
+
+// Debugger wraps chrome.debugger (CDP). Firefox has none: a nil Debugger
+// means trusted input is unavailable and tools fall back to synthetic events.
+type Debugger interface {
+	Send(ctx context.Context, tabID int, method string, params any) (json.RawMessage, error)
+	Detach(ctx context.Context, tabID int) error
+}
+
+// Alarms wraps chrome.alarms; used for the keepalive while a run is active.
+type Alarms interface {
+	Create(name string, period time.Duration) error
+	Clear(name string) error
+}
+
+// Clock is time, injectable for tests.
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+// Broadcaster delivers an event to every open extension page (the panel).
+// Delivery is best effort: no panel open is not an error.
+type Broadcaster interface {
+	Broadcast(msg any)
+}
+
+// Platform bundles everything the background needs.
+type Platform struct {
+	Tabs     Tabs
+	Content  Content
+	Local    Storage // chrome.storage.local: settings
+	Session  Storage // chrome.storage.session: conversations, run journals
+	Fetch    Fetcher
+	Debugger Debugger // nil in Firefox
+	Alarms   Alarms
+	Clock    Clock
+	UI       Broadcaster
+	Browser  string // "chrome" or "firefox"
+}
+
+// RealClock is the wall clock.
+type RealClock struct{}
+
+func (RealClock) Now() time.Time                         { return time.Now() }
+func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
