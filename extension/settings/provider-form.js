@@ -1,0 +1,66 @@
+// The provider form: fills it from a provider object, reads it back, and
+// keeps the kind-dependent parts (default base URL, Azure fields) in step.
+import { el } from "../common/dom.js";
+import { KIND_DEFAULTS, PRESETS, isDefaultUrl, isPresetName } from "./kinds.js";
+
+const $ = (id) => document.getElementById(id);
+const TEXT_FIELDS = ["name", "kind", "baseUrl", "apiKey", "model", "tier", "deployment", "apiVersion"];
+
+export function setupProviderForm() {
+  const preset = $("p-preset");
+  PRESETS.forEach((p, i) => preset.append(el("option", { value: String(i), text: p.name })));
+  preset.addEventListener("change", () => {
+    const chosen = PRESETS[Number(preset.value)];
+    preset.value = "";
+    if (!chosen) return;
+    const name = $("p-name");
+    if (!name.value.trim() || isPresetName(name.value)) name.value = chosen.name;
+    $("p-kind").value = chosen.kind;
+    $("p-baseUrl").value = chosen.baseUrl;
+    showKindFields();
+  });
+
+  $("p-kind").addEventListener("change", () => {
+    const url = $("p-baseUrl");
+    if (isDefaultUrl(url.value)) url.value = KIND_DEFAULTS[$("p-kind").value] ?? "";
+    showKindFields();
+  });
+
+  const toggle = $("p-apiKey-toggle");
+  toggle.addEventListener("click", () => {
+    const shown = $("p-apiKey").type === "text";
+    $("p-apiKey").type = shown ? "password" : "text";
+    toggle.setAttribute("aria-pressed", String(!shown));
+    toggle.textContent = shown ? "Show" : "Hide";
+  });
+}
+
+function showKindFields() {
+  $("azure-fields").hidden = $("p-kind").value !== "azure";
+}
+
+export function fillProviderForm(p) {
+  for (const f of TEXT_FIELDS) $(`p-${f}`).value = p[f] ?? "";
+  if (!p.kind) $("p-kind").value = "openai-chat";
+  if (!p.tier) $("p-tier").value = "mid";
+  $("p-contextWindow").value = p.contextWindow ? String(p.contextWindow) : "";
+  $("p-apiKey").type = "password";
+  $("p-apiKey-toggle").setAttribute("aria-pressed", "false");
+  $("p-apiKey-toggle").textContent = "Show";
+  showKindFields();
+}
+
+// readProviderForm returns the provider as the form shows it. Values are
+// passed on unchecked: the background validates and names a bad field.
+export function readProviderForm(id) {
+  const p = { id };
+  for (const f of TEXT_FIELDS) p[f] = $(`p-${f}`).value.trim();
+  const cw = $("p-contextWindow");
+  p.contextWindow = cw.value === "" ? 0 : cw.valueAsNumber;
+  if (cw.value === "" && cw.validity.badInput) p.contextWindow = NaN;
+  if (p.kind !== "azure") {
+    delete p.deployment;
+    delete p.apiVersion;
+  }
+  return p;
+}

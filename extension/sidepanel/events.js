@@ -1,0 +1,57 @@
+// applyEvent turns one agent_update event (docs/PROTOCOL.md) of a run into
+// transcript items and returns the run status it implies.
+export function applyEvent(transcript, requestId, ev, describeError) {
+  switch (ev.kind) {
+    case "run_started":
+      // The panel that sent the message already shows it.
+      if (!transcript.items.some((i) => i.role === "user" && i.requestId === requestId)) {
+        transcript.add({ role: "user", requestId, text: ev.text ?? "" });
+      }
+      return "running";
+    case "text_delta": {
+      const msg = transcript.streaming(requestId) ?? transcript.add({ role: "assistant", requestId, text: "" });
+      msg.text += ev.text ?? "";
+      transcript.updateText(msg);
+      return "running";
+    }
+    case "tool_call":
+      transcript.add({ role: "tool", requestId, id: ev.id, name: ev.name, args: ev.args ?? "" });
+      return "running";
+    case "tool_result": {
+      const row = transcript.findTool(requestId, ev.id);
+      const result = { result: ev.result ?? "", isError: Boolean(ev.isError) };
+      if (row) {
+        Object.assign(row, result);
+        transcript.update(row);
+      } else {
+        transcript.add({ role: "tool", requestId, id: ev.id, name: ev.name, args: "", ...result });
+      }
+      return "running";
+    }
+    case "clarify":
+      transcript.add({ role: "clarify", requestId, id: ev.id, text: ev.text ?? "", options: ev.options ?? [] });
+      return "running";
+    case "loop_warning":
+      transcript.add({ role: "notice", text: ev.text || "The agent seems to be repeating itself." });
+      return "running";
+    case "final": {
+      const text = ev.text ?? "";
+      const msg = transcript.streaming(requestId);
+      if (msg && text) {
+        msg.text = text;
+        transcript.update(msg);
+      } else if (text) {
+        transcript.add({ role: "assistant", requestId, text });
+      }
+      return "done";
+    }
+    case "error":
+      transcript.add(describeError(ev.text));
+      return "error";
+    case "stopped":
+      transcript.add({ role: "notice", text: "Stopped." });
+      return "stopped";
+    default: // step and kinds this panel doesn't show
+      return "running";
+  }
+}

@@ -1,0 +1,206 @@
+// TabSession is the panel's view of one tab's chat: the transcript, the
+// runs it has rendered (requestId → last applied seq) and the reconnect
+// logic of docs/PROTOCOL.md (journal first, then newer broadcasts).
+import { send } from "../common/api.js";
+import { Transcript } from "./transcript.js";
+import { applyEvent } from "./events.js";
+import { loadChat, saveChat, removeChat } from "./store.js";
+
+const SAVE_DELAY_MS = 200;
+const TERMINAL = new Set(["done", "error", "stopped"]);
+
+export class TabSession {
+  constructor(tabId, root, { onStatus, describeError }) {
+    this.tabId = tabId;
+    this.runs = {};
+    this.current = null;
+    this.mode = null;
+    this.status = "idle";
+    this.syncing = true; // broadcasts wait in buffer until the journal is in
+    this.buffer = [];
+    this.closed = false;
+    this.loaded = false; // nothing is saved before the stored chat is read
+    this.saveTimer = 0;
+    this.onStatus = onStatus;
+    this.describeError = describeError;
+    this.transcript = new Transcript(root, {
+      onClarifyAnswer: (item, answer) => this.answerClarify(item, answer),
+      onChange: () => this.scheduleSave(),
+    });
+    this.transcript.reset();
+    onStatus("idle");
+  }
+
+  async open() {
+    const chat = await loadChat(this.tabId);
+    if (this.closed) return;
+    if (chat) {
+      this.runs = chat.runs ?? {};
+      this.current = chat.current ?? null;
+      this.mode = chat.mode ?? null;
+      this.transcript.reset(chat.items);
+    }
+    await this.reconnect();
+    this.loaded = true;
+    this.saveNow();
+  }
+
+  close() {
+    this.closed = true;
+    this.saveNow();
+  }
+
+  async reconnect() {
+    this.syncing = true;
+    const reply = await send({ action: "run_state", tabId: this.tabId });
+    if (this.closed) return;
+    if (reply.ok && reply.journal) this.applyJournal(reply.journal);
+    this.syncing = false;
+    const pending = this.buffer;
+    this.buffer = [];
+    for (const msg of pending) this.receive(msg, true);
+  }
+
+  applyJournal(journal) {
+    const id = journal.requestId;
+    if (!id) return;
+    if (!(id in this.runs)) {
+      this.runs[id] = 0;
+      this.current = id;
+    }
+    for (const { seq, event } of journalEvents(journal)) {
+      if (seq > this.runs[id]) this.apply(id, seq, event);
+    }
+    // The journal of an older run (a newer one was just started here) must
+    // not overwrite the status of the newer one.
+    if (id === this.current && journal.status) this.setStatus(journal.status);
+  }
+
+  // receive handles one agent_update broadcast for this tab. After a
+  // reconnect (draining) a remaining gap is accepted: the journal had
+  // nothing more to offer.
+  receive(msg, draining = false) {
+    if (this.syncing) {
+      this.buffer.push(msg);
+      return;
+    }
+    const id = msg.requestId;
+    const seq = Number(msg.seq);
+    if (!(id in this.runs)) {
+      if (seq !== 1 && msg.event?.kind !== "run_started" && !draining) return this.resync(msg);
+      this.runs[id] = seq - 1;
+      this.current = id;
+    }
+    if (seq <= this.runs[id]) return; // already rendered
+    if (seq > this.runs[id] + 1 && !draining) return this.resync(msg);
+    this.apply(id, seq, msg.event);
+  }
+
+  resync(msg) {
+    this.buffer.push(msg);
+    this.reconnect();
+  }
+
+  apply(id, seq, event) {
+    this.runs[id] = seq;
+    const status = applyEvent(this.transcript, id, event ?? {}, this.describeError);
+    if (id !== this.current) return;
+    this.setStatus(status);
+  }
+
+  setStatus(status) {
+    this.status = status;
+    if (TERMINAL.has(status)) {
+      this.expireQuestions();
+      this.saveNow();
+    }
+    this.onStatus(status);
+  }
+
+  // Questions of a finished run can no longer be answered.
+  expireQuestions() {
+    for (const item of this.transcript.items) {
+      if (item.role === "clarify" && item.requestId === this.current && item.answer === undefined && !item.expired) {
+        item.expired = true;
+        this.transcript.update(item);
+      }
+    }
+  }
+
+  async start(text, mode) {
+    const requestId = crypto.randomUUID();
+    this.runs[requestId] = 0;
+    this.current = requestId;
+    this.transcript.add({ role: "user", requestId, text });
+    this.setStatus("running");
+    const reply = await send({ action: "chat_start", text, mode, tabId: this.tabId, requestId });
+    if (!reply.ok && this.current === requestId && !this.closed) {
+      this.transcript.add(this.describeError(reply.error));
+      this.setStatus("error");
+    }
+  }
+
+  async abort() {
+    const reply = await send({ action: "abort", tabId: this.tabId });
+    if (!reply.ok) this.transcript.add(this.describeError(reply.error));
+  }
+
+  async clear() {
+    const reply = await send({ action: "clear_conversation", tabId: this.tabId });
+    if (!reply.ok) {
+      this.transcript.add(this.describeError(reply.error));
+      return;
+    }
+    this.runs = {};
+    this.current = null;
+    this.transcript.reset();
+    this.setStatus("idle");
+    clearTimeout(this.saveTimer);
+    this.saveTimer = 0;
+    await removeChat(this.tabId);
+  }
+
+  async answerClarify(item, answer) {
+    item.answer = answer;
+    this.transcript.update(item);
+    const reply = await send({
+      action: "clarify_answer", tabId: this.tabId, requestId: item.requestId, id: item.id, answer,
+    });
+    if (!reply.ok) {
+      delete item.answer;
+      this.transcript.update(item);
+      this.transcript.add(this.describeError(reply.error));
+    }
+  }
+
+  setMode(mode) {
+    this.mode = mode;
+    this.scheduleSave();
+  }
+
+  scheduleSave() {
+    // A timer already set covers this change too: a stream of events is
+    // written at most every SAVE_DELAY_MS.
+    if (this.closed || !this.loaded || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
+  }
+
+  saveNow() {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = 0;
+    if (!this.loaded) return;
+    saveChat(this.tabId, { items: this.transcript.items, runs: this.runs, current: this.current, mode: this.mode });
+  }
+}
+
+// journalEvents lists a run_state journal's events with their seq. Entries
+// may be {seq, event} records or bare events (then the last has journal.seq).
+export function journalEvents(journal) {
+  const events = Array.isArray(journal.events) ? journal.events : [];
+  const last = Number(journal.seq) || events.length;
+  return events.map((entry, i) => {
+    if (entry && entry.event && typeof entry.seq === "number") return { seq: entry.seq, event: entry.event };
+    const seq = typeof entry?.seq === "number" ? entry.seq : last - events.length + 1 + i;
+    return { seq, event: entry };
+  });
+}

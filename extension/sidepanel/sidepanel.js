@@ -1,0 +1,115 @@
+// Side panel entry: binds the panel to a tab, wires the composer and routes
+// agent_update broadcasts to the tab's session.
+import { api, send } from "../common/api.js";
+import { TabSession } from "./session.js";
+import { runCommand } from "./commands.js";
+import { activeProvider, describeError, providerLabel } from "./hints.js";
+
+const $ = (id) => document.getElementById(id);
+const els = {
+  transcript: $("transcript"), prompt: $("prompt"), send: $("send"), stop: $("stop"), mode: $("mode"),
+  provider: $("provider"), settings: $("open-settings"), file: $("import-file"), composer: $("composer"),
+};
+
+let session = null;
+let settings = null;
+
+// Registered at once so no broadcast is missed while the panel starts.
+api.runtime.onMessage.addListener((msg) => {
+  if (msg?.type === "agent_update" && session && msg.tabId === session.tabId) session.receive(msg);
+});
+
+function setStatus(status) {
+  els.transcript.dataset.runStatus = status;
+  els.transcript.setAttribute("aria-busy", String(status === "running"));
+  els.stop.disabled = status !== "running";
+  els.send.disabled = status === "running";
+}
+
+function bind(tabId) {
+  if (tabId == null || session?.tabId === tabId) return;
+  session?.close();
+  session = new TabSession(tabId, els.transcript, {
+    onStatus: setStatus,
+    describeError: (text) => describeError(text, activeProvider(settings)),
+  });
+  const bound = session;
+  bound.open().then(() => {
+    if (bound === session && bound.mode) els.mode.value = bound.mode;
+  });
+}
+
+function showProvider(next) {
+  settings = next;
+  const label = providerLabel(settings);
+  els.provider.textContent = label.text;
+  els.provider.classList.toggle("missing", label.missing);
+}
+
+async function loadProvider() {
+  const reply = await send({ action: "settings_get" });
+  if (reply.ok) showProvider(reply.settings);
+  else els.provider.textContent = reply.error;
+}
+
+function submit() {
+  const text = els.prompt.value.trim();
+  if (!text || !session) return;
+  if (text.startsWith("/")) {
+    els.prompt.value = "";
+    runCommand(text, { session, pickFile, onImported: loadProvider });
+    return;
+  }
+  if (session.status === "running") return;
+  els.prompt.value = "";
+  session.start(text, els.mode.value);
+}
+
+let onFilePicked = null;
+function pickFile(callback) {
+  onFilePicked = callback;
+  els.file.value = "";
+  els.file.click();
+}
+els.file.addEventListener("change", async () => {
+  const file = els.file.files?.[0];
+  if (file && onFilePicked) onFilePicked(await file.text());
+});
+
+els.composer.addEventListener("submit", (e) => {
+  e.preventDefault();
+  submit();
+});
+els.prompt.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+    e.preventDefault();
+    submit();
+  }
+});
+els.stop.addEventListener("click", () => session?.abort());
+els.mode.addEventListener("change", () => session?.setMode(els.mode.value));
+els.settings.addEventListener("click", () => api.runtime.openOptionsPage());
+addEventListener("pagehide", () => session?.saveNow());
+api.storage.onChanged?.addListener((changes, area) => {
+  if (area === "local" && changes.settings) showProvider(changes.settings.newValue);
+});
+
+async function start() {
+  loadProvider();
+  const fixed = new URLSearchParams(location.search).get("tabId");
+  if (fixed !== null) {
+    bind(Number(fixed));
+    return;
+  }
+  const [win, [tab]] = await Promise.all([
+    api.windows.getCurrent(),
+    api.tabs.query({ active: true, currentWindow: true }),
+  ]);
+  bind(tab?.id);
+  api.tabs.onActivated.addListener(({ tabId, windowId }) => {
+    if (windowId === win.id) bind(tabId);
+  });
+}
+
+setStatus("idle");
+start();

@@ -1,0 +1,196 @@
+// Transcript keeps the panel's conversation as data items and mirrors them
+// into the #transcript element. Items are plain objects so they can be
+// stored in storage.session and rendered again when the panel reopens:
+//   {role: "user", requestId, text}
+//   {role: "assistant", requestId, text}            Markdown
+//   {role: "tool", requestId, id, name, args, result?, isError?}
+//   {role: "clarify", requestId, id, text, options, answer?, expired?}
+//   {role: "notice" | "error", text, hint?}
+//   {role: "export", json, ephemeral: true}          never stored
+import { el } from "../common/dom.js";
+import { renderMarkdown } from "../common/markdown.js";
+
+const ARG_SUMMARY_MAX = 60;
+
+export class Transcript {
+  constructor(root, { onClarifyAnswer, onChange }) {
+    this.root = root;
+    this.items = [];
+    this.nodes = new Map();
+    this.dirty = new Set();
+    this.frame = 0;
+    this.onClarifyAnswer = onClarifyAnswer;
+    this.onChange = onChange;
+  }
+
+  reset(items = []) {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+    this.items = [];
+    this.nodes.clear();
+    this.dirty.clear();
+    this.root.replaceChildren();
+    for (const item of items) this.add(item);
+  }
+
+  add(item) {
+    const stick = this.atBottom();
+    this.items.push(item);
+    const node = this.render(item);
+    this.nodes.set(item, node);
+    this.root.append(node);
+    if (stick) this.scrollToEnd();
+    this.onChange?.();
+    return item;
+  }
+
+  // update re-renders an item at once, keeping a tool row's open state.
+  update(item) {
+    const old = this.nodes.get(item);
+    if (!old) return;
+    const node = this.render(item);
+    if (old.open) node.open = true;
+    old.replaceWith(node);
+    this.nodes.set(item, node);
+    this.dirty.delete(item);
+    this.onChange?.();
+  }
+
+  // updateText re-renders a streaming assistant message at most once per
+  // animation frame: parsing Markdown on every delta would be wasted work.
+  updateText(item) {
+    this.dirty.add(item);
+    this.frame ||= requestAnimationFrame(() => this.flush());
+  }
+
+  flush() {
+    this.frame = 0;
+    const stick = this.atBottom();
+    for (const item of this.dirty) {
+      this.nodes.get(item)?.replaceChildren(renderMarkdown(item.text));
+    }
+    this.dirty.clear();
+    if (stick) this.scrollToEnd();
+    this.onChange?.();
+  }
+
+  // streaming returns the run's assistant message that text deltas extend:
+  // the last item, when it is that run's assistant text.
+  streaming(requestId) {
+    const last = this.items.at(-1);
+    return last?.role === "assistant" && last.requestId === requestId ? last : null;
+  }
+
+  findTool(requestId, id) {
+    return this.items.findLast((i) => i.role === "tool" && i.requestId === requestId && i.id === id);
+  }
+
+  atBottom() {
+    const r = this.root;
+    return r.scrollHeight - r.scrollTop - r.clientHeight < 40;
+  }
+
+  scrollToEnd() {
+    this.root.scrollTop = this.root.scrollHeight;
+  }
+
+  render(item) {
+    switch (item.role) {
+      case "user":
+        return el("div", { className: "msg user", text: item.text });
+      case "assistant": {
+        const node = el("div", { className: "msg assistant" });
+        node.append(renderMarkdown(item.text));
+        return node;
+      }
+      case "tool":
+        return renderTool(item);
+      case "clarify":
+        return renderClarify(item, (answer) => this.onClarifyAnswer(item, answer));
+      case "error":
+        return el("div", { className: "msg error", role: "alert" },
+          el("p", { text: item.text }),
+          item.hint && el("p", { className: "hint", text: item.hint.text }, item.hint.code && el("code", { text: item.hint.code })));
+      case "export":
+        return renderExport(item);
+      default:
+        return el("div", { className: "msg notice", text: item.text });
+    }
+  }
+}
+
+function renderTool(item) {
+  const done = item.result !== undefined;
+  const row = el("details", {
+    className: ["tool-row", item.isError && "tool-error", !done && "pending"].filter(Boolean).join(" "),
+    "data-tool": item.name,
+  });
+  row.append(
+    el("summary", {},
+      el("span", { className: "tool-name", text: item.name }),
+      el("span", { className: "tool-args", text: summarizeArgs(item.args) }),
+      el("span", { className: "tool-state", text: !done ? "running…" : item.isError ? "failed" : "done" })),
+    el("div", { className: "tool-body" },
+      el("h4", { text: "Arguments" }),
+      el("pre", { className: "tool-args-full", text: prettyJSON(item.args) }),
+      el("h4", { text: "Result" }),
+      el("pre", { className: "tool-result", text: done ? item.result : "Waiting for the result…" })));
+  return row;
+}
+
+function renderClarify(item, answer) {
+  const answered = item.answer !== undefined || Boolean(item.expired);
+  const card = el("div", { className: "clarify-card", role: "group", "aria-label": "Question from WebBrain" },
+    el("p", { className: "clarify-question", text: item.text }));
+  const options = el("div", { className: "clarify-options" });
+  for (const option of item.options ?? []) {
+    const button = el("button", { type: "button", className: "clarify-option", text: option, disabled: answered });
+    button.addEventListener("click", () => answer(option));
+    options.append(button);
+  }
+  const input = el("input", { type: "text", className: "clarify-input", "aria-label": "Your answer", disabled: answered });
+  const form = el("form", { className: "clarify-free" }, input,
+    el("button", { type: "submit", className: "clarify-submit", text: "Answer", disabled: answered }));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (input.value.trim()) answer(input.value.trim());
+  });
+  card.append(options, form);
+  if (item.answer !== undefined) card.append(el("p", { className: "clarify-answer", text: `You answered: ${item.answer}` }));
+  return card;
+}
+
+function renderExport(item) {
+  const url = URL.createObjectURL(new Blob([item.json], { type: "application/json" }));
+  return el("div", { className: "msg export" },
+    el("p", { text: "Your configuration (API keys included, keep it private):" }),
+    el("pre", {}, el("code", { text: item.json })),
+    el("a", { href: url, download: "webbrain-config.json", text: "Download webbrain-config.json" }));
+}
+
+function prettyJSON(text) {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return String(text ?? "");
+  }
+}
+
+// summarizeArgs shows the first few argument values, shortened, so a row
+// says what the tool acted on without opening it.
+export function summarizeArgs(text) {
+  let args;
+  try {
+    args = JSON.parse(text);
+  } catch {
+    return shorten(String(text ?? ""));
+  }
+  if (!args || typeof args !== "object") return shorten(String(args));
+  const parts = Object.entries(args).map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`);
+  return shorten(parts.join(", "));
+}
+
+function shorten(s) {
+  const flat = s.replace(/\s+/g, " ").trim();
+  return flat.length > ARG_SUMMARY_MAX ? `${flat.slice(0, ARG_SUMMARY_MAX - 1)}…` : flat;
+}

@@ -1,0 +1,161 @@
+//go:build browser
+
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// settingsSetup stores two providers; settings_save validates like the
+// background (base URL scheme, step range) and keeps what it accepted.
+const settingsSetup = `
+__fake.settings = {providers: [
+  {id: "ollama", name: "Ollama (local)", kind: "openai-chat", baseUrl: "http://127.0.0.1:11434/v1", apiKey: "", model: "", tier: "mid", contextWindow: 0},
+  {id: "openai", name: "OpenAI", kind: "openai-chat", baseUrl: "https://api.openai.com/v1", apiKey: "sk-1", model: "gpt-x", tier: "full", contextWindow: 128000}],
+  activeProvider: "ollama", maxSteps: 30};
+__fake.replies.settings_get = () => ({ok: true, settings: __fake.settings});
+__fake.replies.settings_save = ({settings}) => {
+  const bad = settings.providers.findIndex(p => !/^https?:\/\//.test(p.baseUrl));
+  if (bad >= 0) return {ok: false, field: "providers." + bad + ".baseUrl", error: "The base URL must be a full address starting with http:// or https://."};
+  if (!(settings.maxSteps >= 1 && settings.maxSteps <= 200)) return {ok: false, field: "maxSteps", error: "The step limit must be between 1 and 200."};
+  __fake.settings = settings;
+  return {ok: true};
+};
+__fake.replies.provider_test = ({provider}) => provider.baseUrl.includes("11434") ? {ok: true, model: "llama3.2"}
+  : {ok: false, error: "Could not connect to " + provider.baseUrl};
+`
+
+func openSettings(t *testing.T) *tab {
+	tb := openPage(t, "/settings/settings.html", settingsSetup)
+	tb.waitFor("the provider list", `document.querySelectorAll('#provider-list li[data-id]').length === 2`)
+	return tb
+}
+
+// setValue types over an input's value and fires its events, as a user would.
+func setValue(tb *tab, sel, value string) {
+	tb.t.Helper()
+	tb.do(`document.querySelector(` + quote(sel) + `).value = ''`)
+	tb.run(chromedp.SendKeys(chromedp.CSS(sel), value))
+}
+
+func choose(tb *tab, sel, value string) {
+	tb.t.Helper()
+	tb.do(`const s = document.querySelector(` + quote(sel) + `); s.value = ` + quote(value) + `; s.dispatchEvent(new Event('change'));`)
+}
+
+func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", `\'`) + "'" }
+
+func visibleErrors(tb *tab) []string {
+	return eval[[]string](tb, `[...document.querySelectorAll('.form-error')].filter(e => !e.hidden).map(e => e.id)`)
+}
+
+func TestSettingsErrorShowsNextToFieldAndKeepsInput(t *testing.T) {
+	tb := openSettings(t)
+	if !eval[bool](tb, `document.querySelector('li[data-id="ollama"] .provider-active').checked`) {
+		t.Fatal("the active provider's radio is not checked")
+	}
+	tb.run(chromedp.Click(chromedp.CSS(`li[data-id="openai"] .provider-edit`)))
+	tb.waitFor("the form", `document.querySelector('#p-name').value === 'OpenAI'`)
+	setValue(tb, "#p-baseUrl", "ftp://nope")
+	setValue(tb, "#p-model", "gpt-y")
+	tb.run(chromedp.Click(chromedp.CSS("#p-save")))
+	tb.waitFor("the error", `!document.querySelector('#p-baseUrl-error').hidden`)
+
+	if got := visibleErrors(tb); len(got) != 1 || got[0] != "p-baseUrl-error" {
+		t.Errorf("visible errors = %v, want only p-baseUrl-error", got)
+	}
+	if !eval[bool](tb, `document.querySelector('#p-baseUrl-error').parentElement === document.querySelector('#p-baseUrl').parentElement`) {
+		t.Error("the error is not beside the base URL field")
+	}
+	if msg := eval[string](tb, `document.querySelector('#p-baseUrl-error').textContent`); !strings.Contains(msg, "http://") {
+		t.Errorf("error text = %q", msg)
+	}
+	if v := eval[[]string](tb, `[document.querySelector('#p-baseUrl').value, document.querySelector('#p-model').value, document.querySelector('#p-baseUrl').getAttribute('aria-invalid')]`); v[0] != "ftp://nope" || v[1] != "gpt-y" || v[2] != "true" {
+		t.Errorf("after the error the form holds %v", v)
+	}
+	if saved := eval[string](tb, `document.querySelector('#saved').textContent`); saved != "" {
+		t.Errorf("#saved says %q after a failed save", saved)
+	}
+
+	setValue(tb, "#p-baseUrl", "https://proxy.example/v1")
+	tb.run(chromedp.Click(chromedp.CSS("#p-save")))
+	tb.waitFor("the confirmation", `document.querySelector('#saved').textContent === 'Saved.'`)
+	if got := visibleErrors(tb); len(got) != 0 {
+		t.Errorf("errors still shown: %v", got)
+	}
+	saves := tb.sent("settings_save")
+	last := saves[len(saves)-1]["settings"].(map[string]any)
+	providers := last["providers"].([]any)
+	second := providers[1].(map[string]any)
+	if len(providers) != 2 || second["baseUrl"] != "https://proxy.example/v1" || second["model"] != "gpt-y" || second["apiKey"] != "sk-1" || last["maxSteps"] != float64(30) {
+		t.Errorf("settings_save sent %v", last)
+	}
+
+	setValue(tb, "#max-steps", "500")
+	tb.run(chromedp.Click(chromedp.CSS("#save-general")))
+	tb.waitFor("the step error", `!document.querySelector('#max-steps-error').hidden`)
+	if v := eval[string](tb, `document.querySelector('#max-steps').value`); v != "500" {
+		t.Errorf("max steps input = %q after the error", v)
+	}
+}
+
+func TestSettingsProviderForm(t *testing.T) {
+	tb := openSettings(t)
+	tb.run(chromedp.Click(chromedp.CSS("#add-provider")))
+	tb.waitFor("an empty form", `!document.querySelector('#provider-form-section').hidden && document.querySelector('#p-name').value === ''`)
+	baseURL := func() string { return eval[string](tb, `document.querySelector('#p-baseUrl').value`) }
+	azureShown := func() bool { return eval[bool](tb, `!document.querySelector('#azure-fields').hidden`) }
+
+	choose(tb, "#p-kind", "anthropic")
+	if got := baseURL(); got != "https://api.anthropic.com" {
+		t.Errorf("anthropic base URL = %q", got)
+	}
+	if azureShown() {
+		t.Error("Azure fields shown for anthropic")
+	}
+	choose(tb, "#p-kind", "azure")
+	if got := baseURL(); got != "https://<resource>.openai.azure.com" || !azureShown() {
+		t.Errorf("azure: base URL %q, Azure fields shown %v", got, azureShown())
+	}
+	setValue(tb, "#p-baseUrl", "https://mine.example/v1")
+	choose(tb, "#p-kind", "openai-chat")
+	if got := baseURL(); got != "https://mine.example/v1" {
+		t.Errorf("a typed base URL was replaced by %q", got)
+	}
+
+	choose(tb, "#p-preset", "2") // Ollama
+	if got := baseURL(); got != "http://127.0.0.1:11434/v1" {
+		t.Errorf("Ollama preset base URL = %q", got)
+	}
+	setValue(tb, "#p-name", "Local llama")
+	setValue(tb, "#p-apiKey", "secret")
+	tb.run(chromedp.Click(chromedp.CSS("#p-apiKey-toggle")))
+	if typ := eval[string](tb, `document.querySelector('#p-apiKey').type`); typ != "text" {
+		t.Errorf("show toggle left the key field as %q", typ)
+	}
+
+	tb.run(chromedp.Click(chromedp.CSS("#p-test")))
+	tb.waitFor("the test result", `document.querySelector('#test-result').textContent.includes('llama3.2')`)
+	if got := tb.sent("provider_test")[0]["provider"].(map[string]any); got["baseUrl"] != "http://127.0.0.1:11434/v1" || got["apiKey"] != "secret" || got["name"] != "Local llama" {
+		t.Errorf("provider_test sent %v", got)
+	}
+
+	tb.run(chromedp.Click(chromedp.CSS("#p-save")))
+	tb.waitFor("the new provider listed", `document.querySelectorAll('#provider-list li[data-id]').length === 3`)
+	if id := eval[string](tb, `document.querySelectorAll('#provider-list li')[2].dataset.id`); id != "local-llama" {
+		t.Errorf("new provider id = %q", id)
+	}
+
+	tb.run(chromedp.Click(chromedp.CSS(`li[data-id="local-llama"] .provider-active`)))
+	tb.waitFor("the active provider saved", `__fake.settings.activeProvider === 'local-llama'`)
+
+	tb.run(chromedp.Click(chromedp.CSS(`li[data-id="openai"] .provider-edit`)),
+		chromedp.Click(chromedp.CSS("#p-delete")))
+	tb.waitFor("the provider deleted", `document.querySelectorAll('#provider-list li[data-id]').length === 2`)
+	if ids := eval[string](tb, `__fake.settings.providers.map(p => p.id).join(',') + ' ' + __fake.settings.activeProvider`); ids != "ollama,local-llama local-llama" {
+		t.Errorf("stored after delete: %s", ids)
+	}
+}
