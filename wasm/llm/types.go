@@ -74,6 +74,9 @@ type Request struct {
 	MaxTokens   int
 	// OnText receives output-text deltas as they stream; may be nil.
 	OnText func(delta string)
+	// OnRetry is called when a broken stream is asked again without
+	// streaming: the text OnText delivered so far is void. May be nil.
+	OnRetry func()
 }
 
 // Provider is one configured model endpoint.

@@ -1,0 +1,266 @@
+package llm
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// anthropicDefaultMaxTokens is sent when the request sets none: the
+// Messages API requires max_tokens.
+const anthropicDefaultMaxTokens = 8192
+
+// anthropicWire is the Anthropic Messages API.
+type anthropicWire struct {
+	cfg    Config
+	url    string
+	models string
+}
+
+func (w *anthropicWire) chatURL() string { return w.url }
+
+func (w *anthropicWire) modelsURL() (string, bool) { return w.models, true }
+
+func (w *anthropicWire) headers() map[string]string {
+	return map[string]string{
+		"Content-Type":      "application/json",
+		"x-api-key":         w.cfg.APIKey,
+		"anthropic-version": anthropicVersion,
+		// Without it the API refuses requests that carry a browser Origin.
+		"anthropic-dangerous-direct-browser-access": "true",
+	}
+}
+
+type anthropicBlock struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+	Content   string          `json:"content,omitempty"`
+}
+
+type anthropicMessage struct {
+	Role    string           `json:"role"`
+	Content []anthropicBlock `json:"content"`
+}
+
+type anthropicTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+// anthropicMessages maps OpenAI-form messages onto Messages API turns:
+// leading system messages become the system prompt, tool results become
+// tool_result blocks in a user turn, and consecutive turns of one role
+// merge, since the API wants user and assistant to alternate. A system
+// message later in the conversation (a nudge from the loop) is kept in
+// place as user text.
+func anthropicMessages(in []Message) (system string, out []anthropicMessage) {
+	var sys []string
+	i := 0
+	for ; i < len(in) && in[i].Role == RoleSystem; i++ {
+		sys = append(sys, in[i].Content)
+	}
+	for _, m := range in[i:] {
+		role := RoleUser
+		var blocks []anthropicBlock
+		switch m.Role {
+		case RoleAssistant:
+			role = RoleAssistant
+			if strings.TrimSpace(m.Content) != "" {
+				blocks = append(blocks, anthropicBlock{Type: "text", Text: m.Content})
+			}
+			for _, tc := range m.ToolCalls {
+				input := json.RawMessage(argsOrEmpty(tc.Arguments))
+				if !gjson.ValidBytes(input) || !gjson.ParseBytes(input).IsObject() {
+					input = json.RawMessage(`{}`)
+				}
+				blocks = append(blocks, anthropicBlock{Type: "tool_use", ID: tc.ID, Name: tc.Name, Input: input})
+			}
+		case RoleTool:
+			content := m.Content
+			if content == "" {
+				content = "(no output)"
+			}
+			blocks = append(blocks, anthropicBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: content})
+		default:
+			if strings.TrimSpace(m.Content) != "" {
+				blocks = append(blocks, anthropicBlock{Type: "text", Text: m.Content})
+			}
+		}
+		if len(blocks) == 0 {
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Role == role {
+			out[n-1].Content = append(out[n-1].Content, blocks...)
+			continue
+		}
+		out = append(out, anthropicMessage{Role: role, Content: blocks})
+	}
+	return strings.Join(sys, "\n\n"), out
+}
+
+func (w *anthropicWire) encode(req Request, model string, stream bool) ([]byte, error) {
+	system, msgs := anthropicMessages(req.Messages)
+	maxTokens := req.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = anthropicDefaultMaxTokens
+	}
+	body := map[string]any{"model": model, "max_tokens": maxTokens, "messages": msgs, "stream": stream}
+	if system != "" {
+		body["system"] = system
+	}
+	if len(req.Tools) > 0 {
+		tools := make([]anthropicTool, len(req.Tools))
+		for i, t := range req.Tools {
+			tools[i] = anthropicTool{Name: t.Name, Description: t.Description, InputSchema: withSchema(t).Parameters}
+		}
+		body["tools"] = tools
+	}
+	if req.Temperature > 0 {
+		body["temperature"] = req.Temperature
+	}
+	return json.Marshal(body)
+}
+
+func (w *anthropicWire) newStream(onText func(string)) streamParser {
+	return &anthropicStream{cfg: w.cfg, onText: onText}
+}
+
+// anthropicStream rebuilds a turn from Messages API events. Thinking and
+// server-tool blocks (web search, code execution …) are read past: only
+// text and client tool_use blocks make the turn.
+type anthropicStream struct {
+	cfg    Config
+	onText func(string)
+	text   strings.Builder
+	calls  []ToolCall
+	blocks map[int64]int // content block index → position in calls
+	stop   string
+	usage  Usage
+	model  string
+}
+
+func (s *anthropicStream) event(ev event) (bool, error) {
+	data := strings.TrimSpace(ev.Data)
+	if data == "" {
+		return false, nil
+	}
+	if !gjson.Valid(data) {
+		return false, streamError(s.cfg, "the server sent a malformed event", nil)
+	}
+	typ := gjson.Get(data, "type").Str
+	if typ == "" {
+		typ = ev.Name
+	}
+	switch typ {
+	case "message_start":
+		// A second message_start means the server spliced a new attempt
+		// in: what came before is void.
+		msg := gjson.Get(data, "message")
+		*s = anthropicStream{cfg: s.cfg, onText: s.onText, model: msg.Get("model").Str,
+			usage: anthropicUsage(msg.Get("usage"), Usage{})}
+	case "content_block_start":
+		block := gjson.Get(data, "content_block")
+		switch block.Get("type").Str {
+		case "text":
+			s.addText(block.Get("text").Str)
+		case "tool_use":
+			if s.blocks == nil {
+				s.blocks = map[int64]int{}
+			}
+			s.blocks[gjson.Get(data, "index").Int()] = len(s.calls)
+			call := ToolCall{ID: block.Get("id").Str, Name: block.Get("name").Str}
+			if in := block.Get("input"); in.IsObject() && in.Raw != "{}" {
+				call.Arguments = in.Raw // non-streamed input arrives whole
+			}
+			s.calls = append(s.calls, call)
+		}
+	case "content_block_delta":
+		delta := gjson.Get(data, "delta")
+		switch delta.Get("type").Str {
+		case "text_delta":
+			s.addText(delta.Get("text").Str)
+		case "input_json_delta":
+			if pos, ok := s.blocks[gjson.Get(data, "index").Int()]; ok {
+				s.calls[pos].Arguments += delta.Get("partial_json").Str
+			}
+		}
+	case "message_delta":
+		if r := gjson.Get(data, "delta.stop_reason"); r.Str != "" {
+			s.stop = r.Str
+		}
+		s.usage = anthropicUsage(gjson.Get(data, "usage"), s.usage)
+	case "message_stop":
+		return true, nil
+	case "error":
+		return false, inStreamError(s.cfg, providerMessage([]byte(data)))
+	}
+	return false, nil
+}
+
+func (s *anthropicStream) addText(t string) {
+	if t == "" {
+		return
+	}
+	s.text.WriteString(t)
+	if s.onText != nil {
+		s.onText(t)
+	}
+}
+
+// anthropicUsage counts cached input as input: it fills the context
+// window all the same. Fields absent from u keep their value in prev.
+func anthropicUsage(u gjson.Result, prev Usage) Usage {
+	if in := u.Get("input_tokens"); in.Exists() {
+		prev.InputTokens = int(in.Int() + u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int())
+	}
+	if out := u.Get("output_tokens"); out.Exists() {
+		prev.OutputTokens = int(out.Int())
+	}
+	return prev
+}
+
+func (s *anthropicStream) result() Result {
+	return Result{Content: s.text.String(), ToolCalls: finishCalls(s.calls), Usage: s.usage, Model: s.model,
+		FinishReason: anthropicFinish(s.stop, len(s.calls) > 0)}
+}
+
+func anthropicFinish(stop string, hasCalls bool) string {
+	switch stop {
+	case "tool_use":
+		return FinishToolCalls
+	case "max_tokens", "model_context_window_exceeded":
+		return FinishLength
+	case "refusal":
+		return FinishRefusal
+	}
+	if hasCalls {
+		return FinishToolCalls
+	}
+	return FinishStop // end_turn, stop_sequence, pause_turn
+}
+
+func (w *anthropicWire) decode(body []byte) (Result, error) {
+	if !gjson.ValidBytes(body) {
+		return Result{}, streamError(w.cfg, "the answer is not valid JSON", nil)
+	}
+	if gjson.GetBytes(body, "type").Str == "error" {
+		return Result{}, inStreamError(w.cfg, providerMessage(body))
+	}
+	s := &anthropicStream{cfg: w.cfg, model: gjson.GetBytes(body, "model").Str,
+		stop: gjson.GetBytes(body, "stop_reason").Str, usage: anthropicUsage(gjson.GetBytes(body, "usage"), Usage{})}
+	for _, b := range gjson.GetBytes(body, "content").Array() {
+		switch b.Get("type").Str {
+		case "text":
+			s.text.WriteString(b.Get("text").Str)
+		case "tool_use":
+			s.calls = append(s.calls, ToolCall{ID: b.Get("id").Str, Name: b.Get("name").Str, Arguments: b.Get("input").Raw})
+		}
+	}
+	return s.result(), nil
+}

@@ -1,0 +1,275 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/webbrain/webbrain/wasm/platform"
+)
+
+// wire is one wire format: how to address, encode and decode it. The
+// client around it does HTTP, retries, fallbacks and model resolution.
+type wire interface {
+	// chatURL is where model requests go.
+	chatURL() string
+	headers() map[string]string
+	encode(req Request, model string, stream bool) ([]byte, error)
+	// newStream returns a parser for one streamed answer.
+	newStream(onText func(string)) streamParser
+	// decode parses a non-streaming answer.
+	decode(body []byte) (Result, error)
+	// listModels returns the model ids the server offers; ok is false when
+	// the format has no model list (Azure: the deployment is the model).
+	modelsURL() (string, bool)
+}
+
+// streamParser consumes events; done reports the terminal event.
+type streamParser interface {
+	event(ev event) (done bool, err error)
+	result() Result
+}
+
+type client struct {
+	cfg    Config
+	wire   wire
+	fetch  platform.Fetcher
+	policy retryPolicy
+
+	mu    sync.Mutex
+	model string // resolved once per provider when cfg.Model is empty
+}
+
+// Chat streams the turn; if the stream breaks (read failure, malformed
+// event, no terminal event) it asks once more without streaming, as the
+// spec's stream-failure rule says. HTTP and provider errors are returned
+// as they are.
+func (c *client) Chat(ctx context.Context, req Request) (Result, error) {
+	model, err := c.resolveModel(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	res, err := c.chatOnce(ctx, req, model, true)
+	var e *Error
+	if errors.As(err, &e) && e.Kind == KindStream && ctx.Err() == nil {
+		if req.OnRetry != nil {
+			req.OnRetry()
+		}
+		res, err = c.chatOnce(ctx, req, model, false)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if res.Model == "" {
+		res.Model = model
+	}
+	finishTextToolCalls(&res, req.Tools)
+	return res, nil
+}
+
+func (c *client) chatOnce(ctx context.Context, req Request, model string, stream bool) (Result, error) {
+	body, err := c.wire.encode(req, model, stream)
+	if err != nil {
+		return Result{}, err
+	}
+	var res Result
+	err = c.policy.run(ctx, func() error {
+		resp, err := c.send(ctx, "POST", c.wire.chatURL(), body)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if !stream || !isEventStream(resp.Header["content-type"]) {
+			// Some servers ignore stream:true and answer with one JSON.
+			b, err := readAll(ctx, resp.Body, maxBody)
+			if err != nil {
+				return c.readError(ctx, err)
+			}
+			if res, err = c.wire.decode(b); err != nil {
+				var e *Error
+				if errors.As(err, &e) {
+					return err
+				}
+				return streamError(c.cfg, "the answer is not valid JSON", err)
+			}
+			return nil
+		}
+		res, err = c.readStream(ctx, resp.Body, req.OnText)
+		return err
+	})
+	return res, err
+}
+
+// send performs one request and turns HTTP failures into *Error.
+func (c *client) send(ctx context.Context, method, url string, body []byte) (*platform.Response, error) {
+	resp, err := c.fetch.Fetch(ctx, &platform.Request{Method: method, URL: url, Header: c.wire.headers(), Body: body})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &Error{Kind: KindNetwork, Err: err, Message: redact(fmt.Sprintf(
+			"Could not reach %s. Check that the server is running and the base URL is right.", hostOf(url)), c.cfg.APIKey)}
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		b, _ := readAll(ctx, resp.Body, 64<<10)
+		resp.Body.Close()
+		return nil, httpError(c.cfg, resp.Status, resp.Header, b)
+	}
+	return resp, nil
+}
+
+func (c *client) readStream(ctx context.Context, body io.ReadCloser, onText func(string)) (Result, error) {
+	stop := closeOnCancel(ctx, body)
+	defer stop()
+	p := c.wire.newStream(onText)
+	er := newEventReader(body)
+	for {
+		ev, err := er.next()
+		if err == io.EOF {
+			return Result{}, streamError(c.cfg, "the stream ended before the answer was complete", nil)
+		}
+		if err != nil {
+			return Result{}, c.readError(ctx, err)
+		}
+		done, err := p.event(ev)
+		if err != nil {
+			return Result{}, err
+		}
+		if done {
+			return p.result(), nil
+		}
+	}
+}
+
+func (c *client) readError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return streamError(c.cfg, "reading the answer failed", err)
+}
+
+// closeOnCancel closes body when ctx ends so a blocked Read returns even
+// if the fetcher does not abort it; stop releases the watcher.
+func closeOnCancel(ctx context.Context, body io.Closer) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			body.Close()
+		case <-done:
+		}
+	}()
+	return func() { close(done) }
+}
+
+// maxBody bounds a non-streamed answer.
+const maxBody = 32 << 20
+
+// readAll reads at most limit bytes of r, closing it if ctx ends first.
+func readAll(ctx context.Context, r io.ReadCloser, limit int64) ([]byte, error) {
+	stop := closeOnCancel(ctx, r)
+	defer stop()
+	return io.ReadAll(io.LimitReader(r, limit))
+}
+
+func isEventStream(contentType string) bool {
+	ct := strings.ToLower(contentType)
+	// A missing type is read as a stream: some local servers omit it.
+	return ct == "" || strings.Contains(ct, "event-stream") || strings.Contains(ct, "ndjson")
+}
+
+// resolveModel returns cfg.Model, or the first model the server lists.
+func (c *client) resolveModel(ctx context.Context) (string, error) {
+	if c.cfg.Model != "" {
+		return c.cfg.Model, nil
+	}
+	if _, hasList := c.wire.modelsURL(); !hasList {
+		return c.cfg.Deployment, nil // Azure: the deployment fixes the model
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.model != "" {
+		return c.model, nil
+	}
+	models, err := c.listModels(ctx)
+	if err != nil {
+		return "", err
+	}
+	if len(models) == 0 {
+		return "", &Error{Kind: KindNotFound, Message: fmt.Sprintf(
+			"%s lists no models. Load or pull a model, or enter a model name in Settings.", providerLabel(c.cfg))}
+	}
+	c.model = models[0]
+	return c.model, nil
+}
+
+func (c *client) listModels(ctx context.Context) ([]string, error) {
+	url, ok := c.wire.modelsURL()
+	if !ok {
+		return nil, nil
+	}
+	var ids []string
+	err := c.policy.run(ctx, func() error {
+		resp, err := c.send(ctx, "GET", url, nil)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		b, err := readAll(ctx, resp.Body, maxBody)
+		if err != nil {
+			return c.readError(ctx, err)
+		}
+		ids = parseModelList(b)
+		return nil
+	})
+	return ids, err
+}
+
+// Test checks that the endpoint answers and the model exists.
+func (c *client) Test(ctx context.Context) (string, error) {
+	if _, hasList := c.wire.modelsURL(); !hasList {
+		// Azure has no list of deployments for an API key: a one-token
+		// request proves the deployment answers.
+		res, err := c.chatOnce(ctx, Request{Messages: []Message{{Role: RoleUser, Content: "ping"}}, MaxTokens: 1}, c.cfg.Deployment, false)
+		if err != nil {
+			return "", err
+		}
+		if res.Model != "" {
+			return res.Model, nil
+		}
+		return c.cfg.Deployment, nil
+	}
+	models, err := c.listModels(ctx)
+	if err != nil {
+		return "", err
+	}
+	if c.cfg.Model == "" {
+		if len(models) == 0 {
+			return "", &Error{Kind: KindNotFound, Message: fmt.Sprintf(
+				"%s answers but lists no models. Load or pull a model, or enter a model name.", providerLabel(c.cfg))}
+		}
+		return models[0], nil
+	}
+	for _, m := range models {
+		if m == c.cfg.Model {
+			return m, nil
+		}
+	}
+	if len(models) == 0 {
+		// Some compatible servers answer the list empty yet serve any
+		// model they are asked for; the endpoint works, so accept it.
+		return c.cfg.Model, nil
+	}
+	return "", &Error{Kind: KindNotFound, Message: fmt.Sprintf("%s has no model %q. It offers: %s.",
+		providerLabel(c.cfg), c.cfg.Model, strings.Join(firstN(models, 8), ", "))}
+}
+
+func firstN(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], "…")
+	}
+	return s
+}

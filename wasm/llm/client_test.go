@@ -1,0 +1,237 @@
+package llm_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	. "github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/platform/nativefetch"
+)
+
+// sleeps records the waits of a retry policy instead of waiting.
+type sleeps []time.Duration
+
+func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
+	*s = append(*s, d)
+	return ctx.Err()
+}
+
+// newClient builds a provider against srv with the retry waits recorded.
+func newClient(t *testing.T, cfg Config, srv *llmtest.Server) (Provider, *sleeps) {
+	t.Helper()
+	switch cfg.Kind {
+	case KindAnthropic, KindAzure:
+		cfg.BaseURL = srv.URL
+	default:
+		cfg.BaseURL = srv.URL + "/v1"
+	}
+	p, err := New(cfg, nativefetch.Fetcher{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s sleeps
+	SetRetrySleep(p, s.sleep)
+	return p, &s
+}
+
+var clickTool = ToolSpec{Name: "click", Description: "Click an element",
+	Parameters: json.RawMessage(`{"type":"object","properties":{"ref":{"type":"string"}}}`)}
+
+var allKinds = []Config{
+	{Kind: KindOpenAIChat, Model: "m"},
+	{Kind: KindOpenAIResponses, Model: "m"},
+	{Kind: KindAnthropic, Model: "m", APIKey: "ak-secret-123456"},
+	{Kind: KindAzure, Deployment: "dep1", APIVersion: "2024-10-21", APIKey: "az-secret-123456"},
+}
+
+func TestChatRoundTripEveryKind(t *testing.T) {
+	for _, cfg := range allKinds {
+		t.Run(cfg.Kind, func(t *testing.T) {
+			srv := llmtest.NewTurns(
+				llmtest.Turn{Text: "Let me click that.", ToolCalls: []ToolCall{
+					{ID: "c1", Name: "click", Arguments: `{"ref":"e12"}`},
+					{ID: "c2", Name: "click", Arguments: `{"ref":"e13"}`}}},
+				llmtest.Turn{Text: "Done, both are clicked."})
+			defer srv.Close()
+			c, _ := newClient(t, cfg, srv)
+			var deltas []string
+			req := Request{Tools: []ToolSpec{clickTool}, OnText: func(d string) { deltas = append(deltas, d) },
+				Messages: []Message{{Role: RoleSystem, Content: "You drive a browser."}, {Role: RoleUser, Content: "Click both."}}}
+			res, err := c.Chat(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Content != "Let me click that." || strings.Join(deltas, "") != res.Content || len(deltas) < 2 {
+				t.Fatalf("content %q deltas %q", res.Content, deltas)
+			}
+			want := []ToolCall{{ID: "c1", Name: "click", Arguments: `{"ref":"e12"}`}, {ID: "c2", Name: "click", Arguments: `{"ref":"e13"}`}}
+			if len(res.ToolCalls) != 2 || res.ToolCalls[0] != want[0] || res.ToolCalls[1] != want[1] {
+				t.Fatalf("calls %+v", res.ToolCalls)
+			}
+			if res.FinishReason != FinishToolCalls || res.Usage.InputTokens == 0 || res.Usage.OutputTokens == 0 {
+				t.Fatalf("finish %q usage %+v", res.FinishReason, res.Usage)
+			}
+
+			// The second turn carries the calls and their results back.
+			req.Messages = append(req.Messages,
+				Message{Role: RoleAssistant, Content: res.Content, ToolCalls: res.ToolCalls},
+				Message{Role: RoleTool, ToolCallID: "c1", Name: "click", Content: "clicked e12"},
+				Message{Role: RoleTool, ToolCallID: "c2", Name: "click", Content: "clicked e13"})
+			res, err = c.Chat(context.Background(), req)
+			if err != nil || res.Content != "Done, both are clicked." || res.FinishReason != FinishStop {
+				t.Fatalf("second turn %+v %v", res, err)
+			}
+			got := srv.Requests()[1]
+			if !got.Stream || len(got.Tools) != 1 || got.Tools[0] != "click" {
+				t.Fatalf("request %+v", got)
+			}
+			roles := []string{}
+			for _, m := range got.Messages {
+				roles = append(roles, m.Role)
+			}
+			if strings.Join(roles, ",") != "system,user,assistant,tool,tool" {
+				t.Fatalf("roles %v", roles)
+			}
+			if got.Messages[3].ToolCallID != "c1" || got.Messages[4].Content != "clicked e13" ||
+				got.Messages[2].ToolCalls[1].Arguments != `{"ref":"e13"}` {
+				t.Fatalf("history %+v", got.Messages)
+			}
+		})
+	}
+}
+
+func TestWireHeadersAndPaths(t *testing.T) {
+	for _, cfg := range allKinds {
+		t.Run(cfg.Kind, func(t *testing.T) {
+			srv := llmtest.NewTurns(llmtest.Turn{Text: "ok"})
+			defer srv.Close()
+			cfg.APIKey = "sk-test-key-0001"
+			c, _ := newClient(t, cfg, srv)
+			if _, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}); err != nil {
+				t.Fatal(err)
+			}
+			r := srv.Requests()[0]
+			h := r.Header
+			switch cfg.Kind {
+			case KindAnthropic:
+				if r.Path != "/v1/messages" || h.Get("x-api-key") != cfg.APIKey || h.Get("anthropic-version") != "2023-06-01" ||
+					h.Get("anthropic-dangerous-direct-browser-access") != "true" || h.Get("Authorization") != "" {
+					t.Fatalf("%s %v", r.Path, h)
+				}
+			case KindAzure:
+				if r.Path != "/openai/deployments/dep1/chat/completions?api-version=2024-10-21" ||
+					h.Get("api-key") != cfg.APIKey || h.Get("Authorization") != "" {
+					t.Fatalf("%s %v", r.Path, h)
+				}
+			case KindOpenAIResponses:
+				if r.Path != "/v1/responses" || h.Get("Authorization") != "Bearer "+cfg.APIKey {
+					t.Fatalf("%s %v", r.Path, h)
+				}
+			default:
+				if r.Path != "/v1/chat/completions" || h.Get("Authorization") != "Bearer "+cfg.APIKey {
+					t.Fatalf("%s %v", r.Path, h)
+				}
+			}
+		})
+	}
+}
+
+func TestAnthropicMergesTurns(t *testing.T) {
+	system, msgs := AnthropicMessages([]Message{
+		{Role: RoleSystem, Content: "A"}, {Role: RoleSystem, Content: "B"},
+		{Role: RoleUser, Content: "go"},
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{ID: "t1", Name: "click", Arguments: `{"ref":"e1"}`}, {ID: "t2", Name: "scroll"}}},
+		{Role: RoleTool, ToolCallID: "t1", Content: "ok"},
+		{Role: RoleTool, ToolCallID: "t2", Content: ""},
+		{Role: RoleSystem, Content: "You are repeating yourself."},
+		{Role: RoleAssistant, Content: "Finished."},
+	})
+	b, _ := json.Marshal(msgs)
+	want := `[{"role":"user","content":[{"type":"text","text":"go"}]},` +
+		`{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"click","input":{"ref":"e1"}},{"type":"tool_use","id":"t2","name":"scroll","input":{}}]},` +
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"tool_result","tool_use_id":"t2","content":"(no output)"},{"type":"text","text":"You are repeating yourself."}]},` +
+		`{"role":"assistant","content":[{"type":"text","text":"Finished."}]}]`
+	if system != "A\n\nB" || string(b) != want {
+		t.Fatalf("system %q\n got %s\nwant %s", system, b, want)
+	}
+}
+
+func TestEmptyModelUsesFirstListed(t *testing.T) {
+	srv := llmtest.NewTurns(llmtest.Turn{Text: "hi"})
+	defer srv.Close()
+	c, _ := newClient(t, Config{Kind: KindOpenAIChat}, srv)
+	res, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
+	if err != nil || srv.Requests()[0].Model != llmtest.Model || res.Model != llmtest.Model {
+		t.Fatalf("%+v %v %+v", res, err, srv.Requests())
+	}
+	if m, err := c.Test(context.Background()); err != nil || m != llmtest.Model {
+		t.Fatalf("Test: %q %v", m, err)
+	}
+}
+
+func TestTestReportsMissingModel(t *testing.T) {
+	srv := llmtest.NewTurns()
+	defer srv.Close()
+	for _, kind := range []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic} {
+		c, _ := newClient(t, Config{Kind: kind, Model: "gpt-nope", APIKey: "k"}, srv)
+		_, err := c.Test(context.Background())
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindNotFound || !strings.Contains(e.Message, `"gpt-nope"`) || !strings.Contains(e.Message, llmtest.Model) {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		c, _ = newClient(t, Config{Kind: kind, Model: llmtest.Model, APIKey: "k"}, srv)
+		if m, err := c.Test(context.Background()); err != nil || m != llmtest.Model {
+			t.Fatalf("%s: %q %v", kind, m, err)
+		}
+	}
+}
+
+func TestAzureTestSendsOneTokenRequest(t *testing.T) {
+	srv := llmtest.NewTurns(llmtest.Turn{Text: "p"})
+	defer srv.Close()
+	c, _ := newClient(t, Config{Kind: KindAzure, Deployment: "dep1", APIKey: "k"}, srv)
+	if _, err := c.Test(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r := srv.Requests()[0]; r.Stream || !strings.Contains(string(r.Body), `"max_tokens":1`) {
+		t.Fatalf("%s", r.Body)
+	}
+}
+
+func TestNewRejectsBadConfig(t *testing.T) {
+	cases := []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{}, "no kind"},
+		{Config{Kind: "gemini-native"}, `Unknown provider kind "gemini-native"`},
+		{Config{Kind: KindOpenAIChat, BaseURL: "localhost:11434/v1"}, "not an http(s) address"},
+		{Config{Kind: KindOpenAIChat, BaseURL: "ftp://x/v1"}, "not an http(s) address"},
+		{Config{Kind: KindOpenAIChat}, "api.openai.com needs an API key"},
+		{Config{Kind: KindAnthropic}, "api.anthropic.com needs an API key"},
+		{Config{Kind: KindAzure, APIKey: "k"}, "base URL"},
+		{Config{Kind: KindAzure, APIKey: "k", BaseURL: "https://r.openai.azure.com"}, "deployment name"},
+	}
+	for _, c := range cases {
+		_, err := New(c.cfg, nativefetch.Fetcher{})
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != KindConfig || !strings.Contains(e.Message, c.want) {
+			t.Errorf("%+v: %v", c.cfg, err)
+		}
+	}
+	if _, err := New(Config{Kind: KindOpenAIChat, BaseURL: "http://127.0.0.1:11434/v1"}, nativefetch.Fetcher{}); err != nil {
+		t.Errorf("local server without key: %v", err)
+	}
+}
+
+func TestChatDecodeAcceptsObjectArguments(t *testing.T) {
+	res, err := DecodeChat([]byte(`{"model":"x","choices":[{"message":{"content":"whole","tool_calls":[{"id":"a","function":{"name":"f","arguments":{"k":1}}}]},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":4}}`))
+	if err != nil || res.Content != "whole" || res.ToolCalls[0].Arguments != `{"k":1}` || res.FinishReason != FinishToolCalls || res.Usage.OutputTokens != 4 {
+		t.Fatalf("%+v %v", res, err)
+	}
+}

@@ -1,0 +1,168 @@
+package llm
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
+)
+
+// Error kinds.
+const (
+	KindConfig     = "config"      // the provider settings cannot work
+	KindNetwork    = "network"     // the server could not be reached
+	KindAuth       = "auth"        // 401, 403
+	KindNotFound   = "not_found"   // 404: wrong URL or model
+	KindRateLimit  = "rate_limit"  // 429
+	KindServer     = "server"      // 5xx
+	KindBadRequest = "bad_request" // other 4xx
+	KindStream     = "stream"      // malformed stream, or it ended without its terminal event
+	KindProvider   = "provider"    // an error the provider reported inside a 200 response
+)
+
+// Error is a failed model call. Message is plain language for the user and
+// never contains the API key.
+type Error struct {
+	Kind      string
+	Status    int  // HTTP status; 0 when there was no HTTP answer
+	Retryable bool // trying again later may succeed
+	// RetryAfter is how long the provider asked to wait (429, 503).
+	RetryAfter time.Duration
+	Message    string
+	Err        error // the underlying error, if any
+}
+
+func (e *Error) Error() string { return "llm: " + e.Message }
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// providerMessage pulls the human text out of an error body such as
+// {"error":{"message":...}} (OpenAI, Anthropic, Azure), {"error":"..."}
+// (Ollama, llama.cpp) or {"message":...}.
+func providerMessage(body []byte) string {
+	if !gjson.ValidBytes(body) {
+		s := strings.TrimSpace(string(body))
+		if len(s) > 300 || strings.HasPrefix(s, "<") {
+			return "" // an HTML error page says nothing useful
+		}
+		return s
+	}
+	for _, path := range []string{"error.message", "error", "message", "detail"} {
+		if v := gjson.GetBytes(body, path); v.Type == gjson.String && v.Str != "" {
+			return v.Str
+		}
+	}
+	return ""
+}
+
+// httpError builds the error for a non-2xx answer.
+func httpError(cfg Config, status int, header map[string]string, body []byte) *Error {
+	e := &Error{Status: status}
+	detail := providerMessage(body)
+	switch {
+	case status == 401:
+		e.Kind = KindAuth
+		e.Message = fmt.Sprintf("%s rejected the API key (HTTP 401). Check the key in Settings.", providerLabel(cfg))
+	case status == 403 && isLocalOllama(cfg.BaseURL):
+		e.Kind = KindAuth
+		e.Message = "Ollama refused the request from the browser extension (HTTP 403). Ollama only accepts extensions it is told to trust: " +
+			"set OLLAMA_ORIGINS=chrome-extension://*,moz-extension://* in Ollama's environment and restart Ollama."
+	case status == 403:
+		e.Kind = KindAuth
+		e.Message = fmt.Sprintf("%s refused access (HTTP 403). The API key may lack permission for this model, or the server does not accept requests from a browser extension.", providerLabel(cfg))
+	case status == 404:
+		e.Kind = KindNotFound
+		e.Message = fmt.Sprintf("%s answered 404 Not Found. Check the base URL and the model name %q.", providerLabel(cfg), modelLabel(cfg))
+	case status == 429:
+		e.Kind, e.Retryable = KindRateLimit, true
+		e.Message = fmt.Sprintf("%s is limiting requests (HTTP 429).", providerLabel(cfg))
+	case status >= 500:
+		e.Kind, e.Retryable = KindServer, true
+		e.Message = fmt.Sprintf("%s had a server error (HTTP %d).", providerLabel(cfg), status)
+	default:
+		e.Kind = KindBadRequest
+		e.Message = fmt.Sprintf("%s did not accept the request (HTTP %d).", providerLabel(cfg), status)
+	}
+	e.RetryAfter = retryAfter(header)
+	if detail != "" {
+		e.Message += " The provider said: " + strings.TrimSpace(detail)
+	}
+	e.Message = redact(e.Message, cfg.APIKey)
+	return e
+}
+
+// streamError reports a stream that cannot be trusted.
+func streamError(cfg Config, what string, err error) *Error {
+	return &Error{Kind: KindStream, Retryable: true, Err: err,
+		Message: redact(fmt.Sprintf("The answer from %s broke off: %s.", providerLabel(cfg), what), cfg.APIKey)}
+}
+
+// inStreamError reports an error event inside a successful response.
+func inStreamError(cfg Config, msg string) *Error {
+	if msg == "" {
+		msg = "no details given"
+	}
+	return &Error{Kind: KindProvider, Message: redact(fmt.Sprintf("%s reported an error: %s", providerLabel(cfg), msg), cfg.APIKey)}
+}
+
+func configError(format string, args ...any) *Error {
+	return &Error{Kind: KindConfig, Message: fmt.Sprintf(format, args...)}
+}
+
+func providerLabel(cfg Config) string {
+	if cfg.Name != "" {
+		return "The provider " + cfg.Name
+	}
+	if u, err := url.Parse(cfg.BaseURL); err == nil && u.Host != "" {
+		return "The server at " + u.Host
+	}
+	return "The provider"
+}
+
+func modelLabel(cfg Config) string {
+	if cfg.Kind == KindAzure && cfg.Deployment != "" {
+		return cfg.Deployment
+	}
+	return cfg.Model
+}
+
+// isLocalOllama reports whether base points at Ollama's default port on
+// this machine, where a 403 almost always means OLLAMA_ORIGINS.
+func isLocalOllama(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	switch u.Hostname() {
+	case "localhost", "127.0.0.1", "::1", "0.0.0.0":
+		return u.Port() == "11434"
+	}
+	return false
+}
+
+// redact removes the API key, and the masked fragments of it some
+// providers echo back ("sk-abc…****…wxyz"), from text shown to the user.
+func redact(msg, key string) string {
+	if len(key) < 6 {
+		return msg // too short to be a real key, or to replace safely
+	}
+	msg = strings.ReplaceAll(msg, key, "[redacted]")
+	if len(key) < 8 {
+		return msg
+	}
+	fields := strings.Fields(msg)
+	changed := false
+	for i, f := range fields {
+		core := strings.Trim(f, ".,;:'\"()")
+		if strings.Contains(core, "*") && (strings.HasPrefix(core, key[:3]) || strings.HasSuffix(core, key[len(key)-4:])) {
+			fields[i] = strings.Replace(f, core, "[redacted]", 1)
+			changed = true
+		}
+	}
+	if changed {
+		msg = strings.Join(fields, " ")
+	}
+	return msg
+}

@@ -1,0 +1,41 @@
+package llm
+
+import (
+	"context"
+	"io"
+	"time"
+)
+
+// Hooks for the external tests (package llm_test, which may import
+// llmtest without an import cycle).
+
+// SetRetrySleep replaces the waits of p's retry policy.
+func SetRetrySleep(p Provider, sleep func(ctx context.Context, d time.Duration) error) {
+	p.(*client).policy.sleep = sleep
+}
+
+var AnthropicMessages = anthropicMessages
+
+// DecodeChat parses a non-streamed Chat Completions answer.
+func DecodeChat(body []byte) (Result, error) { return (&chatWire{}).decode(body) }
+
+// HTTPErrorFor builds the error for an HTTP status without a body.
+func HTTPErrorFor(cfg Config, status int, header map[string]string) *Error {
+	return httpError(cfg, status, header, nil)
+}
+
+// ParseChatStream runs the Chat Completions stream parser over r alone,
+// without HTTP.
+func ParseChatStream(r io.Reader) (Result, error) {
+	p := (&chatWire{}).newStream(func(string) {})
+	er := newEventReader(r)
+	for {
+		ev, err := er.next()
+		if err != nil {
+			return Result{}, err
+		}
+		if done, err := p.event(ev); err != nil || done {
+			return p.result(), err
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package llm
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/webbrain/webbrain/wasm/platform"
+)
+
+// Default endpoints when the base URL is left empty.
+const (
+	defaultOpenAIBase    = "https://api.openai.com/v1"
+	defaultAnthropicBase = "https://api.anthropic.com/v1"
+	defaultAzureVersion  = "2024-10-21"
+	anthropicVersion     = "2023-06-01"
+)
+
+// New returns the client for cfg's wire format. A config that cannot work
+// (unknown kind, bad URL, a cloud provider without key, Azure without
+// deployment) is an *Error of KindConfig naming the field to fix.
+func New(cfg Config, f platform.Fetcher) (Provider, error) {
+	if f == nil {
+		return nil, configError("no fetcher to reach the provider with")
+	}
+	base := strings.TrimRight(strings.TrimSpace(cfg.BaseURL), "/")
+	switch cfg.Kind {
+	case KindOpenAIChat, KindOpenAIResponses:
+		if base == "" {
+			base = defaultOpenAIBase
+		}
+	case KindAnthropic:
+		if base == "" {
+			base = defaultAnthropicBase
+		}
+		if !strings.HasSuffix(base, "/v1") {
+			base += "/v1" // accept https://api.anthropic.com as well
+		}
+	case KindAzure:
+		if base == "" {
+			return nil, configError("Azure OpenAI needs the resource's base URL (https://<resource>.openai.azure.com).")
+		}
+		if strings.TrimSpace(cfg.Deployment) == "" {
+			return nil, configError("Azure OpenAI needs the deployment name.")
+		}
+		if cfg.APIVersion == "" {
+			cfg.APIVersion = defaultAzureVersion
+		}
+	case "":
+		return nil, configError("The provider has no kind; choose openai-chat, openai-responses, anthropic or azure.")
+	default:
+		return nil, configError("Unknown provider kind %q; choose openai-chat, openai-responses, anthropic or azure.", cfg.Kind)
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, configError("The base URL %q is not an http(s) address.", cfg.BaseURL)
+	}
+	cfg.BaseURL = base
+	if cfg.APIKey == "" && needsKey(cfg.Kind, u.Hostname()) {
+		return nil, configError("%s needs an API key.", u.Hostname())
+	}
+	c := &client{cfg: cfg, fetch: f, policy: defaultRetry}
+	switch cfg.Kind {
+	case KindOpenAIChat:
+		c.wire = &chatWire{cfg: cfg, url: base + "/chat/completions", models: base + "/models",
+			official: u.Hostname() == "api.openai.com"}
+	case KindAzure:
+		q := url.Values{"api-version": {cfg.APIVersion}}.Encode()
+		prefix := strings.TrimSuffix(base, "/openai")
+		c.wire = &chatWire{cfg: cfg, azure: true,
+			url: prefix + "/openai/deployments/" + url.PathEscape(cfg.Deployment) + "/chat/completions?" + q}
+	case KindOpenAIResponses:
+		c.wire = &responsesWire{cfg: cfg, url: base + "/responses", models: base + "/models"}
+	case KindAnthropic:
+		c.wire = &anthropicWire{cfg: cfg, url: base + "/messages", models: base + "/models"}
+	}
+	return c, nil
+}
+
+// needsKey reports whether a hosted service is sure to refuse a request
+// without a key; local and self-hosted servers usually take none.
+func needsKey(kind, host string) bool {
+	switch kind {
+	case KindAnthropic, KindAzure:
+		return true
+	}
+	return host == "api.openai.com"
+}
+
+// parseModelList reads {"data":[{"id"}]} (OpenAI, Anthropic, compatible
+// servers) or Ollama's native {"models":[{"name"}]}.
+func parseModelList(body []byte) []string {
+	var ids []string
+	for _, path := range []string{"data.#.id", "models.#.name", "models.#.id"} {
+		for _, v := range gjson.GetBytes(body, path).Array() {
+			if v.Str != "" {
+				ids = append(ids, v.Str)
+			}
+		}
+		if len(ids) > 0 {
+			break
+		}
+	}
+	return ids
+}
+
+func hostOf(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return "the provider"
+}
