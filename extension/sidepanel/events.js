@@ -14,6 +14,15 @@ export function applyEvent(transcript, requestId, ev, describeError) {
       transcript.updateText(msg);
       return "running";
     }
+    case "text_reset": {
+      // The provider retried a broken stream: what was shown is void.
+      const msg = transcript.streaming(requestId);
+      if (msg) {
+        msg.text = "";
+        transcript.updateText(msg);
+      }
+      return "running";
+    }
     case "tool_call":
       transcript.add({ role: "tool", requestId, id: ev.id, name: ev.name, args: ev.args ?? "" });
       return "running";

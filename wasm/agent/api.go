@@ -18,6 +18,7 @@ const (
 // Event kinds sent to the panel (docs/PROTOCOL.md lists their fields).
 const (
 	EventTextDelta   = "text_delta"
+	EventTextReset   = "text_reset" // the streamed text of this step so far is void
 	EventToolCall    = "tool_call"
 	EventToolResult  = "tool_result"
 	EventClarify     = "clarify"
@@ -53,13 +54,17 @@ type Clarifier interface {
 
 // Options configure one turn.
 type Options struct {
-	Provider  llm.Provider
-	Mode      string // ModeAsk or ModeAct
-	Tier      string // llm.TierCompact, TierMid or TierFull
-	Browser   string // "chrome" or "firefox": decides Chrome-only tools
-	MaxSteps  int
-	Executor  Executor
-	Clarifier Clarifier
+	Provider llm.Provider
+	Mode     string // ModeAsk or ModeAct
+	Tier     string // llm.TierCompact, TierMid or TierFull
+	Browser  string // "chrome" or "firefox": decides Chrome-only tools
+	MaxSteps int    // 0: DefaultMaxSteps
+	// ContextWindow is the model's context in tokens; when the last
+	// request used more than 75% of it the conversation is compacted.
+	// 0 leaves only the message-count and size triggers.
+	ContextWindow int
+	Executor      Executor
+	Clarifier     Clarifier
 	// Page returns the tab's current URL and title for the user message.
 	Page func(ctx context.Context) (url, title string)
 	// Emit receives every event of the turn, in order.

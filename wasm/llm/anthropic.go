@@ -247,7 +247,7 @@ func anthropicFinish(stop string, hasCalls bool) string {
 
 func (w *anthropicWire) decode(body []byte) (Result, error) {
 	if !gjson.ValidBytes(body) {
-		return Result{}, streamError(w.cfg, "the answer is not valid JSON", nil)
+		return Result{}, streamError(w.cfg, "part of it could not be read", nil)
 	}
 	if gjson.GetBytes(body, "type").Str == "error" {
 		return Result{}, inStreamError(w.cfg, providerMessage(body))

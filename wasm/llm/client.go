@@ -93,7 +93,7 @@ func (c *client) chatOnce(ctx context.Context, req Request, model string, stream
 				if errors.As(err, &e) {
 					return err
 				}
-				return streamError(c.cfg, "the answer is not valid JSON", err)
+				return streamError(c.cfg, "part of it could not be read", err)
 			}
 			return nil
 		}

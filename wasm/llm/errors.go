@@ -87,7 +87,7 @@ func httpError(cfg Config, status int, header map[string]string, body []byte) *E
 	}
 	e.RetryAfter = retryAfter(header)
 	if detail != "" {
-		e.Message += " The provider said: " + strings.TrimSpace(detail)
+		e.Message += " The provider said: " + endSentence(strings.TrimSpace(detail))
 	}
 	e.Message = redact(e.Message, cfg.APIKey)
 	return e
@@ -96,7 +96,7 @@ func httpError(cfg Config, status int, header map[string]string, body []byte) *E
 // streamError reports a stream that cannot be trusted.
 func streamError(cfg Config, what string, err error) *Error {
 	return &Error{Kind: KindStream, Retryable: true, Err: err,
-		Message: redact(fmt.Sprintf("The answer from %s broke off: %s.", providerLabel(cfg), what), cfg.APIKey)}
+		Message: redact(fmt.Sprintf("The answer from %s broke off (%s). Try again; if it keeps happening, the server or a proxy is cutting streamed answers.", lowerFirst(providerLabel(cfg)), what), cfg.APIKey)}
 }
 
 // inStreamError reports an error event inside a successful response.
@@ -109,6 +109,23 @@ func inStreamError(cfg Config, msg string) *Error {
 
 func configError(format string, args ...any) *Error {
 	return &Error{Kind: KindConfig, Message: fmt.Sprintf(format, args...)}
+}
+
+// lowerFirst puts a sentence-initial label inside a sentence.
+func lowerFirst(s string) string {
+	if strings.HasPrefix(s, "The ") {
+		return "the " + s[4:]
+	}
+	return s
+}
+
+// endSentence adds a full stop to provider text that lacks one, so that
+// WebBrain's own advice after it reads as a new sentence.
+func endSentence(s string) string {
+	if s == "" || strings.ContainsAny(s[len(s)-1:], ".!?") {
+		return s
+	}
+	return s + "."
 }
 
 func providerLabel(cfg Config) string {

@@ -215,7 +215,7 @@ func (s *chatStream) result() Result {
 
 func (w *chatWire) decode(body []byte) (Result, error) {
 	if !gjson.ValidBytes(body) {
-		return Result{}, streamError(w.cfg, "the answer is not valid JSON", nil)
+		return Result{}, streamError(w.cfg, "part of it could not be read", nil)
 	}
 	if e := gjson.GetBytes(body, "error"); e.Exists() && e.Type != gjson.Null {
 		return Result{}, inStreamError(w.cfg, providerMessage(body))

@@ -1,0 +1,146 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/tools"
+)
+
+// runBatch appends the model's turn and runs its tool calls in order, one
+// tool message per call. done reports that the turn is over with final;
+// err is ctx.Err() after a stop.
+func (r *run) runBatch(ctx context.Context, step int, res llm.Result) (final string, done bool, err error) {
+	calls := withCallIDs(res.ToolCalls, step)
+	r.conv = append(r.conv, llm.Message{Role: llm.RoleAssistant, Content: res.Content, ToolCalls: calls})
+	for i, call := range calls {
+		if ctx.Err() != nil {
+			r.closeCalls(calls[i:], resultStopped)
+			return "", false, ctx.Err()
+		}
+		r.emit(Event{Kind: EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
+		r.called = append(r.called, call.Name)
+
+		var urlBefore string
+		track := mayNavigate(call.Name) && r.opts.Page != nil
+		if track {
+			urlBefore, _ = r.opts.Page(ctx)
+		}
+		result, isErr, finished := r.runCall(ctx, call)
+		if ctx.Err() != nil {
+			r.closeCalls(calls[i:], resultStopped)
+			return "", false, ctx.Err()
+		}
+		if finished != "" {
+			r.addResult(call, result, false)
+			r.closeCalls(calls[i+1:], resultSkipped)
+			return finished, true, nil
+		}
+		result = tools.Cap(result, tools.MaxResultChars, "")
+		urlAfter := urlBefore
+		if track {
+			urlAfter, _ = r.opts.Page(ctx)
+		}
+		v := r.loops.observe(observation{name: call.Name, args: call.Arguments, result: result, isError: isErr, urlBefore: urlBefore, urlAfter: urlAfter})
+		if v.nudge != "" {
+			result += "\n\n" + v.nudge
+		}
+		r.addResult(call, result, isErr)
+		if v.nudge != "" {
+			r.emit(Event{Kind: EventLoopWarning, Text: v.nudge})
+		}
+		if v.stop {
+			r.emit(Event{Kind: EventLoopWarning, Text: loopStopMessage})
+			r.closeCalls(calls[i+1:], resultSkipped)
+			r.conv = append(r.conv, llm.Message{Role: llm.RoleAssistant, Content: loopStopMessage})
+			return loopStopMessage, true, nil
+		}
+	}
+	return "", false, nil
+}
+
+// runCall runs one call. finished is the final answer when the call was
+// a valid done.
+func (r *run) runCall(ctx context.Context, call llm.ToolCall) (result string, isErr bool, finished string) {
+	if err := tools.NotOffered(r.opts.Mode, r.opts.Tier, r.opts.Browser, call.Name); err != nil {
+		return "Error: " + err.Error() + ".", true, ""
+	}
+	switch call.Name {
+	case "done":
+		var a struct{ Summary, Status string }
+		if json.Unmarshal([]byte(orEmptyObject(call.Arguments)), &a) != nil || a.Summary == "" {
+			return "Error: done needs a summary for the user and a status.", true, ""
+		}
+		return "Finished.", false, a.Summary
+	case "clarify":
+		return r.clarify(ctx, call)
+	}
+	if r.opts.Executor == nil {
+		return "Error: no browser tab is attached to this run.", true, ""
+	}
+	out, err := r.opts.Executor.Execute(ctx, call)
+	if err != nil {
+		return "Error: " + err.Error(), true, ""
+	}
+	return out, false, ""
+}
+
+// clarify asks the user and returns the answer as the tool result.
+func (r *run) clarify(ctx context.Context, call llm.ToolCall) (string, bool, string) {
+	var a struct {
+		Question string
+		Options  []string
+	}
+	if json.Unmarshal([]byte(orEmptyObject(call.Arguments)), &a) != nil || a.Question == "" {
+		return "Error: clarify needs a question.", true, ""
+	}
+	if r.opts.Clarifier == nil {
+		return "Error: the user cannot be asked right now; decide with what you know or call done.", true, ""
+	}
+	r.emit(Event{Kind: EventClarify, ID: call.ID, Text: a.Question, Options: a.Options})
+	answer, err := r.opts.Clarifier.Ask(ctx, call.ID, a.Question, a.Options)
+	if err != nil {
+		return "Error: no answer from the user: " + err.Error(), true, ""
+	}
+	return "The user answered: " + answer, false, ""
+}
+
+// addResult appends a tool message and reports it.
+func (r *run) addResult(call llm.ToolCall, result string, isErr bool) {
+	r.conv = append(r.conv, llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: result})
+	r.emit(Event{Kind: EventToolResult, ID: call.ID, Name: call.Name, Result: result, IsError: isErr})
+}
+
+// closeCalls gives each call that will not run a result message.
+func (r *run) closeCalls(calls []llm.ToolCall, result string) {
+	for _, c := range calls {
+		r.conv = append(r.conv, llm.Message{Role: llm.RoleTool, ToolCallID: c.ID, Name: c.Name, Content: result})
+	}
+}
+
+// withCallIDs gives every call a unique id: some local servers send none
+// or repeat them, and results are matched to calls by id.
+func withCallIDs(calls []llm.ToolCall, step int) []llm.ToolCall {
+	out := make([]llm.ToolCall, len(calls))
+	seen := map[string]bool{}
+	for i, c := range calls {
+		if c.ID == "" || seen[c.ID] {
+			c.ID = fmt.Sprintf("call_%d_%d", step, i)
+		}
+		seen[c.ID] = true
+		if c.Arguments == "" {
+			c.Arguments = "{}"
+		}
+		out[i] = c
+	}
+	return out
+}
+
+func orEmptyObject(s string) string {
+	if s == "" {
+		return "{}"
+	}
+	return s
+}

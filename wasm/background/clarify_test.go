@@ -1,0 +1,56 @@
+package background
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/webbrain/webbrain/wasm/agent"
+	"github.com/webbrain/webbrain/wasm/platform"
+)
+
+func TestClarifierWaitsForTheMatchingAnswer(t *testing.T) {
+	ui := &broadcaster{}
+	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: newFakeClock(), UI: ui}, 1, "r", agent.ModeAct)
+	c := newClarifier(j)
+
+	got := make(chan string, 1)
+	go func() {
+		answer, err := c.Ask(context.Background(), "q1", "Which account?", []string{"Work", "Home"})
+		if err != nil {
+			answer = "error: " + err.Error()
+		}
+		got <- answer
+	}()
+	eventually(t, "the question", func() bool { return j.hasEvent(agent.EventClarify, "q1") })
+	if ups := ui.updates(); len(ups) != 1 || ups[0].Event.Text != "Which account?" || len(ups[0].Event.Options) != 2 {
+		t.Fatalf("clarify broadcast %+v", ups)
+	}
+	if err := c.answer("q2", "Work"); !errors.Is(err, errNoQuestion) {
+		t.Fatalf("answer to an unknown id: %v", err)
+	}
+	if err := c.answer("q1", "Home"); err != nil {
+		t.Fatal(err)
+	}
+	if a := <-got; a != "Home" {
+		t.Fatalf("answer %q", a)
+	}
+	if err := c.answer("q1", "again"); err == nil {
+		t.Fatal("a question was answered twice")
+	}
+}
+
+func TestClarifierDoesNotRepeatTheAgentsEvent(t *testing.T) {
+	ui := &broadcaster{}
+	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: newFakeClock(), UI: ui}, 1, "r", agent.ModeAct)
+	c := newClarifier(j)
+	j.add(Entry{Event: agent.Event{Kind: agent.EventClarify, ID: "q1", Text: "Sure?"}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Ask(ctx, "q1", "Sure?", nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a stopped run must end the wait: %v", err)
+	}
+	if n := len(ui.updates()); n != 1 {
+		t.Fatalf("%d clarify broadcasts, want 1", n)
+	}
+}

@@ -1,0 +1,130 @@
+package background
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/settings"
+)
+
+func storedSettings(t *testing.T, e *env) string {
+	t.Helper()
+	got, err := e.local.Get(context.Background(), settings.StorageKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(got[settings.StorageKey])
+}
+
+func TestSettingsSaveInvalidChangesNothing(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns())
+	before := storedSettings(t, e)
+	s := e.mustOK(map[string]any{"action": "settings_get"})["settings"].(map[string]any)
+
+	s["providers"].([]any)[0].(map[string]any)["baseUrl"] = "localhost:11434"
+	reply := e.send(map[string]any{"action": "settings_save", "settings": s})
+	if reply["ok"] != false || reply["field"] != "providers[0].baseUrl" || reply["error"] == "" {
+		t.Fatalf("reply %v", reply)
+	}
+	if storedSettings(t, e) != before {
+		t.Fatal("an invalid save changed the stored settings")
+	}
+
+	s["providers"].([]any)[0].(map[string]any)["baseUrl"] = "http://127.0.0.1:1234/v1"
+	s["maxSteps"] = 12
+	e.mustOK(map[string]any{"action": "settings_save", "settings": s})
+	got := e.mustOK(map[string]any{"action": "settings_get"})["settings"].(map[string]any)
+	if got["maxSteps"] != float64(12) || got["providers"].([]any)[0].(map[string]any)["baseUrl"] != "http://127.0.0.1:1234/v1" {
+		t.Fatalf("saved settings %v", got)
+	}
+}
+
+func TestSettingsGetWarnsAboutDamagedSettings(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns())
+	_ = e.local.Set(context.Background(), map[string]json.RawMessage{settings.StorageKey: json.RawMessage(`{"maxSteps":"many"}`)})
+	reply := e.mustOK(map[string]any{"action": "settings_get"})
+	if w, _ := reply["warning"].(string); !strings.Contains(w, "maxSteps") {
+		t.Fatalf("warning %q", w)
+	}
+	if reply["settings"].(map[string]any)["activeProvider"] != settings.Defaults().ActiveProvider {
+		t.Fatalf("settings %v are not the defaults", reply["settings"])
+	}
+}
+
+func TestConfigExportImportRoundTrip(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns())
+	want := storedSettings(t, e)
+	doc := e.mustOK(map[string]any{"action": "config_export"})["config"].(map[string]any)
+	if doc["format"] != settings.Format || doc["exportedAt"] != "2026-11-30T12:00:00Z" {
+		t.Fatalf("document %v", doc)
+	}
+
+	// Replace the settings, then import the export back.
+	_ = settings.Save(context.Background(), e.local, settings.Defaults())
+	e.mustOK(map[string]any{"action": "config_import", "config": doc})
+	if got := storedSettings(t, e); got != want {
+		t.Fatalf("round trip: got %s, want %s", got, want)
+	}
+
+	// The panel's "/import <json>" passes the document as text.
+	text, _ := json.Marshal(doc)
+	e.mustOK(map[string]any{"action": "config_import", "config": string(text)})
+
+	bad := e.mustOK(map[string]any{"action": "config_export"})["config"].(map[string]any)
+	bad["settings"].(map[string]any)["activeProvider"] = "missing"
+	reply := e.send(map[string]any{"action": "config_import", "config": bad})
+	if reply["ok"] != false || reply["field"] != "settings.activeProvider" {
+		t.Fatalf("bad import reply %v", reply)
+	}
+	reply = e.send(map[string]any{"action": "config_import", "config": map[string]any{"format": "other/1"}})
+	if reply["ok"] != false || reply["field"] != "format" {
+		t.Fatalf("wrong format reply %v", reply)
+	}
+	if got := storedSettings(t, e); got != want {
+		t.Fatal("a refused import changed the settings")
+	}
+}
+
+func TestProviderTest(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns())
+	prov := map[string]any{"id": "t", "name": "T", "kind": "openai-chat", "baseUrl": e.srv.URL + "/v1", "tier": "mid"}
+	reply := e.mustOK(map[string]any{"action": "provider_test", "provider": prov})
+	if reply["model"] != llmtest.Model {
+		t.Fatalf("reply %v", reply)
+	}
+
+	prov["tier"] = "huge"
+	if reply := e.send(map[string]any{"action": "provider_test", "provider": prov}); reply["ok"] != false || reply["field"] != "provider.tier" {
+		t.Fatalf("invalid provider reply %v", reply)
+	}
+
+	prov["tier"] = "mid"
+	prov["baseUrl"] = "http://127.0.0.1:1/v1" // nothing listens there
+	reply = e.send(map[string]any{"action": "provider_test", "provider": prov})
+	if reply["ok"] != false || reply["error"] == "" || strings.HasPrefix(reply["error"].(string), "llm:") {
+		t.Fatalf("unreachable provider reply %v", reply)
+	}
+}
+
+func TestContentScriptsAreRefused(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns())
+	page := Sender{ID: "ext", URL: "https://evil.example/", TabID: 12}
+	for _, action := range []string{"chat_start", "abort", "clear_conversation", "run_state", "clarify_answer",
+		"settings_get", "settings_save", "provider_test", "config_export", "config_import"} {
+		reply := e.sendAs(page, map[string]any{"action": action, "tabId": 12, "text": "hi", "mode": "act"})
+		if reply["ok"] != false || reply["error"] == "" {
+			t.Errorf("%s from a content script: %v", action, reply)
+		}
+	}
+	if e.r.active(12) != nil || len(e.srv.Requests()) != 0 {
+		t.Fatal("a content script started a run")
+	}
+	// An extension page opened in a tab has a tab id and is allowed.
+	inTab := Sender{ID: "ext", URL: "moz-extension://0b1c/settings.html", TabID: 12}
+	if reply := e.sendAs(inTab, map[string]any{"action": "settings_get"}); reply["ok"] != true {
+		t.Fatalf("extension page in a tab: %v", reply)
+	}
+}

@@ -1,0 +1,221 @@
+package background
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/webbrain/webbrain/wasm/agent"
+	"github.com/webbrain/webbrain/wasm/platform"
+)
+
+// Journal limits and timing (docs/decisions/run-journal.md).
+const (
+	journalEvents  = 256      // replay window
+	journalTextMax = 64 << 10 // accumulated text of the current model turn
+	coalesceDelay  = 200 * time.Millisecond
+)
+
+// Run statuses.
+const (
+	StatusRunning = "running"
+	StatusDone    = "done"
+	StatusError   = "error"
+	StatusStopped = "stopped"
+)
+
+// Event kinds the router adds to the agent's.
+const (
+	EventRunStarted = "run_started"
+	EventStopped    = "stopped"
+)
+
+// Entry is one journaled event: the agent's event fields plus its sequence
+// number and, for run_started, the mode.
+type Entry struct {
+	Seq int `json:"seq"`
+	agent.Event
+	Mode string `json:"mode,omitempty"`
+}
+
+// Journal is the runUi:<tabId> snapshot a reopened panel replays.
+type Journal struct {
+	RequestID     string  `json:"requestId"`
+	Mode          string  `json:"mode"`
+	Status        string  `json:"status"`
+	Seq           int     `json:"seq"`
+	Events        []Entry `json:"events"`
+	Text          string  `json:"text"`
+	TextTruncated bool    `json:"textTruncated,omitempty"`
+	Final         string  `json:"final"`
+	Error         string  `json:"error"`
+	UpdatedAt     string  `json:"updatedAt"`
+}
+
+func journalKey(tabID int) string { return "runUi:" + strconv.Itoa(tabID) }
+
+// journal records one run's events, broadcasts each at once and persists
+// the snapshot: text_delta events on a trailing 200 ms timer, every other
+// event immediately.
+type journal struct {
+	p     platform.Platform
+	tabID int
+
+	mu      sync.Mutex
+	state   Journal
+	pending chan struct{} // closed to cancel the scheduled delta write
+	discard bool          // the conversation was cleared: write nothing more
+
+	writeMu sync.Mutex // keeps writes in order: a later snapshot always wins
+}
+
+func newJournal(p platform.Platform, tabID int, requestID, mode string) *journal {
+	return &journal{p: p, tabID: tabID, state: Journal{
+		RequestID: requestID, Mode: mode, Status: StatusRunning, Events: []Entry{},
+	}}
+}
+
+// add journals ev, broadcasts it and schedules or performs the write.
+func (j *journal) add(ev Entry) {
+	j.mu.Lock()
+	s := &j.state
+	s.Seq++
+	ev.Seq = s.Seq
+	s.Events = append(s.Events, ev)
+	if n := len(s.Events) - journalEvents; n > 0 {
+		s.Events = s.Events[n:]
+	}
+	switch ev.Kind {
+	case agent.EventTextDelta:
+		j.appendText(ev.Text)
+	case agent.EventStep, agent.EventTextReset:
+		s.Text, s.TextTruncated = "", false
+	case agent.EventFinal:
+		s.Status, s.Final = StatusDone, ev.Text
+	case agent.EventError:
+		s.Status, s.Error = StatusError, ev.Text
+	case EventStopped:
+		s.Status = StatusStopped
+	}
+	s.UpdatedAt = j.p.Clock.Now().UTC().Format(time.RFC3339Nano)
+	// Broadcast under the lock so panels see events in seq order.
+	j.p.UI.Broadcast(map[string]any{
+		"type": "agent_update", "tabId": j.tabID, "requestId": s.RequestID, "seq": ev.Seq, "event": ev,
+	})
+	if ev.Kind == agent.EventTextDelta {
+		if j.pending == nil {
+			j.pending = make(chan struct{})
+			go j.flushAfter(j.pending)
+		}
+		j.mu.Unlock()
+		return
+	}
+	j.cancelPending()
+	j.mu.Unlock()
+	j.flush()
+}
+
+// appendText keeps the first journalTextMax bytes of the turn's text, cut
+// at a character boundary; the final event carries the whole answer.
+func (j *journal) appendText(delta string) {
+	s := &j.state
+	room := journalTextMax - len(s.Text)
+	if len(delta) > room {
+		for room > 0 && !utf8.RuneStart(delta[room]) {
+			room--
+		}
+		delta, s.TextTruncated = delta[:room], true
+	}
+	s.Text += delta
+}
+
+func (j *journal) flushAfter(cancel chan struct{}) {
+	select {
+	case <-j.p.Clock.After(coalesceDelay):
+	case <-cancel:
+		return
+	}
+	j.mu.Lock()
+	if j.pending != cancel {
+		j.mu.Unlock()
+		return
+	}
+	j.pending = nil
+	j.mu.Unlock()
+	j.flush()
+}
+
+// cancelPending drops the scheduled delta write; the caller holds mu.
+func (j *journal) cancelPending() {
+	if j.pending != nil {
+		close(j.pending)
+		j.pending = nil
+	}
+}
+
+// flush writes the current snapshot. It uses its own context: a stopped
+// run must still record that it stopped.
+func (j *journal) flush() {
+	j.writeMu.Lock()
+	defer j.writeMu.Unlock()
+	j.mu.Lock()
+	if j.discard {
+		j.mu.Unlock()
+		return
+	}
+	raw, err := json.Marshal(j.state)
+	j.mu.Unlock()
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storageWriteTimeout)
+	defer cancel()
+	// Best effort: a failed write loses only replay state, never the run.
+	_ = j.p.Session.Set(ctx, map[string]json.RawMessage{journalKey(j.tabID): raw})
+}
+
+// snapshot returns a copy of the live journal.
+func (j *journal) snapshot() Journal {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	s := j.state
+	s.Events = append([]Entry(nil), s.Events...)
+	return s
+}
+
+// hasEvent reports whether an event of kind (and, if not empty, id) was
+// journaled and is still in the window.
+func (j *journal) hasEvent(kind, id string) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, e := range j.state.Events {
+		if e.Kind == kind && (id == "" || e.ID == id) {
+			return true
+		}
+	}
+	return false
+}
+
+func (j *journal) status() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.state.Status
+}
+
+// terminal reports whether the run has reached a final state.
+func (j *journal) terminal() bool { return j.status() != StatusRunning }
+
+// drop stops all further writes (the conversation is being cleared). It
+// takes writeMu first so a write already in progress finishes before the
+// caller removes the key.
+func (j *journal) drop() {
+	j.writeMu.Lock()
+	defer j.writeMu.Unlock()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.discard = true
+	j.cancelPending()
+}

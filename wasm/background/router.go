@@ -1,0 +1,126 @@
+// Package background is the extension's message router: it answers the
+// panel's and settings page's runtime messages (docs/PROTOCOL.md), owns the
+// agent runs (one per tab), their journals in storage.session, and the
+// settings in storage.local.
+package background
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/settings"
+)
+
+// Sender is the runtime.MessageSender of a message, as the JS glue passes it.
+type Sender struct {
+	ID    string
+	URL   string
+	TabID int
+}
+
+// fromExtensionPage reports whether the message comes from one of the
+// extension's own pages (panel, settings) rather than a content script.
+func (s Sender) fromExtensionPage() bool {
+	return strings.HasPrefix(s.URL, "chrome-extension://") || strings.HasPrefix(s.URL, "moz-extension://")
+}
+
+// Router dispatches messages. It is safe for concurrent use.
+type Router struct {
+	p platform.Platform
+
+	mu   sync.Mutex
+	runs map[int]*run // active run per tab
+	seq  int          // for request ids the panel did not supply
+}
+
+// New returns a Router over the browser platform p.
+func New(p platform.Platform) *Router {
+	return &Router{p: p, runs: map[int]*run{}}
+}
+
+// message is the union of every action's fields.
+type message struct {
+	Action    string          `json:"action"`
+	TabID     int             `json:"tabId"`
+	Text      string          `json:"text"`
+	Mode      string          `json:"mode"`
+	RequestID string          `json:"requestId"`
+	ID        string          `json:"id"`
+	Answer    string          `json:"answer"`
+	Settings  json.RawMessage `json:"settings"`
+	Provider  json.RawMessage `json:"provider"`
+	Config    json.RawMessage `json:"config"`
+}
+
+// reply is a JSON-serializable answer with ok and, on failure, error.
+type reply map[string]any
+
+func okReply(kv ...any) reply {
+	r := reply{"ok": true}
+	for i := 0; i+1 < len(kv); i += 2 {
+		r[kv[i].(string)] = kv[i+1]
+	}
+	return r
+}
+
+// errReply reports err; a settings FieldError also names the field.
+func errReply(err error) reply {
+	var fe *settings.FieldError
+	if errors.As(err, &fe) {
+		return reply{"ok": false, "error": fe.Message, "field": fe.Field}
+	}
+	return reply{"ok": false, "error": plainError(err)}
+}
+
+func failf(format string, a ...any) reply {
+	return reply{"ok": false, "error": fmt.Sprintf(format, a...)}
+}
+
+// Handle answers one runtime message. The reply is always a JSON object
+// with ok; runs continue after Handle returns.
+func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender) any {
+	if sender.TabID > 0 && !sender.fromExtensionPage() {
+		return failf("Web pages cannot control WebBrain.")
+	}
+	var m message
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return failf("The message is not a valid JSON object.")
+	}
+	switch m.Action {
+	case "chat_start":
+		return r.chatStart(m)
+	case "abort":
+		return r.abort(m)
+	case "clear_conversation":
+		return r.clearConversation(ctx, m)
+	case "run_state":
+		return r.runState(ctx, m)
+	case "clarify_answer":
+		return r.clarifyAnswer(m)
+	case "settings_get":
+		return r.settingsGet(ctx)
+	case "settings_save":
+		return r.settingsSave(ctx, m)
+	case "provider_test":
+		return r.providerTest(ctx, m)
+	case "config_export":
+		return r.configExport(ctx)
+	case "config_import":
+		return r.configImport(ctx, m)
+	case "":
+		return failf("The message has no action.")
+	}
+	return failf("Unknown action %q.", m.Action)
+}
+
+func needTab(m message) reply {
+	if m.TabID <= 0 {
+		return failf("The message needs the tab id (tabId).")
+	}
+	return nil
+}

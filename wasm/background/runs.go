@@ -1,0 +1,256 @@
+package background
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/webbrain/webbrain/wasm/agent"
+	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/settings"
+	"github.com/webbrain/webbrain/wasm/tools"
+)
+
+// clearWait bounds how long clear_conversation waits for a stopping run.
+const clearWait = 5 * time.Second
+
+// run is one active agent turn in a tab.
+type run struct {
+	tabID     int
+	requestID string
+	mode      string
+	text      string
+
+	ctx     context.Context
+	cancel  context.CancelFunc
+	aborted atomic.Bool // the user stopped it (abort or clear)
+	done    chan struct{}
+
+	j    *journal
+	clar *clarifier
+
+	persistMu sync.Mutex // orders the final conversation save against a clear
+	cleared   bool
+}
+
+func (ru *run) stop() {
+	ru.aborted.Store(true)
+	ru.cancel()
+}
+
+func (r *Router) chatStart(m message) reply {
+	if rep := needTab(m); rep != nil {
+		return rep
+	}
+	if m.Mode != agent.ModeAsk && m.Mode != agent.ModeAct {
+		return failf("Unknown mode %q: use %q or %q.", m.Mode, agent.ModeAsk, agent.ModeAct)
+	}
+	if strings.TrimSpace(m.Text) == "" {
+		return failf("The message is empty.")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, busy := r.runs[m.TabID]; busy {
+		return failf("a run is already active in this tab")
+	}
+	id := m.RequestID
+	if id == "" {
+		r.seq++
+		id = fmt.Sprintf("req-%d-%d", r.p.Clock.Now().UnixMilli(), r.seq)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ru := &run{tabID: m.TabID, requestID: id, mode: m.Mode, text: m.Text,
+		ctx: ctx, cancel: cancel, done: make(chan struct{})}
+	ru.j = newJournal(r.p, m.TabID, id, m.Mode)
+	ru.clar = newClarifier(ru.j)
+	r.runs[m.TabID] = ru
+	if len(r.runs) == 1 {
+		r.keepAlive(true)
+	}
+	go r.execute(ru)
+	return okReply("requestId", id)
+}
+
+// execute runs the turn and journals how it ended.
+func (r *Router) execute(ru *run) {
+	defer r.finish(ru)
+	ru.j.add(Entry{Event: agent.Event{Kind: EventRunStarted, Text: ru.text}, Mode: ru.mode})
+	final, err := r.runGuarded(ru)
+	switch {
+	case ru.aborted.Load() && ru.j.status() != StatusDone:
+		ru.j.add(Entry{Event: agent.Event{Kind: EventStopped}})
+	case ru.j.terminal():
+		// The agent already journaled its final answer or error.
+	case err != nil:
+		ru.j.add(Entry{Event: agent.Event{Kind: agent.EventError, Text: plainError(err)}})
+	default:
+		ru.j.add(Entry{Event: agent.Event{Kind: agent.EventFinal, Text: final}})
+	}
+}
+
+// runGuarded turns a panic into the run's error: in the browser a panic
+// would end the whole Go module, and with it every tab's run.
+func (r *Router) runGuarded(ru *run) (final string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("WebBrain hit an internal error and stopped this run (%v).", p)
+		}
+	}()
+	return r.runAgent(ru)
+}
+
+// runAgent prepares the provider and tools from the settings, runs the
+// agent and saves the conversation it leaves, whatever the outcome.
+func (r *Router) runAgent(ru *run) (string, error) {
+	ctx := ru.ctx
+	s, problem := settings.Load(ctx, r.p.Local)
+	if problem != nil {
+		return "", fmt.Errorf("%v. Open Settings and save them again.", problem)
+	}
+	cfg, err := s.Active()
+	if err != nil {
+		return "", err
+	}
+	prov, err := llm.New(cfg, r.p.Fetch)
+	if err != nil {
+		return "", err
+	}
+	history := r.loadConversation(ctx, ru.tabID)
+	opts := agent.Options{
+		Provider:      prov,
+		Mode:          ru.mode,
+		Tier:          cfg.Tier,
+		Browser:       r.p.Browser,
+		MaxSteps:      s.MaxSteps,
+		ContextWindow: cfg.ContextWindow,
+		Executor:      tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser),
+		Clarifier:     ru.clar,
+		Page: func(ctx context.Context) (string, string) {
+			tab, err := r.p.Tabs.Get(ctx, ru.tabID)
+			if err != nil {
+				return "", ""
+			}
+			return tab.URL, tab.Title
+		},
+		Emit: func(ev agent.Event) { ru.j.add(Entry{Event: ev}) },
+	}
+	out, err := agent.Run(ctx, opts, history, ru.text)
+	r.keepConversation(ru, out.Conversation)
+	return out.Final, err
+}
+
+// keepConversation saves what the turn left unless the tab was cleared.
+func (r *Router) keepConversation(ru *run, conv []llm.Message) {
+	ru.persistMu.Lock()
+	defer ru.persistMu.Unlock()
+	if !ru.cleared && conv != nil {
+		r.saveConversation(ru.tabID, conv)
+	}
+}
+
+// finish retires the run and drops the keepalive after the last one.
+func (r *Router) finish(ru *run) {
+	ru.cancel()
+	r.mu.Lock()
+	if r.runs[ru.tabID] == ru {
+		delete(r.runs, ru.tabID)
+	}
+	if len(r.runs) == 0 {
+		r.keepAlive(false)
+	}
+	r.mu.Unlock()
+	close(ru.done)
+}
+
+// keepAlive holds the MV3 service worker up while runs are active: an
+// alarm every 30 s counts as an event, and the JS glue pings as well.
+// The caller holds r.mu, so starts and stops cannot interleave.
+func (r *Router) keepAlive(on bool) {
+	if r.p.Alarms == nil {
+		return
+	}
+	if on {
+		_ = r.p.Alarms.Create(keepaliveAlarm, keepalivePeriod)
+	} else {
+		_ = r.p.Alarms.Clear(keepaliveAlarm)
+	}
+}
+
+const (
+	keepaliveAlarm  = "keepalive"
+	keepalivePeriod = 30 * time.Second
+)
+
+func (r *Router) active(tabID int) *run {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.runs[tabID]
+}
+
+func (r *Router) abort(m message) reply {
+	if rep := needTab(m); rep != nil {
+		return rep
+	}
+	if ru := r.active(m.TabID); ru != nil {
+		ru.stop()
+	}
+	return okReply()
+}
+
+func (r *Router) clarifyAnswer(m message) reply {
+	if rep := needTab(m); rep != nil {
+		return rep
+	}
+	ru := r.active(m.TabID)
+	if ru == nil {
+		return failf("No run is active in this tab.")
+	}
+	if m.RequestID != ru.requestID {
+		return failf("This question belongs to a request that is no longer running.")
+	}
+	if err := ru.clar.answer(m.ID, m.Answer); err != nil {
+		return errReply(err)
+	}
+	return okReply()
+}
+
+// clearConversation stops the tab's run, makes sure it writes nothing more
+// and removes the tab's conversation, journal and rendered transcript.
+func (r *Router) clearConversation(ctx context.Context, m message) reply {
+	if rep := needTab(m); rep != nil {
+		return rep
+	}
+	if ru := r.active(m.TabID); ru != nil {
+		ru.j.drop()
+		ru.persistMu.Lock()
+		ru.cleared = true
+		ru.persistMu.Unlock()
+		ru.stop()
+		select {
+		case <-ru.done:
+		case <-time.After(clearWait):
+		case <-ctx.Done():
+		}
+	}
+	if err := r.p.Session.Remove(ctx, convKey(m.TabID), journalKey(m.TabID), chatKey(m.TabID)); err != nil {
+		return failf("The conversation could not be cleared: %v", err)
+	}
+	return okReply()
+}
+
+// plainError is the user-facing text of err, without package prefixes.
+func plainError(err error) string {
+	var fe *settings.FieldError
+	if errors.As(err, &fe) {
+		return fe.Message
+	}
+	var le *llm.Error
+	if errors.As(err, &le) {
+		return le.Message
+	}
+	return err.Error()
+}

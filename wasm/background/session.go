@@ -1,0 +1,72 @@
+package background
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/webbrain/webbrain/wasm/llm"
+)
+
+// storageWriteTimeout bounds a journal or conversation write. Writes run on
+// their own context so a stopped run still records what it did.
+const storageWriteTimeout = 5 * time.Second
+
+func convKey(tabID int) string { return "agentConv:" + strconv.Itoa(tabID) }
+func chatKey(tabID int) string { return "tabChat:" + strconv.Itoa(tabID) }
+
+// loadConversation hydrates the tab's conversation; an unreadable one
+// starts afresh rather than failing the run.
+func (r *Router) loadConversation(ctx context.Context, tabID int) []llm.Message {
+	got, err := r.p.Session.Get(ctx, convKey(tabID))
+	if err != nil {
+		return nil
+	}
+	var msgs []llm.Message
+	if raw, ok := got[convKey(tabID)]; !ok || json.Unmarshal(raw, &msgs) != nil {
+		return nil
+	}
+	return msgs
+}
+
+func (r *Router) saveConversation(tabID int, msgs []llm.Message) {
+	raw, err := json.Marshal(msgs)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storageWriteTimeout)
+	defer cancel()
+	_ = r.p.Session.Set(ctx, map[string]json.RawMessage{convKey(tabID): raw})
+}
+
+// interruptedText is what run_state reports for a journal left "running"
+// by a background that was stopped or restarted mid-run.
+const interruptedText = "The run was interrupted because the browser restarted WebBrain's background. Send the message again to continue."
+
+// runState returns the live journal of an active run, else the stored one.
+func (r *Router) runState(ctx context.Context, m message) reply {
+	if rep := needTab(m); rep != nil {
+		return rep
+	}
+	if ru := r.active(m.TabID); ru != nil {
+		return okReply("journal", ru.j.snapshot())
+	}
+	got, err := r.p.Session.Get(ctx, journalKey(m.TabID))
+	if err != nil {
+		return failf("The run state could not be read: %v", err)
+	}
+	raw, ok := got[journalKey(m.TabID)]
+	if !ok {
+		return okReply("journal", nil)
+	}
+	var j Journal
+	if err := json.Unmarshal(raw, &j); err != nil {
+		return okReply("journal", nil)
+	}
+	if j.Status == StatusRunning {
+		// No run owns it any more: nothing will finish it.
+		j.Status, j.Error = StatusError, interruptedText
+	}
+	return okReply("journal", j)
+}

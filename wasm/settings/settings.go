@@ -1,0 +1,125 @@
+// Package settings holds the user's portable configuration (providers, the
+// active provider, the step limit), its validation, its storage under the
+// "settings" key of storage.local and the webbrain-config/1 transfer format.
+package settings
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/platform"
+)
+
+// StorageKey is the storage.local key of the settings object.
+const StorageKey = "settings"
+
+// Settings is the object docs/PROTOCOL.md describes. Decoding ignores
+// unknown fields and saving writes only these, so stray fields never persist.
+type Settings struct {
+	Providers      []llm.Config `json:"providers"`
+	ActiveProvider string       `json:"activeProvider"`
+	MaxSteps       int          `json:"maxSteps"`
+}
+
+// DefaultMaxSteps is the step limit of a first start.
+const DefaultMaxSteps = 30
+
+// Defaults is the first-start configuration: a local Ollama server.
+func Defaults() Settings {
+	return Settings{
+		Providers: []llm.Config{{
+			ID:      "ollama",
+			Name:    "Ollama (local)",
+			Kind:    llm.KindOpenAIChat,
+			BaseURL: "http://127.0.0.1:11434/v1",
+			Tier:    llm.TierMid,
+		}},
+		ActiveProvider: "ollama",
+		MaxSteps:       DefaultMaxSteps,
+	}
+}
+
+// Active returns the configuration of the active provider.
+func (s Settings) Active() (llm.Config, error) {
+	for _, p := range s.Providers {
+		if p.ID == s.ActiveProvider {
+			return p, nil
+		}
+	}
+	if s.ActiveProvider == "" {
+		return llm.Config{}, &FieldError{Field: "activeProvider", Message: "No provider is selected. Open Settings and choose one."}
+	}
+	return llm.Config{}, &FieldError{Field: "activeProvider", Message: fmt.Sprintf("The selected provider %q does not exist. Open Settings and choose one.", s.ActiveProvider)}
+}
+
+// LoadError says why stored settings could not be used.
+type LoadError struct{ Reason string }
+
+func (e *LoadError) Error() string {
+	return "The saved settings are damaged or unreadable (" + e.Reason + ")"
+}
+
+// Load reads the stored settings. Absent settings give Defaults. Settings
+// that cannot be read or are invalid also give Defaults, together with a
+// *LoadError the caller reports; Load never fails harder than that.
+func Load(ctx context.Context, st platform.Storage) (Settings, error) {
+	got, err := st.Get(ctx, StorageKey)
+	if err != nil {
+		return Defaults(), &LoadError{Reason: err.Error()}
+	}
+	raw, ok := got[StorageKey]
+	if !ok || isNull(raw) {
+		return Defaults(), nil
+	}
+	s, err := decode(raw, "")
+	if err == nil {
+		err = s.Validate()
+	}
+	if err != nil {
+		return Defaults(), &LoadError{Reason: err.Error()}
+	}
+	return s, nil
+}
+
+// Save validates s as a whole and stores it with a single write, so an
+// invalid value changes nothing.
+func Save(ctx context.Context, st platform.Storage, s Settings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	return st.Set(ctx, map[string]json.RawMessage{StorageKey: raw})
+}
+
+// Decode parses a settings object as sent by the settings page, reporting
+// a value of the wrong type as a FieldError. It does not validate.
+func Decode(raw json.RawMessage) (Settings, error) { return decode(raw, "") }
+
+func decode(raw json.RawMessage, prefix string) (Settings, error) {
+	var s Settings
+	if len(raw) == 0 || isNull(raw) {
+		return s, &FieldError{Field: join(prefix, ""), Message: "The settings are missing."}
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return Settings{}, decodeError(err, prefix)
+	}
+	return s, nil
+}
+
+func isNull(raw json.RawMessage) bool { return string(raw) == "null" }
+
+// join prefixes a field path: join("settings", "maxSteps") = "settings.maxSteps".
+func join(prefix, field string) string {
+	switch {
+	case prefix == "":
+		return field
+	case field == "":
+		return prefix
+	}
+	return prefix + "." + field
+}

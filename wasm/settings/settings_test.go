@@ -1,0 +1,189 @@
+package settings
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/platform/platformtest"
+)
+
+func twoProviders() Settings {
+	s := Defaults()
+	s.Providers = append(s.Providers, llm.Config{
+		ID: "az", Name: "Azure", Kind: llm.KindAzure, BaseURL: "https://x.openai.azure.com",
+		APIKey: "k", Model: "gpt", Tier: llm.TierFull, ContextWindow: 128000,
+		Deployment: "dep", APIVersion: "2024-10-21",
+	})
+	s.ActiveProvider = "az"
+	return s
+}
+
+func TestValidate(t *testing.T) {
+	cases := []struct {
+		name  string
+		edit  func(*Settings)
+		field string
+	}{
+		{"defaults are valid", func(s *Settings) { *s = Defaults() }, ""},
+		{"two providers valid", func(*Settings) {}, ""},
+		{"no providers", func(s *Settings) { s.Providers = nil }, "providers"},
+		{"empty id", func(s *Settings) { s.Providers[1].ID = " " }, "providers[1].id"},
+		{"duplicate id", func(s *Settings) { s.Providers[1].ID = "ollama" }, "providers[1].id"},
+		{"empty name", func(s *Settings) { s.Providers[0].Name = "" }, "providers[0].name"},
+		{"unknown kind", func(s *Settings) { s.Providers[0].Kind = "gemini" }, "providers[0].kind"},
+		{"relative base URL", func(s *Settings) { s.Providers[1].BaseURL = "/v1" }, "providers[1].baseUrl"},
+		{"ftp base URL", func(s *Settings) { s.Providers[1].BaseURL = "ftp://host/v1" }, "providers[1].baseUrl"},
+		{"base URL without host", func(s *Settings) { s.Providers[1].BaseURL = "http://" }, "providers[1].baseUrl"},
+		{"empty base URL", func(s *Settings) { s.Providers[0].BaseURL = "" }, "providers[0].baseUrl"},
+		{"unknown tier", func(s *Settings) { s.Providers[0].Tier = "large" }, "providers[0].tier"},
+		{"empty tier", func(s *Settings) { s.Providers[0].Tier = "" }, "providers[0].tier"},
+		{"negative context window", func(s *Settings) { s.Providers[1].ContextWindow = -1 }, "providers[1].contextWindow"},
+		{"azure without deployment", func(s *Settings) { s.Providers[1].Deployment = "" }, "providers[1].deployment"},
+		{"azure without apiVersion", func(s *Settings) { s.Providers[1].APIVersion = "" }, "providers[1].apiVersion"},
+		{"active provider missing", func(s *Settings) { s.ActiveProvider = "nope" }, "activeProvider"},
+		{"active provider empty", func(s *Settings) { s.ActiveProvider = "" }, "activeProvider"},
+		{"maxSteps 0", func(s *Settings) { s.MaxSteps = 0 }, "maxSteps"},
+		{"maxSteps 201", func(s *Settings) { s.MaxSteps = 201 }, "maxSteps"},
+		{"maxSteps 1", func(s *Settings) { s.MaxSteps = 1 }, ""},
+		{"maxSteps 200", func(s *Settings) { s.MaxSteps = 200 }, ""},
+		{"https base URL with port", func(s *Settings) { s.Providers[0].BaseURL = "https://127.0.0.1:8080/v1" }, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := twoProviders()
+			c.edit(&s)
+			err := s.Validate()
+			if c.field == "" {
+				if err != nil {
+					t.Fatalf("unexpected error %v", err)
+				}
+				return
+			}
+			var fe *FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("want FieldError for %s, got %v", c.field, err)
+			}
+			if fe.Field != c.field || fe.Message == "" {
+				t.Fatalf("field %q message %q, want field %q", fe.Field, fe.Message, c.field)
+			}
+		})
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	d := Defaults()
+	if len(d.Providers) != 1 || d.Providers[0].BaseURL != "http://127.0.0.1:11434/v1" ||
+		d.Providers[0].Kind != llm.KindOpenAIChat || d.Providers[0].Model != "" ||
+		d.Providers[0].Tier != llm.TierMid || d.MaxSteps != 30 {
+		t.Fatalf("unexpected defaults %+v", d)
+	}
+	if a, err := d.Active(); err != nil || a.ID != d.ActiveProvider {
+		t.Fatalf("Active() = %+v, %v", a, err)
+	}
+}
+
+func TestLoadSave(t *testing.T) {
+	ctx := context.Background()
+	st := platformtest.NewStorage()
+
+	s, err := Load(ctx, st)
+	if err != nil || s.ActiveProvider != "ollama" {
+		t.Fatalf("absent settings: %+v, %v", s, err)
+	}
+
+	want := twoProviders()
+	if err := Save(ctx, st, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(ctx, st)
+	if err != nil || got.ActiveProvider != "az" || len(got.Providers) != 2 || got.Providers[1] != want.Providers[1] {
+		t.Fatalf("round trip: %+v, %v", got, err)
+	}
+
+	bad := want
+	bad.MaxSteps = 0
+	if err := Save(ctx, st, bad); err == nil {
+		t.Fatal("saved an invalid value")
+	}
+	if got, _ := Load(ctx, st); got.MaxSteps != want.MaxSteps {
+		t.Fatalf("invalid save changed storage: %+v", got)
+	}
+}
+
+func TestLoadCorrupt(t *testing.T) {
+	for _, raw := range []string{`{"providers": 5}`, `not json`, `{"providers":[],"activeProvider":"x","maxSteps":3}`} {
+		st := platformtest.NewStorage()
+		_ = st.Set(context.Background(), map[string]json.RawMessage{StorageKey: json.RawMessage(raw)})
+		s, err := Load(context.Background(), st)
+		if err == nil {
+			t.Errorf("%s: no problem reported", raw)
+		}
+		if s.ActiveProvider != "ollama" || s.MaxSteps != DefaultMaxSteps {
+			t.Errorf("%s: not the defaults: %+v", raw, s)
+		}
+	}
+}
+
+func TestDecodeIgnoresUnknownFieldsAndNamesWrongTypes(t *testing.T) {
+	s, err := Decode(json.RawMessage(`{"providers":[{"id":"a","name":"A","kind":"anthropic","baseUrl":"https://api.anthropic.com","tier":"full","color":"red"}],"activeProvider":"a","maxSteps":5,"theme":"dark"}`))
+	if err != nil || s.Validate() != nil {
+		t.Fatalf("decode: %v / %v", err, s.Validate())
+	}
+	out, _ := json.Marshal(s)
+	if strings.Contains(string(out), "theme") || strings.Contains(string(out), "color") {
+		t.Fatalf("unknown fields kept: %s", out)
+	}
+
+	_, err = Decode(json.RawMessage(`{"providers":[],"activeProvider":"a","maxSteps":"5"}`))
+	var fe *FieldError
+	if !errors.As(err, &fe) || fe.Field != "maxSteps" {
+		t.Fatalf("wrong-type error: %v", err)
+	}
+}
+
+func TestExportImportRoundTrip(t *testing.T) {
+	want := twoProviders()
+	doc := Export(want, time.Date(2026, 11, 30, 13, 0, 0, 0, time.FixedZone("CET", 3600)))
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"format":"webbrain-config/1"`) || !strings.Contains(string(raw), `"exportedAt":"2026-11-30T12:00:00Z"`) {
+		t.Fatalf("document head: %s", raw)
+	}
+	if !strings.Contains(string(raw), `"apiKey":"k"`) {
+		t.Fatalf("API key must travel in plain text: %s", raw)
+	}
+	got, err := Import(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ActiveProvider != want.ActiveProvider || got.MaxSteps != want.MaxSteps || len(got.Providers) != 2 ||
+		got.Providers[0] != want.Providers[0] || got.Providers[1] != want.Providers[1] {
+		t.Fatalf("round trip changed settings: %+v", got)
+	}
+}
+
+func TestImportRejects(t *testing.T) {
+	cases := []struct{ doc, field string }{
+		{`[1,2]`, ""},
+		{`{"settings":{}}`, "format"},
+		{`{"format":"webbrain-config/2","settings":{}}`, "format"},
+		{`{"format":"webbrain-config/1"}`, "settings"},
+		{`{"format":"webbrain-config/1","settings":{"providers":[{"id":"a","name":"A","kind":"openai-chat","baseUrl":"localhost:1234","tier":"mid"}],"activeProvider":"a","maxSteps":3}}`, "settings.providers[0].baseUrl"},
+		{`{"format":"webbrain-config/1","settings":{"providers":[],"activeProvider":"a","maxSteps":3}}`, "settings.providers"},
+		{`{"format":"webbrain-config/1","settings":{"providers":"x"}}`, "settings.providers"},
+	}
+	for _, c := range cases {
+		_, err := Import(json.RawMessage(c.doc))
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field || fe.Message == "" {
+			t.Errorf("%s: got %v, want field %q", c.doc, err, c.field)
+		}
+	}
+}

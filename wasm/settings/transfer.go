@@ -1,0 +1,48 @@
+package settings
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Format names the config transfer document.
+const Format = "webbrain-config/1"
+
+// Document is a webbrain-config/1 export. API keys travel in plain text:
+// users move their own setup between browsers. Conversations and run
+// journals are not part of it.
+type Document struct {
+	Format     string   `json:"format"`
+	ExportedAt string   `json:"exportedAt"`
+	Settings   Settings `json:"settings"`
+}
+
+// Export wraps s in a transfer document stamped with now (UTC, RFC 3339).
+func Export(s Settings, now time.Time) Document {
+	return Document{Format: Format, ExportedAt: now.UTC().Format(time.RFC3339), Settings: s}
+}
+
+// Import parses a transfer document and validates it as a whole before
+// returning its settings; field paths start at the document
+// ("settings.providers[0].baseUrl").
+func Import(doc json.RawMessage) (Settings, error) {
+	var head struct {
+		Format   *string         `json:"format"`
+		Settings json.RawMessage `json:"settings"`
+	}
+	if err := json.Unmarshal(doc, &head); err != nil {
+		return Settings{}, &FieldError{Message: "This is not a WebBrain configuration: it is not a JSON object."}
+	}
+	if head.Format == nil || *head.Format != Format {
+		return Settings{}, &FieldError{Field: "format", Message: fmt.Sprintf("This is not a %s document.", Format)}
+	}
+	s, err := decode(head.Settings, "settings")
+	if err != nil {
+		return Settings{}, err
+	}
+	if err := s.validate("settings"); err != nil {
+		return Settings{}, err
+	}
+	return s, nil
+}

@@ -1,0 +1,123 @@
+package settings
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/webbrain/webbrain/wasm/llm"
+)
+
+// FieldError names the invalid value by its dotted path (for example
+// "providers[1].baseUrl") and says in plain language what is wrong.
+type FieldError struct {
+	Field   string
+	Message string
+}
+
+func (e *FieldError) Error() string {
+	if e.Field == "" {
+		return e.Message
+	}
+	return e.Field + ": " + e.Message
+}
+
+// Limits of maxSteps.
+const (
+	MinSteps = 1
+	MaxSteps = 200
+)
+
+var (
+	kinds = []string{llm.KindOpenAIChat, llm.KindOpenAIResponses, llm.KindAnthropic, llm.KindAzure}
+	tiers = []string{llm.TierCompact, llm.TierMid, llm.TierFull}
+)
+
+// Validate checks the whole object and returns the first problem found.
+func (s Settings) Validate() error { return s.validate("") }
+
+func (s Settings) validate(prefix string) error {
+	if len(s.Providers) == 0 {
+		return &FieldError{Field: join(prefix, "providers"), Message: "Add at least one provider."}
+	}
+	seen := map[string]bool{}
+	for i, p := range s.Providers {
+		path := join(prefix, fmt.Sprintf("providers[%d]", i))
+		if err := ValidateProvider(p, path); err != nil {
+			return err
+		}
+		if seen[p.ID] {
+			return &FieldError{Field: path + ".id", Message: fmt.Sprintf("Another provider already uses the id %q; ids must be unique.", p.ID)}
+		}
+		seen[p.ID] = true
+	}
+	if !seen[s.ActiveProvider] {
+		return &FieldError{Field: join(prefix, "activeProvider"), Message: fmt.Sprintf("The active provider %q is not in the provider list.", s.ActiveProvider)}
+	}
+	if s.MaxSteps < MinSteps || s.MaxSteps > MaxSteps {
+		return &FieldError{Field: join(prefix, "maxSteps"), Message: fmt.Sprintf("The step limit must be between %d and %d.", MinSteps, MaxSteps)}
+	}
+	return nil
+}
+
+// ValidateProvider checks one provider; path prefixes the field names
+// ("providers[0]", or "provider" for a provider tested on its own).
+func ValidateProvider(p llm.Config, path string) error {
+	field := func(name string) string { return join(path, name) }
+	switch {
+	case strings.TrimSpace(p.ID) == "":
+		return &FieldError{Field: field("id"), Message: "The provider needs an id."}
+	case strings.TrimSpace(p.Name) == "":
+		return &FieldError{Field: field("name"), Message: "The provider needs a name."}
+	case !oneOf(p.Kind, kinds):
+		return &FieldError{Field: field("kind"), Message: fmt.Sprintf("Unknown provider kind %q; use one of %s.", p.Kind, strings.Join(kinds, ", "))}
+	case !httpURL(p.BaseURL):
+		return &FieldError{Field: field("baseUrl"), Message: "The base URL must be a full address starting with http:// or https://."}
+	case !oneOf(p.Tier, tiers):
+		return &FieldError{Field: field("tier"), Message: fmt.Sprintf("Unknown tier %q; use one of %s.", p.Tier, strings.Join(tiers, ", "))}
+	case p.ContextWindow < 0:
+		return &FieldError{Field: field("contextWindow"), Message: "The context window cannot be negative (0 means the default)."}
+	case p.Kind == llm.KindAzure && strings.TrimSpace(p.Deployment) == "":
+		return &FieldError{Field: field("deployment"), Message: "Azure needs the deployment name."}
+	case p.Kind == llm.KindAzure && strings.TrimSpace(p.APIVersion) == "":
+		return &FieldError{Field: field("apiVersion"), Message: "Azure needs the API version (for example 2024-10-21)."}
+	}
+	return nil
+}
+
+func oneOf(v string, set []string) bool {
+	for _, s := range set {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func httpURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// decodeError turns a JSON decoding failure into a FieldError.
+func decodeError(err error, prefix string) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return &FieldError{Field: join(prefix, te.Field), Message: fmt.Sprintf("This value must be a %s, not a %s.", jsonType(te.Type.Kind().String()), te.Value)}
+	}
+	return &FieldError{Field: prefix, Message: "The settings are not a valid JSON object."}
+}
+
+func jsonType(goKind string) string {
+	switch goKind {
+	case "int", "int64", "float64":
+		return "number"
+	case "slice":
+		return "list"
+	case "struct", "map":
+		return "object"
+	}
+	return goKind
+}

@@ -1,0 +1,114 @@
+// Package tools is the browser-agent tool registry: the JSON-schema specs
+// the model sees, which of them each mode and tier offers
+// (spec 003, "modes x tiers"), and the Dispatcher that runs a call against
+// the run's tab.
+package tools
+
+import (
+	"fmt"
+
+	"github.com/webbrain/webbrain/wasm/llm"
+)
+
+// Modes, as in package agent (which imports this package).
+const (
+	ModeAsk = "ask"
+	ModeAct = "act"
+)
+
+// Where a tool runs.
+const (
+	inContent = iota // content script of the tab's top frame
+	inTabs           // background, through platform.Tabs
+	inAgent          // the agent loop itself (done, clarify)
+)
+
+// Columns of the spec's tool table.
+const (
+	colAsk = 1 << iota
+	colCompact
+	colMid
+	colFull
+
+	colActAll = colCompact | colMid | colFull
+	colAll    = colAsk | colActAll
+)
+
+// tool is one catalog entry.
+type tool struct {
+	name   string
+	desc   string
+	params string // JSON Schema of the arguments object
+	cols   int    // table columns that offer it
+	runs   int    // inContent, inTabs or inAgent
+	// readOnly tools never change the page or the tab's location; only
+	// these may ever be offered in Ask.
+	readOnly bool
+	// mayNavigate marks page actions after which the tab may be loading a
+	// new document; the dispatcher then waits for the load.
+	mayNavigate bool
+	// check enforces argument rules a flat schema cannot express.
+	check func(args map[string]any) error
+}
+
+// byName indexes catalog.
+var byName = func() map[string]*tool {
+	m := make(map[string]*tool, len(catalog))
+	for i := range catalog {
+		m[catalog[i].name] = &catalog[i]
+	}
+	return m
+}()
+
+// column maps a mode and tier to the table column. Any mode other than
+// Act gets the read-only Ask column, so an unknown mode fails closed; an
+// unknown tier is Mid, the spec's default for local providers.
+func column(mode, tier string) int {
+	if mode != ModeAct {
+		return colAsk
+	}
+	switch tier {
+	case llm.TierCompact:
+		return colCompact
+	case llm.TierFull:
+		return colFull
+	}
+	return colMid
+}
+
+// Offered reports whether the tool is offered to the model in this mode
+// and tier. The browser does not narrow the set yet: none of the
+// implemented tools is Chrome-only.
+func Offered(mode, tier, browser, name string) bool {
+	t, ok := byName[name]
+	if !ok {
+		return false
+	}
+	col := column(mode, tier)
+	if col == colAsk && !t.readOnly {
+		return false
+	}
+	return t.cols&col != 0
+}
+
+// NotOffered explains why a tool cannot run in this mode and tier, or
+// returns nil when it is offered. The text is what the model is told.
+func NotOffered(mode, tier, browser, name string) error {
+	if Offered(mode, tier, browser, name) {
+		return nil
+	}
+	if _, ok := byName[name]; !ok {
+		return fmt.Errorf("there is no tool named %q; use only the tools you were given", name)
+	}
+	if column(mode, tier) == colAsk {
+		return fmt.Errorf("%s is not allowed in Ask mode: Ask is read-only and cannot change the page; answer from what you can read", name)
+	}
+	return fmt.Errorf("%s is not available for this model; use only the tools you were given", name)
+}
+
+// ReadOnly reports whether the named tool leaves the page and the tab's
+// location unchanged.
+func ReadOnly(name string) bool {
+	t, ok := byName[name]
+	return ok && t.readOnly
+}

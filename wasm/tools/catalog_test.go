@@ -1,0 +1,164 @@
+package tools
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+)
+
+// specTable reads the modes x tiers table from the shared spec: tool name
+// to its Ask, Compact, Mid, Full cells.
+func specTable(t *testing.T) map[string][4]string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test directory")
+		}
+		dir = parent
+	}
+	path := filepath.Join(dir, "..", "shared", "spec", "003_65f6a8e0a5a5816b.txt")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Skipf("shared spec not beside the repo: %v", err)
+	}
+	defer f.Close()
+	nameRe := regexp.MustCompile(`^([a-z_]+) \|$`)
+	rowRe := regexp.MustCompile(`^(\S+) \| (\S+) \| (\S+) \| (\S+) \| (\S+) \|$`)
+	table := map[string][4]string{}
+	name := ""
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := nameRe.FindStringSubmatch(line); m != nil {
+			name = m[1]
+			continue
+		}
+		if m := rowRe.FindStringSubmatch(line); m != nil && name != "" {
+			table[name] = [4]string{m[1], m[2], m[3], m[4]}
+		}
+		name = ""
+	}
+	if len(table) < 40 {
+		t.Fatalf("read only %d rows from the spec table", len(table))
+	}
+	return table
+}
+
+func TestForModeFollowsSpecTable(t *testing.T) {
+	table := specTable(t)
+	cases := []struct{ mode, tier string }{
+		{ModeAsk, "compact"}, {ModeAsk, "mid"}, {ModeAsk, "full"},
+		{ModeAct, "compact"}, {ModeAct, "mid"}, {ModeAct, "full"},
+	}
+	for _, browser := range []string{"chrome", "firefox"} {
+		for _, c := range cases {
+			col := map[string]int{"compact": 1, "mid": 2, "full": 3}[c.tier]
+			if c.mode == ModeAsk {
+				col = 0
+			}
+			var got []string
+			for _, s := range ForMode(c.mode, c.tier, browser) {
+				got = append(got, s.Name)
+			}
+			for _, tl := range catalog {
+				row, ok := table[tl.name]
+				if !ok {
+					t.Fatalf("%s is not in the spec table", tl.name)
+				}
+				cell := row[col]
+				want := cell == "Yes" || (cell == "C" && browser == "chrome")
+				if slices.Contains(got, tl.name) != want {
+					t.Errorf("%s/%s/%s: %s offered=%v, spec cell %q", c.mode, c.tier, browser, tl.name, !want, cell)
+				}
+			}
+		}
+	}
+}
+
+func TestAskNeverOffersMutatingTools(t *testing.T) {
+	for _, tier := range []string{"compact", "mid", "full", ""} {
+		for _, s := range ForMode(ModeAsk, tier, "chrome") {
+			if !ReadOnly(s.Name) {
+				t.Errorf("Ask/%s offers mutating tool %s", tier, s.Name)
+			}
+		}
+	}
+	for _, name := range []string{"click_ax", "type_ax", "set_field", "click", "type_text", "press_keys", "navigate", "go_back", "go_forward"} {
+		if ReadOnly(name) {
+			t.Errorf("%s is classified read-only", name)
+		}
+		if Offered(ModeAsk, "full", "chrome", name) {
+			t.Errorf("Ask offers %s", name)
+		}
+	}
+	// An unknown mode fails closed to the Ask set.
+	if Offered("dev?", "full", "chrome", "click_ax") {
+		t.Error("an unknown mode offers click_ax")
+	}
+}
+
+func TestSchemasDescribeObjects(t *testing.T) {
+	for _, tl := range catalog {
+		var s struct {
+			Type       string                     `json:"type"`
+			Properties map[string]json.RawMessage `json:"properties"`
+			Required   []string                   `json:"required"`
+		}
+		if err := json.Unmarshal([]byte(tl.params), &s); err != nil {
+			t.Fatalf("%s: %v", tl.name, err)
+		}
+		if s.Type != "object" || s.Properties == nil {
+			t.Errorf("%s: schema is not an object with properties", tl.name)
+		}
+		for _, r := range s.Required {
+			if _, ok := s.Properties[r]; !ok {
+				t.Errorf("%s: required %q has no property", tl.name, r)
+			}
+		}
+		if len(tl.desc) < 30 {
+			t.Errorf("%s: description too short to guide a model", tl.name)
+		}
+	}
+}
+
+func TestTerminalForbidsSuccess(t *testing.T) {
+	var s struct {
+		Properties struct {
+			Status struct {
+				Enum []string `json:"enum"`
+			} `json:"status"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(Terminal().Parameters, &s); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Properties.Status.Enum, []string{"partial", "failed"}) {
+		t.Errorf("terminal done status enum = %v", s.Properties.Status.Enum)
+	}
+}
+
+func TestFirefoxClickDescriptionWarnsOfSyntheticEvents(t *testing.T) {
+	find := func(browser string) string {
+		for _, s := range ForMode(ModeAct, "mid", browser) {
+			if s.Name == "click" {
+				return s.Description
+			}
+		}
+		return ""
+	}
+	if find("chrome") == find("firefox") {
+		t.Error("click description is the same in both browsers")
+	}
+}

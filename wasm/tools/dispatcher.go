@@ -1,0 +1,143 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/platform"
+)
+
+// pageBudget is the size of one page of a tree or text read: the spec's
+// 6,000-character page inside the 8,000-character result.
+const pageBudget = 6000
+
+// Dispatcher runs tool calls against one tab in one mode and tier. It
+// implements agent.Executor.
+type Dispatcher struct {
+	p       platform.Platform
+	tabID   int
+	mode    string
+	tier    string
+	browser string
+	clock   platform.Clock
+}
+
+// NewDispatcher returns a Dispatcher for the tab. A nil p.Clock means the
+// wall clock.
+func NewDispatcher(p platform.Platform, tabID int, mode, tier, browser string) *Dispatcher {
+	clock := p.Clock
+	if clock == nil {
+		clock = platform.RealClock{}
+	}
+	return &Dispatcher{p: p, tabID: tabID, mode: mode, tier: tier, browser: browser, clock: clock}
+}
+
+// Execute runs one call. Every failure, including a tool this mode does
+// not offer, is an error the agent reports to the model as the result.
+func (d *Dispatcher) Execute(ctx context.Context, call llm.ToolCall) (string, error) {
+	if err := NotOffered(d.mode, d.tier, d.browser, call.Name); err != nil {
+		return "", err
+	}
+	t := byName[call.Name]
+	args, err := parseArgs(t, call.Arguments)
+	if err != nil {
+		return "", err
+	}
+	switch t.runs {
+	case inContent:
+		return d.runContent(ctx, t, args)
+	case inTabs:
+		return d.runTabs(ctx, t, args)
+	}
+	return "", fmt.Errorf("%s is handled by the agent loop, not the page", t.name)
+}
+
+// contentReply is the content script's answer (docs/PROTOCOL.md).
+type contentReply struct {
+	OK     bool            `json:"ok"`
+	Result json.RawMessage `json:"result"`
+	Error  string          `json:"error"`
+}
+
+func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]any) (string, error) {
+	if t.name == "get_accessibility_tree" || t.name == "read_page" {
+		if _, ok := args["maxChars"]; !ok {
+			args["maxChars"] = pageBudget
+		}
+	}
+	msg, err := json.Marshal(map[string]any{"wb": "tool", "name": t.name, "args": args})
+	if err != nil {
+		return "", err
+	}
+	var before platform.Tab
+	if t.mayNavigate {
+		if before, err = d.p.Tabs.Get(ctx, d.tabID); err != nil {
+			return "", tabError(err)
+		}
+	}
+	text, toolErr := d.send(ctx, t, msg)
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	if t.mayNavigate {
+		navigated, err := d.navigationStarted(ctx, before)
+		if err != nil {
+			return "", err
+		}
+		if navigated {
+			// The page may unload before its reply arrives: the
+			// navigation is then the action's result.
+			if toolErr != nil {
+				text, toolErr = "The action started a navigation.", nil
+			}
+			tab, loaded, err := d.waitForLoad(ctx, before)
+			if err != nil {
+				return "", err
+			}
+			text += "\n" + loadReport(tab, loaded)
+		}
+	}
+	if toolErr != nil {
+		return "", errors.New(Neutralise(toolErr.Error()))
+	}
+	return PageResult(text, continueHint(t.name)), nil
+}
+
+// send delivers the tool message and decodes the reply.
+func (d *Dispatcher) send(ctx context.Context, t *tool, msg json.RawMessage) (string, error) {
+	raw, err := d.p.Content.Send(ctx, d.tabID, msg)
+	if err != nil {
+		return "", fmt.Errorf("%s could not reach the page: %v", t.name, err)
+	}
+	var r contentReply
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return "", fmt.Errorf("%s: the page sent an unreadable reply", t.name)
+	}
+	if !r.OK {
+		if r.Error == "" {
+			r.Error = t.name + " failed on the page"
+		}
+		return "", errors.New(r.Error)
+	}
+	var s string
+	if json.Unmarshal(r.Result, &s) == nil {
+		return s, nil
+	}
+	return string(r.Result), nil
+}
+
+// continueHint tells the model how to read what a cap cut off.
+func continueHint(name string) string {
+	switch name {
+	case "get_accessibility_tree":
+		return "Read less at once: pass refId for one subtree, a smaller maxDepth or maxChars, and follow the continuation value the result gives."
+	case "read_page":
+		return "Pass a smaller maxChars and follow the continuation value the result gives to read the rest."
+	case "extract_data":
+		return "Pass ref to extract from one element at a time."
+	}
+	return "Ask for a smaller part."
+}

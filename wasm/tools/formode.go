@@ -1,0 +1,42 @@
+package tools
+
+import (
+	"encoding/json"
+
+	"github.com/webbrain/webbrain/wasm/llm"
+)
+
+// firefoxClickNote warns that Firefox has no trusted input: pages that
+// check event.isTrusted ignore coordinate clicks there.
+const firefoxClickNote = " In this browser clicks are synthetic events; if a click has no effect, use click_ax or keyboard input instead."
+
+// ForMode returns the tools offered in mode and tier on browser, in
+// catalog order.
+func ForMode(mode, tier, browser string) []llm.ToolSpec {
+	var out []llm.ToolSpec
+	for i := range catalog {
+		t := &catalog[i]
+		if !Offered(mode, tier, browser, t.name) {
+			continue
+		}
+		desc := t.desc
+		if t.name == "click" && browser == "firefox" {
+			desc += firefoxClickNote
+		}
+		out = append(out, llm.ToolSpec{Name: t.name, Description: desc, Parameters: json.RawMessage(t.params)})
+	}
+	return out
+}
+
+// Terminal returns the only tool of the step-limit hand-off: done whose
+// status can be partial or failed, never success.
+func Terminal() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name: "done",
+		Description: "Finish now: the step limit is reached and no browser tools are left. summary tells the user in Markdown what was done, what was found and what remains. " +
+			"status is partial when part of the task is done, failed when none of it is.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{` +
+			`"summary":{"type":"string"},` +
+			`"status":{"type":"string","enum":["partial","failed"]}},"required":["summary","status"]}`),
+	}
+}

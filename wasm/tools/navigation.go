@@ -1,0 +1,143 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/webbrain/webbrain/wasm/platform"
+)
+
+// Load waiting. A click's navigation can begin a moment after the click
+// returns (navSettle); a load that never reports "loading" (a fast
+// reload) is accepted once the tab has been complete for loadSettle.
+const (
+	pollInterval = 200 * time.Millisecond
+	navSettle    = 300 * time.Millisecond
+	loadSettle   = time.Second
+	loadTimeout  = 20 * time.Second
+)
+
+func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any) (string, error) {
+	before, err := d.p.Tabs.Get(ctx, d.tabID)
+	if err != nil {
+		return "", tabError(err)
+	}
+	switch t.name {
+	case "navigate":
+		target, err := checkURL(args["url"].(string))
+		if err != nil {
+			return "", err
+		}
+		err = d.p.Tabs.Navigate(ctx, d.tabID, target)
+		if err != nil {
+			return "", tabError(err)
+		}
+	case "go_back":
+		if err := d.p.Tabs.GoBack(ctx, d.tabID); err != nil {
+			return "", tabError(err)
+		}
+	case "go_forward":
+		if err := d.p.Tabs.GoForward(ctx, d.tabID); err != nil {
+			return "", tabError(err)
+		}
+	}
+	tab, loaded, err := d.waitForLoad(ctx, before)
+	if err != nil {
+		return "", err
+	}
+	return PageResult(loadReport(tab, loaded), ""), nil
+}
+
+// checkURL accepts only absolute http(s) URLs; a bare host such as
+// "example.com/a" gets https. javascript:, file:, data:, chrome: and the
+// like are refused: they would run code or read local files.
+func checkURL(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	u, err := url.Parse(raw)
+	if err == nil && u.Scheme == "" && !strings.HasPrefix(raw, "/") {
+		u, err = url.Parse("https://" + raw)
+	}
+	if err != nil {
+		return "", fmt.Errorf("navigate: %q is not a valid URL", raw)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", fmt.Errorf("navigate: only http and https URLs can be opened, not %q", u.Scheme+":")
+	}
+	if u.Host == "" {
+		return "", fmt.Errorf("navigate: %q has no host", raw)
+	}
+	return u.String(), nil
+}
+
+// navigationStarted reports whether the tab left before's document or
+// began loading, looking once more after navSettle.
+func (d *Dispatcher) navigationStarted(ctx context.Context, before platform.Tab) (bool, error) {
+	for i := 0; ; i++ {
+		tab, err := d.p.Tabs.Get(ctx, d.tabID)
+		if err != nil {
+			return false, tabError(err)
+		}
+		if tab.Status == "loading" || tab.URL != before.URL {
+			return true, nil
+		}
+		if i == 1 {
+			return false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-d.clock.After(navSettle):
+		}
+	}
+}
+
+// waitForLoad polls the tab until it reports "complete" for a new
+// document, for at most loadTimeout; loaded is false when it timed out.
+// Only ctx and a vanished tab end it with an error.
+func (d *Dispatcher) waitForLoad(ctx context.Context, before platform.Tab) (tab platform.Tab, loaded bool, err error) {
+	start := d.clock.Now()
+	sawLoading := false
+	for {
+		tab, err = d.p.Tabs.Get(ctx, d.tabID)
+		if err != nil {
+			return tab, false, tabError(err)
+		}
+		waited := d.clock.Now().Sub(start)
+		if tab.Status == "loading" {
+			sawLoading = true
+		} else if tab.Status == "complete" && (sawLoading || tab.URL != before.URL || waited >= loadSettle) {
+			return tab, true, nil
+		}
+		if waited >= loadTimeout {
+			return tab, false, nil
+		}
+		select {
+		case <-ctx.Done():
+			return tab, false, ctx.Err()
+		case <-d.clock.After(pollInterval):
+		}
+	}
+}
+
+// loadReport describes where the tab ended up.
+func loadReport(tab platform.Tab, loaded bool) string {
+	state := "The page finished loading."
+	if !loaded {
+		state = fmt.Sprintf("The page is still loading after %d s; read it again in a moment.", int(loadTimeout/time.Second))
+	}
+	return fmt.Sprintf("%s\nURL: %s\nTitle: %s", state, tab.URL, tab.Title)
+}
+
+func tabError(err error) error {
+	if errors.Is(err, platform.ErrNoTab) {
+		return errors.New("the tab was closed")
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("the browser refused: %v", err)
+}

@@ -1,0 +1,186 @@
+package tools
+
+import (
+	"errors"
+	"strings"
+)
+
+// catalog lists every tool in the order the model sees them: reading
+// first, then acting, then finishing.
+var catalog = []tool{
+	{
+		name: "get_accessibility_tree",
+		desc: "Read the page as a compact accessibility tree: one line per element with its role, name and a ref like \"ref_12\" that the *_ax tools accept. " +
+			"Start with filter \"interactive\" to find controls, \"visible\" for what is on screen, \"all\" for the whole document. " +
+			"Pass refId to read only that element's subtree. A long tree is cut into pages: when the result says it continues, call again with the same arguments plus the continuation value it gives.",
+		params: `{"type":"object","properties":{` +
+			`"filter":{"type":"string","enum":["all","visible","interactive"],"description":"which elements to include (default interactive)"},` +
+			`"refId":{"type":"string","description":"ref of the subtree root, e.g. ref_12; omit for the whole page"},` +
+			`"maxDepth":{"type":"integer","minimum":1,"description":"deepest level to include"},` +
+			`"maxChars":{"type":"integer","minimum":500,"maximum":6000,"description":"size of one page of the tree (default 6000)"},` +
+			`"continuation":{"type":"string","description":"the continuation value from the previous, truncated result"}}}`,
+		cols: colAll, runs: inContent, readOnly: true,
+	},
+	{
+		name: "read_page",
+		desc: "Read the visible text of the page in reading order (headings, paragraphs, lists, tables). Use it to answer questions about the content. " +
+			"A long page is cut into parts: when the result says it continues, call again with the continuation value it gives.",
+		params: `{"type":"object","properties":{` +
+			`"maxChars":{"type":"integer","minimum":500,"maximum":6000,"description":"size of one part (default 6000)"},` +
+			`"continuation":{"type":"string","description":"the continuation value from the previous, truncated result"}}}`,
+		cols: colAll, runs: inContent, readOnly: true,
+	},
+	{
+		name:   "get_selection",
+		desc:   "Return the text the user has selected on the page, or say that nothing is selected.",
+		params: `{"type":"object","properties":{}}`,
+		cols:   colAll, runs: inContent, readOnly: true,
+	},
+	{
+		name:   "get_window_info",
+		desc:   "Return the page URL and title, the viewport size, the scroll position and the document size.",
+		params: `{"type":"object","properties":{}}`,
+		cols:   colAll, runs: inContent, readOnly: true,
+	},
+	{
+		name: "extract_data",
+		desc: "Extract structured data from the page or from one element: a table as rows of cells, a list as items, links as text and URL, headings as an outline, a form as its fields and values.",
+		params: `{"type":"object","properties":{` +
+			`"kind":{"type":"string","enum":["table","list","links","headings","form"],"description":"what to extract"},` +
+			`"ref":{"type":"string","description":"ref of the element to extract from; omit for the whole page"},` +
+			`"maxRows":{"type":"integer","minimum":1,"maximum":1000,"description":"most rows or items to return"}},"required":["kind"]}`,
+		cols: colAll, runs: inContent, readOnly: true,
+	},
+	{
+		name: "scroll",
+		desc: "Scroll the page or bring an element into view. Give direction (and optionally amount in pixels, default most of a screen; top and bottom jump to the ends), or ref to scroll that element into view.",
+		params: `{"type":"object","properties":{` +
+			`"direction":{"type":"string","enum":["up","down","left","right","top","bottom"]},` +
+			`"amount":{"type":"integer","minimum":1,"description":"pixels to scroll"},` +
+			`"ref":{"type":"string","description":"ref of an element to scroll into view"}}}`,
+		cols: colAll, runs: inContent, readOnly: true,
+		check: requireOne("direction", "ref"),
+	},
+	{
+		name:   "wait_for_stable",
+		desc:   "Wait until the page stops changing (no DOM mutations and no pending loads for a moment), up to timeoutMs. Use it after an action that loads content.",
+		params: `{"type":"object","properties":{"timeoutMs":{"type":"integer","minimum":100,"maximum":15000,"description":"longest wait (default 5000)"}}}`,
+		cols:   colAsk | colMid | colFull, runs: inContent, readOnly: true,
+	},
+	{
+		name: "wait_for_element",
+		desc: "Wait until an element matching a CSS selector, or containing a text, appears on the page, up to timeoutMs.",
+		params: `{"type":"object","properties":{` +
+			`"selector":{"type":"string","description":"CSS selector"},` +
+			`"text":{"type":"string","description":"text the element contains"},` +
+			`"timeoutMs":{"type":"integer","minimum":100,"maximum":15000,"description":"longest wait (default 5000)"}}}`,
+		cols: colActAll, runs: inContent, readOnly: true,
+		check: requireOne("selector", "text"),
+	},
+	{
+		name:   "click_ax",
+		desc:   "Click the element with this ref from get_accessibility_tree. This is the preferred way to click.",
+		params: `{"type":"object","properties":{"ref":{"type":"string","description":"element ref, e.g. ref_12"}},"required":["ref"]}`,
+		cols:   colActAll, runs: inContent, mayNavigate: true,
+	},
+	{
+		name: "type_ax",
+		desc: "Type text into the input, text area or editable element with this ref. It replaces the current value unless clear is false; submit presses Enter afterwards.",
+		params: `{"type":"object","properties":{` +
+			`"ref":{"type":"string","description":"element ref, e.g. ref_12"},` +
+			`"text":{"type":"string"},` +
+			`"clear":{"type":"boolean","description":"replace the current value (default true); false appends"},` +
+			`"submit":{"type":"boolean","description":"press Enter after typing (default false)"}},"required":["ref","text"]}`,
+		cols: colActAll, runs: inContent, mayNavigate: true,
+	},
+	{
+		name: "set_field",
+		desc: "Set a form control with this ref directly: value for a text field or single select, values for a multi-select, checked for a checkbox or radio button.",
+		params: `{"type":"object","properties":{` +
+			`"ref":{"type":"string","description":"element ref, e.g. ref_12"},` +
+			`"value":{"type":"string"},` +
+			`"values":{"type":"array","items":{"type":"string"}},` +
+			`"checked":{"type":"boolean"}},"required":["ref"]}`,
+		cols: colActAll, runs: inContent,
+		check: requireOne("value", "values", "checked"),
+	},
+	{
+		name: "click",
+		desc: "Click an element by ref, or a point by viewport coordinates x,y (CSS pixels). Prefer click_ax; use coordinates only for things the tree does not show.",
+		params: `{"type":"object","properties":{` +
+			`"ref":{"type":"string","description":"element ref, e.g. ref_12"},` +
+			`"x":{"type":"number"},"y":{"type":"number"}}}`,
+		cols: colActAll, runs: inContent, mayNavigate: true,
+		check: refOrPoint,
+	},
+	{
+		name:   "type_text",
+		desc:   "Type text into the element that has focus.",
+		params: `{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`,
+		cols:   colActAll, runs: inContent,
+	},
+	{
+		name:   "press_keys",
+		desc:   "Press a key or key combination on the focused element, e.g. \"Enter\", \"Tab\", \"Escape\", \"Control+a\", \"Shift+ArrowDown\". Separate several presses with spaces.",
+		params: `{"type":"object","properties":{"keys":{"type":"string","description":"keys, modifiers joined with +"}},"required":["keys"]}`,
+		cols:   colActAll, runs: inContent, mayNavigate: true,
+	},
+	{
+		name:   "navigate",
+		desc:   "Load an http or https URL in the current tab and wait for it to finish loading.",
+		params: `{"type":"object","properties":{"url":{"type":"string","description":"absolute http(s) URL"}},"required":["url"]}`,
+		cols:   colActAll, runs: inTabs,
+	},
+	{
+		name:   "go_back",
+		desc:   "Go back one page in the tab's history and wait for it to load.",
+		params: `{"type":"object","properties":{}}`,
+		cols:   colMid | colFull, runs: inTabs,
+	},
+	{
+		name:   "go_forward",
+		desc:   "Go forward one page in the tab's history and wait for it to load.",
+		params: `{"type":"object","properties":{}}`,
+		cols:   colMid | colFull, runs: inTabs,
+	},
+	{
+		name: "done",
+		desc: "Finish the task. summary is your answer to the user in Markdown: what you did and found. status is success when the task is complete, partial when only part is done, failed when it could not be done.",
+		params: `{"type":"object","properties":{` +
+			`"summary":{"type":"string"},` +
+			`"status":{"type":"string","enum":["success","partial","failed"]}},"required":["summary","status"]}`,
+		cols: colAll, runs: inAgent, readOnly: true,
+	},
+	{
+		name: "clarify",
+		desc: "Ask the user a question when the task is ambiguous or needs a decision only they can make, and wait for the answer. Offer short options when the choices are known.",
+		params: `{"type":"object","properties":{` +
+			`"question":{"type":"string"},` +
+			`"options":{"type":"array","items":{"type":"string"}}},"required":["question"]}`,
+		cols: colActAll, runs: inAgent, readOnly: true,
+	},
+}
+
+// requireOne accepts arguments that carry at least one of the names.
+func requireOne(names ...string) func(map[string]any) error {
+	return func(args map[string]any) error {
+		for _, n := range names {
+			if _, ok := args[n]; ok {
+				return nil
+			}
+		}
+		return errors.New("give one of: " + strings.Join(names, ", "))
+	}
+}
+
+func refOrPoint(args map[string]any) error {
+	if _, ok := args["ref"]; ok {
+		return nil
+	}
+	_, hasX := args["x"]
+	_, hasY := args["y"]
+	if hasX && hasY {
+		return nil
+	}
+	return errors.New("give ref, or both x and y")
+}
