@@ -1,0 +1,281 @@
+//go:build browser
+
+package axtree
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const ref = `\[ref_\d+\]`
+
+// hasLine reports whether a line of tree matches the pattern in full
+// (leading indentation aside).
+func hasLine(tree, pattern string) bool {
+	re := regexp.MustCompile(`^\s*` + pattern + `$`)
+	for _, l := range strings.Split(tree, "\n") {
+		if re.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+func mustLines(t *testing.T, tree string, patterns ...string) {
+	t.Helper()
+	for _, p := range patterns {
+		if !hasLine(tree, p) {
+			t.Errorf("no line matches %q in:\n%s", p, tree)
+		}
+	}
+}
+
+func TestInputTypes(t *testing.T) {
+	p := newPage(t)
+	cases := []struct {
+		file   string
+		want   []string
+		absent []string
+	}{
+		{"button_input.html", []string{`button "Click Me!" ` + ref}, nil},
+		{"checkbox_input.html", []string{`checkbox "I have a bike" ` + ref + ` unchecked`,
+			`checkbox "I have a boat" ` + ref + ` unchecked`, `button "Submit" ` + ref}, []string{`I have a car"$`}},
+		{"color_picker_input.html", []string{`textbox "Select your favorite color:" ` + ref + ` type=color value="#ff0000"`}, nil},
+		{"date_input.html", []string{`textbox "Birthday:" ` + ref + ` type=date`}, nil},
+		{"date_min_max_input.html", []string{`textbox "Enter a date after 2000-01-01:" ` + ref + ` type=date`}, nil},
+		{"date_time_local_input.html", []string{`textbox "Birthday \(date and time\):" ` + ref + ` type=datetime-local`}, nil},
+		{"email_input.html", []string{`textbox "Enter your email:" ` + ref + ` type=email`}, nil},
+		{"file_input.html", []string{`button "Select a file:" ` + ref + ` type=file`}, nil},
+		{"hidden_field_input.html", []string{`textbox "First name:" ` + ref}, []string{"3487", "custId"}},
+		{"image_input.html", []string{`button "Submit" ` + ref, `textbox "Last name:" ` + ref}, nil},
+		{"number_input.html", []string{`spinbutton "Quantity \(between 1 and 5\):" ` + ref}, nil},
+		{"number_step_input.html", []string{`spinbutton "Quantity:" ` + ref + ` value="30"`}, nil},
+		{"password_input.html", []string{`textbox "Username:" ` + ref, `textbox "Password:" ` + ref + ` type=password`}, nil},
+		{"radio_input.html", []string{`radio "CSS" ` + ref + ` unchecked`, `button "Submit" ` + ref}, nil},
+		{"range_input.html", []string{`slider "Volume \(between 0 and 50\):" ` + ref + ` value="25" min=0 max=50`}, nil},
+		{"reset_input.html", []string{`button "Reset" ` + ref, `textbox "First name:" ` + ref + ` value="John"`}, nil},
+		{"search_input.html", []string{`searchbox "Search Google:" ` + ref}, nil},
+		{"submit_input.html", []string{`button "Submit" ` + ref, `textbox "Last name:" ` + ref + ` value="Doe"`}, nil},
+		{"submit_nn_input.html", []string{`button "Submit" ` + ref}, nil},
+		{"telephone_input.html", []string{`textbox "Enter a phone number:" ` + ref + ` type=tel required placeholder="123-45-678"`}, nil},
+		{"text_input.html", []string{`textbox "First name:" ` + ref, `textbox "Last name:" ` + ref,
+			`heading "Text field" level=2`}, []string{`text "First name:"`}},
+		{"time_input.html", []string{`textbox "Select a time:" ` + ref + ` type=time`}, nil},
+		{"url_input.html", []string{`textbox "Add your homepage:" ` + ref + ` type=url`}, nil},
+		{"week_input.html", []string{`textbox "Add your homepage:" ` + ref + ` type=url`}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			p.t = t
+			p.open("/edge/input_type/" + c.file)
+			r := p.tree(map[string]any{"filter": "all", "maxChars": 0})
+			mustLines(t, r.Tree, c.want...)
+			for _, a := range c.absent {
+				if strings.Contains(r.Tree, a) {
+					t.Errorf("tree shows %q:\n%s", a, r.Tree)
+				}
+			}
+		})
+	}
+}
+
+func TestHiddenContentIsAbsent(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/hidden.html")
+	r := p.tree(map[string]any{"filter": "all", "maxChars": 0})
+	mustLines(t, r.Tree,
+		`text "Shown paragraph"`,
+		`text "Visible child of invisible parent"`,
+		`button "Close dialog" `+ref,
+		`button "More details" `+ref+` collapsed`,
+		`button "Open details" `+ref+` expanded`,
+		`text "Open details body"`,
+	)
+	for _, hidden := range []string{"Display none", "Hidden button", "Invisible text", "Invisible link", "Aria hidden",
+		"Zero size", "Screen reader only", "Inert", "Closed details body", "Details link", "Parked", "Transparent text",
+		"Template text", "Noscript", "Script text", "Style text", "secret-token"} {
+		if strings.Contains(r.Tree, hidden) {
+			t.Errorf("hidden %q shown:\n%s", hidden, r.Tree)
+		}
+	}
+}
+
+func TestRefsAreStableAndLookupsGoStale(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/refs.html")
+	first := p.tree(map[string]any{"filter": "all", "maxChars": 0})
+	p.open("/fixtures/refs.html#again") // same document: re-injecting must keep the registry
+	var reinjected bool
+	p.eval(`(() => { const m = window.__wbElementMap; `+p.script+`; return window.__wbElementMap === m; })()`, &reinjected)
+	if !reinjected {
+		t.Error("a second injection replaced the ref registry")
+	}
+	second := p.tree(map[string]any{"filter": "all", "maxChars": 0})
+	if first.Tree != second.Tree {
+		t.Fatalf("refs changed between calls:\n%s\n---\n%s", first.Tree, second.Tree)
+	}
+	gone := regexp.MustCompile(`link "Removed later" \[(ref_\d+)\]`).FindStringSubmatch(first.Tree)
+	stay := regexp.MustCompile(`link "Stay here" \[(ref_\d+)\]`).FindStringSubmatch(first.Tree)
+	if gone == nil || stay == nil {
+		t.Fatalf("links missing:\n%s", first.Tree)
+	}
+	var tag string
+	p.eval(`window.__wb_ax_lookup("`+gone[1]+`").id`, &tag)
+	if tag != "gone" {
+		t.Fatalf("lookup(%s) found %q", gone[1], tag)
+	}
+	var isNull bool
+	p.eval(`document.getElementById("gone").remove(); window.__wb_ax_lookup("`+gone[1]+`") === null`, &isNull)
+	if !isNull {
+		t.Error("lookup of a removed element is not null")
+	}
+	var near struct {
+		Live   bool
+		Known  struct{ Role, Name string }
+		Nearby []struct{ Ref, Role, Name string }
+	}
+	p.eval(`window.__wb_ax_nearby("`+gone[1]+`", 3)`, &near)
+	if near.Live || near.Known.Role != "link" || near.Known.Name != "Removed later" || len(near.Nearby) != 3 {
+		t.Errorf("nearby(%s) = %+v", gone[1], near)
+	}
+	for _, n := range near.Nearby {
+		if n.Ref == gone[1] {
+			t.Errorf("nearby lists the stale ref itself: %+v", near)
+		}
+	}
+	third := p.tree(map[string]any{"filter": "all", "maxChars": 0})
+	if !strings.Contains(third.Tree, `link "Stay here" [`+stay[1]+`]`) {
+		t.Errorf("ref of a living element changed after a removal:\n%s", third.Tree)
+	}
+	sub := p.tree(map[string]any{"filter": "all", "refId": gone[1]})
+	if sub.Error == "" || sub.Tree != "" {
+		t.Errorf("subtree of a stale ref: %+v", sub)
+	}
+}
+
+func TestRefsShortTextsAndHints(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/refs.html")
+	r := p.tree(map[string]any{"filter": "all", "maxChars": 0})
+	mustLines(t, r.Tree,
+		`text "Cart"`, `text "3"`,
+		`heading "Running shoe" level=3`, `text "\$12.99"`, `button "Add to cart" `+ref,
+		`button `+ref+` hint="close btn icon close-modal"`,
+		`button "Notifications" `+ref, `text "7"`,
+		`clickable "Clickable tile" `+ref,
+		`clickable "Pointer tile" `+ref,
+		`clickable "Focusable box" `+ref,
+		`checkbox "I agree to the terms" `+ref+` unchecked`,
+		`checkbox "Hidden native checkbox" `+ref+` checked`,
+		`combobox `+ref+` value="Medium" options=3 hint="size"`,
+		`textbox "Editor" `+ref+` value="Draft text"`,
+	)
+	if strings.Contains(r.Tree, `text "I agree to the terms"`) {
+		t.Errorf("label text repeated beside its checkbox:\n%s", r.Tree)
+	}
+	sel := regexp.MustCompile(`combobox \[(ref_\d+)\]`).FindStringSubmatch(r.Tree)
+	opts := p.tree(map[string]any{"filter": "all", "refId": sel[1]})
+	mustLines(t, opts.Tree, `option "Small" `+ref, `option "Medium" `+ref+` selected`, `option "Large" `+ref)
+
+	inter := p.tree(map[string]any{"filter": "interactive", "maxChars": 0})
+	if strings.Contains(inter.Tree, `text "`) {
+		t.Errorf("interactive filter shows text:\n%s", inter.Tree)
+	}
+	if inter.RefCount != r.RefCount || !strings.Contains(inter.Tree, "Add to cart") {
+		t.Errorf("interactive filter lost refs: %d vs %d\n%s", inter.RefCount, r.RefCount, inter.Tree)
+	}
+}
+
+func TestShadowDOM(t *testing.T) {
+	p := newPage(t)
+	p.open("/edge/basic_shadow_dom_site/basic_shadow_dom.html")
+	r := p.tree(map[string]any{"filter": "all", "maxChars": 0})
+	mustLines(t, r.Tree,
+		`heading "Shadow DOM Level 1.1" level=1`,
+		`textbox "Level 1.1 Text Field 1" `+ref,
+		`heading "Shadow DOM Level 2.4" level=2`,
+		`textbox "Level 2.4 Text Field 2" `+ref,
+	)
+	p.open("/fixtures/shadow.html")
+	r = p.tree(map[string]any{"filter": "all", "maxChars": 0})
+	want := []string{`heading "Slotted title" level=2`, `text "Shadow text"`, `button "Light button" ` + ref, `button "Shadow button" ` + ref}
+	mustLines(t, r.Tree, want...)
+	// Slotted light children render where their slot is.
+	if strings.Index(r.Tree, "Light button") > strings.Index(r.Tree, "Shadow button") {
+		t.Errorf("slot order lost:\n%s", r.Tree)
+	}
+}
+
+func TestSameOriginIframe(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/iframe.html")
+	r := p.tree(map[string]any{"filter": "all", "maxChars": 0})
+	if !regexp.MustCompile(`(?m)^iframe "Same origin frame" ` + ref + `\n  text "Inner frame text"\n  button "Inner button" ` + ref + `$`).MatchString(r.Tree) {
+		t.Errorf("iframe content not nested under the iframe:\n%s", r.Tree)
+	}
+	p.open("/edge/basic_iframe_site/basic_iframe.html")
+	r = p.tree(map[string]any{"filter": "all", "maxChars": 0})
+	if !hasLine(r.Tree, `iframe.*`+ref+`.*`) || r.TotalLines < 3 {
+		t.Errorf("edge iframe page:\n%s", r.Tree)
+	}
+}
+
+func TestOverlaysComeFirst(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/overlay.html")
+	r := p.tree(map[string]any{"filter": "all", "maxChars": 0})
+	lines := strings.Split(r.Tree, "\n")
+	if r.Overlays != 2 || !strings.HasSuffix(lines[0], " overlay") {
+		t.Fatalf("overlays = %d, tree:\n%s", r.Overlays, r.Tree)
+	}
+	accept := strings.Index(r.Tree, "Accept all")
+	newsletter := strings.Index(r.Tree, `dialog "Newsletter" overlay`)
+	title := strings.Index(r.Tree, "Article title")
+	if accept < 0 || newsletter < 0 || title < accept || title < newsletter {
+		t.Errorf("overlays not before the page:\n%s", r.Tree)
+	}
+}
+
+func TestPaginationCoversTheWholeTree(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/long.html")
+	full := p.tree(map[string]any{"filter": "all", "maxChars": 0})
+	if full.Truncated || full.TotalLines < 250 {
+		t.Fatalf("full tree: %d lines, truncated %v", full.TotalLines, full.Truncated)
+	}
+	mustLines(t, full.Tree, `row`, `cell "Order #250"`, `cell "\$750.50"`, `link "Open" `+ref+` href=/o/250`, `columnheader "Total"`)
+	var pages []string
+	opts := map[string]any{"filter": "all", "maxChars": 1500}
+	for i := 0; i < 100; i++ {
+		r := p.tree(opts)
+		if len(r.Tree) > 1500 {
+			t.Fatalf("page %d has %d chars", i, len(r.Tree))
+		}
+		pages = append(pages, r.Tree)
+		if !r.Truncated {
+			break
+		}
+		opts["continuation"] = r.Continuation
+	}
+	if len(pages) < 5 {
+		t.Fatalf("only %d pages", len(pages))
+	}
+	if got := strings.Join(pages, "\n"); got != full.Tree {
+		t.Errorf("pages joined differ from the whole tree (%d vs %d chars)", len(got), len(full.Tree))
+	}
+	// The default page fits the 6,000-character budget.
+	def := p.tree(map[string]any{"filter": "all"})
+	if !def.Truncated || len(def.Tree) > 6000 || len(def.Tree) < 5000 {
+		t.Errorf("default page: %d chars, truncated %v", len(def.Tree), def.Truncated)
+	}
+}
+
+func TestVisibleFilterKeepsToTheViewport(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/long.html")
+	vis := p.tree(map[string]any{"filter": "visible", "maxChars": 0})
+	if !strings.Contains(vis.Tree, `"Order #1"`) || strings.Contains(vis.Tree, `"Order #250"`) {
+		t.Errorf("visible filter:\n%s", vis.Tree)
+	}
+}
