@@ -64,7 +64,9 @@ var catalog = []tool{
 	{
 		name:   "wait_for_stable",
 		desc:   "Wait until the page stops changing (no DOM mutations and no pending loads for a moment), up to timeoutMs. Use it after an action that loads content.",
-		params: `{"type":"object","properties":{"timeoutMs":{"type":"integer","minimum":100,"maximum":15000,"description":"longest wait (default 5000)"}}}`,
+		params: `{"type":"object","properties":{` +
+			`"timeoutMs":{"type":"integer","minimum":100,"maximum":20000,"description":"longest wait (default 5000)"},` +
+			`"quietMs":{"type":"integer","minimum":100,"maximum":5000,"description":"how long the page must stay unchanged (default 500)"}}}`,
 		cols:   colAsk | colMid | colFull, runs: inContent, readOnly: true,
 	},
 	{
@@ -73,7 +75,8 @@ var catalog = []tool{
 		params: `{"type":"object","properties":{` +
 			`"selector":{"type":"string","description":"CSS selector"},` +
 			`"text":{"type":"string","description":"text the element contains"},` +
-			`"timeoutMs":{"type":"integer","minimum":100,"maximum":15000,"description":"longest wait (default 5000)"}}}`,
+			`"state":{"type":"string","enum":["visible","attached","hidden"],"description":"wait until it is visible (default), merely in the DOM, or gone"},` +
+			`"timeoutMs":{"type":"integer","minimum":100,"maximum":20000,"description":"longest wait (default 5000)"}}}`,
 		cols: colActAll, runs: inContent, readOnly: true,
 		check: requireOne("selector", "text"),
 	},

@@ -1,0 +1,121 @@
+//go:build browser
+
+package content
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSetFieldSelect(t *testing.T) {
+	p := open(t, "/form.html")
+	ref := p.ref("#country")
+	res := p.ok("set_field", map[string]any{"ref": ref, "value": "germany"}) // visible text, any case
+	contains(t, "result", res, `"Germany" (value "de")`)
+	if got := p.js(`document.getElementById('country').value`); got != "de" {
+		t.Errorf("country = %q", got)
+	}
+	p.ok("set_field", map[string]any{"ref": ref, "value": "fr"}) // by option value
+	contains(t, "record", strings.Join(p.record(), " "), "change:country=de", "change:country=fr")
+
+	err := p.failing("set_field", map[string]any{"ref": ref, "value": "Spain"})
+	contains(t, "missing option error", err, `no option "Spain"`, `"France"`, `"Germany"`)
+	err = p.failing("set_field", map[string]any{"ref": ref, "value": "United States"})
+	contains(t, "disabled option error", err, "disabled")
+}
+
+func TestSetFieldMultipleSelect(t *testing.T) {
+	p := open(t, "/form.html")
+	res := p.ok("set_field", map[string]any{"ref": p.ref("#toppings"), "values": []string{"Cheese", "olives"}})
+	contains(t, "result", res, `"Cheese"`, `"Olives"`)
+	got := p.js(`[...document.getElementById('toppings').selectedOptions].map(o => o.value).join(',')`)
+	if got != "ch,ol" {
+		t.Errorf("selected = %q, want ch,ol", got)
+	}
+}
+
+func TestSetFieldCheckboxAndRadioClick(t *testing.T) {
+	p := open(t, "/form.html")
+	ref := p.ref("#agree")
+	res := p.ok("set_field", map[string]any{"ref": ref, "checked": true})
+	contains(t, "result", res, "now checked")
+	res = p.ok("set_field", map[string]any{"ref": ref, "checked": true})
+	contains(t, "second result", res, "already checked")
+	clicks := 0
+	for _, r := range p.record() {
+		if r == "agree-click" {
+			clicks++
+		}
+	}
+	if clicks != 1 {
+		t.Errorf("the page saw %d clicks on the checkbox, want 1", clicks)
+	}
+	p.ok("set_field", map[string]any{"ref": ref, "checked": false})
+	if p.js(`document.getElementById('agree').checked`) != "false" {
+		t.Error("checkbox still checked")
+	}
+
+	large := p.ref("#large")
+	p.ok("set_field", map[string]any{"ref": large, "checked": true})
+	if p.js(`document.querySelector('input[name=size]:checked').id`) != "large" {
+		t.Error("radio Large not checked")
+	}
+	err := p.failing("set_field", map[string]any{"ref": large, "checked": false})
+	contains(t, "uncheck radio error", err, "cannot be unchecked")
+}
+
+func TestSetFieldDateTimeRange(t *testing.T) {
+	p := open(t, "/form.html")
+	p.ok("set_field", map[string]any{"ref": p.ref("#day"), "value": "2026-03-05"})
+	p.ok("set_field", map[string]any{"ref": p.ref("#at"), "value": "14:30"})
+	res := p.ok("set_field", map[string]any{"ref": p.ref("#vol"), "value": "23"})
+	contains(t, "range result", res, `"25"`, "step 5")
+	contains(t, "record", strings.Join(p.record(), " "), "change:day=2026-03-05", "change:at=14:30", "change:vol=25")
+
+	err := p.failing("set_field", map[string]any{"ref": p.ref("#day"), "value": "March 5"})
+	contains(t, "bad date error", err, "not a valid date", "YYYY-MM-DD")
+}
+
+// The shared edge pages: every native input type set_field handles.
+func TestSetFieldEdgeInputTypes(t *testing.T) {
+	cases := []struct{ page, sel, value, want string }{
+		{"date_input.html", "#birthday", "1999-12-31", "1999-12-31"},
+		{"time_input.html", "#appt", "07:05", "07:05"},
+		{"date_time_local_input.html", "#birthdaytime", "2026-11-30T09:15", "2026-11-30T09:15"},
+		{"color_picker_input.html", "#favcolor", "#00AA11", "#00aa11"},
+		{"range_input.html", "#vol", "40", "40"},
+		{"number_input.html", "#quantity", "3", "3"},
+	}
+	for _, c := range cases {
+		t.Run(c.page, func(t *testing.T) {
+			p := open(t, "/edge/input_type/"+c.page)
+			p.ok("set_field", map[string]any{"ref": p.ref(c.sel), "value": c.value})
+			if got := p.js(`document.querySelector('` + c.sel + `').value`); got != c.want {
+				t.Errorf("value = %q, want %q", got, c.want)
+			}
+		})
+	}
+	t.Run("checkbox_input.html", func(t *testing.T) {
+		p := open(t, "/edge/input_type/checkbox_input.html")
+		p.ok("set_field", map[string]any{"ref": p.ref("#vehicle2"), "checked": true})
+		if p.js(`document.getElementById('vehicle2').checked`) != "true" {
+			t.Error("vehicle2 not checked")
+		}
+	})
+}
+
+func TestSetFieldAriaComboboxes(t *testing.T) {
+	p := open(t, "/combobox.html")
+	res := p.ok("set_field", map[string]any{"ref": p.ref("#city"), "value": "Bern"})
+	contains(t, "autocomplete result", res, `"Bern"`)
+	if got := p.js(`document.getElementById('city').value`); got != "Bern" {
+		t.Errorf("city = %q", got)
+	}
+	res = p.ok("set_field", map[string]any{"ref": p.ref("#colour"), "value": "green"})
+	contains(t, "select-only result", res, `"Green"`)
+	if got := strings.Join(p.record(), " "); got != "city:Bern colour:Green" {
+		t.Errorf("page record = %q", got)
+	}
+	err := p.failing("set_field", map[string]any{"ref": p.ref("#colour"), "value": "Blue"})
+	contains(t, "missing option", err, `No option "Blue"`, `"Red"`)
+}
