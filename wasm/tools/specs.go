@@ -62,12 +62,12 @@ var catalog = []tool{
 		check: requireOne("direction", "ref"),
 	},
 	{
-		name:   "wait_for_stable",
-		desc:   "Wait until the page stops changing (no DOM mutations and no pending loads for a moment), up to timeoutMs. Use it after an action that loads content.",
+		name: "wait_for_stable",
+		desc: "Wait until the page stops changing (no DOM mutations and no pending loads for a moment), up to timeoutMs. Use it after an action that loads content.",
 		params: `{"type":"object","properties":{` +
 			`"timeoutMs":{"type":"integer","minimum":100,"maximum":20000,"description":"longest wait (default 5000)"},` +
 			`"quietMs":{"type":"integer","minimum":100,"maximum":5000,"description":"how long the page must stay unchanged (default 500)"}}}`,
-		cols:   colAsk | colMid | colFull, runs: inContent, readOnly: true,
+		cols: colAsk | colMid | colFull, runs: inContent, readOnly: true,
 	},
 	{
 		name: "wait_for_element",

@@ -1,0 +1,263 @@
+#!/usr/bin/env bash
+# build.sh: build, run, test and benchmark the WebBrain extension.
+#
+#   ./build.sh        build dist/chrome, dist/firefox and their packages
+#   ./build.sh run    build, then start Chromium with the extension loaded
+#   ./build.sh test   install what is missing, then run every test
+#   ./build.sh bench  module size, worker start-up and the Go benchmarks
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")"
+ROOT=$PWD
+VERSION=$(tr -d '[:space:]' <VERSION)
+DIST=$ROOT/dist
+CHROMIUM=/usr/bin/chromium
+# wasmbrowsertest runs the js/wasm tests in headless Chromium.
+WASMBROWSERTEST_VERSION=v0.11.0
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+# apt_ensure installs the Debian packages that are missing, with one
+# apt-get update, and does nothing when all are there.
+apt_ensure() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing ${missing[*]}"
+	local sudo=()
+	[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+	"${sudo[@]}" apt-get update -qq
+	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+# npm_ci runs `npm ci` in dir unless node_modules already matches its lock file.
+npm_ci() {
+	local dir=$1 stamp=$1/node_modules/.webbrain-lock
+	if [ -f "$stamp" ] && cmp -s "$dir/package-lock.json" "$stamp"; then
+		return 0
+	fi
+	log "npm ci in ${dir#"$ROOT"/}"
+	npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error >/dev/null
+	cp "$dir/package-lock.json" "$stamp"
+}
+
+# set_version prints manifest $1 with its version replaced by VERSION.
+set_version() {
+	node -e '
+		const fs = require("fs");
+		const m = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+		m.version = process.argv[2];
+		process.stdout.write(JSON.stringify(m, null, 2) + "\n");
+	' "$1" "$VERSION"
+}
+
+# assemble lays out dist/$1 from the one source of every file.
+assemble() {
+	local b=$1 out=$DIST/$1
+	rm -rf "$out"
+	mkdir -p "$out/vendor"
+	cp "$DIST/webbrain.wasm" "$out/webbrain.wasm"
+	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/"
+	cp jsglue/*.js "$out/"
+	cp -R extension/. "$out/"
+	# Browser-only files, the manifest among them, sit in chrome/ or firefox/.
+	cp -R "$b/." "$out/"
+	set_version "$b/manifest.json" >"$out/manifest.json"
+	local f
+	while IFS= read -r f || [ -n "$f" ]; do
+		[ -z "$f" ] && continue
+		cp "vendor-js/node_modules/$f" "$out/vendor/"
+	done <vendor-js/files.txt
+}
+
+# check_manifest fails when dist/$1's manifest names a file the build did
+# not produce: the browser would refuse the whole extension.
+check_manifest() {
+	node -e '
+		const fs = require("fs"), path = require("path");
+		const dir = process.argv[1];
+		const m = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
+		const files = [
+			m.background?.service_worker, ...(m.background?.scripts ?? []),
+			m.side_panel?.default_path, m.sidebar_action?.default_panel, m.options_ui?.page,
+			...(m.content_scripts ?? []).flatMap((c) => [...(c.js ?? []), ...(c.css ?? [])]),
+			...Object.values(m.icons ?? {}),
+		].filter(Boolean);
+		const missing = files.filter((f) => !fs.existsSync(path.join(dir, f)));
+		if (missing.length) {
+			console.error(`${dir}: the manifest names files the build did not produce: ${missing.join(", ")}`);
+			process.exit(1);
+		}
+	' "$DIST/$1"
+}
+
+build() {
+	apt_ensure zip
+	command -v npm >/dev/null || apt_ensure nodejs npm
+	npm_ci "$ROOT/vendor-js"
+	mkdir -p "$DIST"
+	log "building webbrain.wasm"
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$DIST/webbrain.wasm" ./wasm/cmd/webbrain
+	assemble chrome
+	assemble firefox
+	check_manifest chrome
+	check_manifest firefox
+	rm -f "$DIST"/webbrain-*.zip "$DIST"/webbrain-*.xpi
+	(cd "$DIST/chrome" && zip -qrX "$DIST/webbrain-chrome-$VERSION.zip" .)
+	(cd "$DIST/firefox" && zip -qrX "$DIST/webbrain-firefox-$VERSION.xpi" .)
+	log "built dist/chrome, dist/firefox, dist/webbrain-chrome-$VERSION.zip, dist/webbrain-firefox-$VERSION.xpi"
+}
+
+ollama_answers() {
+	(exec 3<>/dev/tcp/127.0.0.1/11434) 2>/dev/null
+}
+
+run() {
+	build
+	if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+		cat <<EOF
+No display here (\$DISPLAY and \$WAYLAND_DISPLAY are empty), so Chromium is not started.
+Load the extension by hand in Chrome or Chromium on a machine with a screen:
+  chrome://extensions -> Developer mode (top right) -> Load unpacked -> $DIST/chrome
+EOF
+		exit 0
+	fi
+	apt_ensure chromium
+	if ! ollama_answers; then
+		echo "Nothing answers on 127.0.0.1:11434, the default provider (Ollama). Start it with"
+		echo "  OLLAMA_ORIGINS='chrome-extension://*,moz-extension://*' ollama serve"
+		echo "or choose another provider in WebBrain's settings."
+	fi
+	echo "Open the WebBrain panel with its toolbar button (puzzle piece -> pin WebBrain) or Alt+Shift+W."
+	local flags=(--user-data-dir="$ROOT/.cache/chromium-profile" --no-first-run
+		--load-extension="$DIST/chrome" --disable-features=DisableLoadExtensionCommandLineSwitch)
+	[ "$(id -u)" -eq 0 ] && flags+=(--no-sandbox)
+	mkdir -p "$ROOT/.cache"
+	exec "$CHROMIUM" "${flags[@]}" "https://example.com/"
+}
+
+install_test_tools() {
+	apt_ensure chromium firefox-esr zip ca-certificates
+	local bin
+	bin="$(go env GOPATH)/bin/wasmbrowsertest"
+	if [ ! -x "$bin" ]; then
+		log "installing wasmbrowsertest $WASMBROWSERTEST_VERSION"
+		go install "github.com/agnivade/wasmbrowsertest@$WASMBROWSERTEST_VERSION"
+	fi
+	npm_ci "$ROOT/vendor-js"
+	local lock
+	while IFS= read -r lock; do
+		npm_ci "$(dirname "$lock")"
+	done < <(find test -name package-lock.json -not -path '*/node_modules/*' | sort)
+}
+
+# Test steps run one after another; a failure is recorded and the rest
+# still run, so one run shows everything that is broken. Each step runs in a
+# subshell with errexit on: inside `if` or `||` bash would ignore it.
+failed=()
+step() {
+	local name=$1 rc
+	shift
+	log "$name"
+	set +e
+	(
+		set -e
+		"$@"
+	)
+	rc=$?
+	set -e
+	[ "$rc" -eq 0 ] || failed+=("$name")
+}
+
+go_files() {
+	find . \( -name node_modules -o -name dist -o -name .cache -o -name .git \) -prune -o -name '*.go' -print
+}
+
+gofmt_check() {
+	local bad
+	bad=$(go_files | xargs gofmt -l)
+	[ -z "$bad" ] && return 0
+	echo "gofmt would change:" && echo "$bad"
+	return 1
+}
+
+# js_test_packages lists the packages under wasm/ with js-tagged tests.
+js_test_packages() {
+	grep -rlE --include='*_test.go' '^//go:build .*\bjs\b' wasm | xargs -r -n1 dirname | sort -u | sed 's|^|./|'
+}
+
+# go_pkgs lists the packages that match, leaving out npm's node_modules:
+# the go tool walks into them, and some npm packages ship Go files.
+go_pkgs() {
+	go list "$@" | { grep -v '/node_modules/' || true; }
+}
+
+# go_each runs `go <verb> [flags]` on the packages go_pkgs finds for the
+# tags and pattern, and succeeds when none match (an absent suite).
+go_each() {
+	local verb=$1 tags=$2 pattern=$3 pkgs
+	mapfile -t pkgs < <(go_pkgs -tags "$tags" "$pattern")
+	if [ ${#pkgs[@]} -eq 0 ]; then
+		log "no packages match $pattern with tags '$tags'"
+		return 0
+	fi
+	go "$verb" -tags "$tags" "${pkgs[@]}"
+}
+
+# wasm_test runs the js/wasm tests in Chromium; wasmbrowsertest logs a line
+# per unknown CDP enum value of newer Chromium, which says nothing here.
+wasm_test() {
+	GOOS=js GOARCH=wasm go test -p 1 -exec="$(go env GOPATH)/bin/wasmbrowsertest" "$@" 2>&1 |
+		{ grep -v 'unknown IPAddressSpace' || true; }
+}
+
+run_tests() {
+	install_test_tools
+	step "gofmt" gofmt_check
+	step "go vet (native)" go_each vet "" ./...
+	step "go vet (js/wasm)" env GOOS=js GOARCH=wasm go vet ./wasm/...
+	step "go test (native)" go_each test "" ./...
+	step "node --test jsglue" node --test jsglue/
+	local pkgs
+	mapfile -t pkgs < <(js_test_packages)
+	if [ ${#pkgs[@]} -gt 0 ]; then
+		step "go test (js/wasm in Chromium)" wasm_test "${pkgs[@]}"
+	fi
+	step "build" build
+	step "go test -tags browser" go_each test browser ./test/...
+	step "go test -tags firefox" go_each test firefox ./test/firefox/...
+	# e2e suites live in test/e2e and beside it (test/durable).
+	step "go test -tags e2e" go_each test e2e ./test/...
+	if [ ${#failed[@]} -gt 0 ]; then
+		log "FAILED: ${failed[*]}"
+		exit 1
+	fi
+	log "all test steps passed"
+}
+
+bench() {
+	build
+	local raw gz
+	raw=$(stat -c %s "$DIST/webbrain.wasm")
+	gz=$(gzip -9 -c "$DIST/webbrain.wasm" | wc -c)
+	awk -v r="$raw" -v g="$gz" 'BEGIN { printf "webbrain.wasm: %d bytes (%.2f MB), gzip -9: %d bytes (%.2f MB)\n", r, r/1e6, g, g/1e6 }'
+	go run ./test/bench/startup -ext "$DIST/chrome" -n 20
+	if [ -f test/bench/axtree/bench.mjs ]; then
+		npm_ci "$ROOT/test/bench/axtree"
+		node test/bench/axtree/bench.mjs
+	fi
+	go test -run '^$' -bench . ./wasm/...
+}
+
+case "${1:-build}" in
+build) build ;;
+run) run ;;
+test) run_tests ;;
+bench) bench ;;
+*)
+	echo "usage: $0 [build|run|test|bench]" >&2
+	exit 2
+	;;
+esac

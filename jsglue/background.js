@@ -1,0 +1,97 @@
+// background.js: the Chrome service worker and the Firefox background page.
+// It starts the Go core (webbrain.wasm) and hands it every message. A worker
+// must register its listeners synchronously at start, before Go is up, so
+// they are registered here at once and wait on the "Go ready" promise; that
+// also answers the message that woke a stopped worker.
+"use strict";
+
+// Start-up timing, read by test/bench/startup: performance.now() counts from
+// the worker's (or page's) start.
+globalThis.wbStartup = { scriptStart: performance.now(), goReady: null };
+
+// Firefox lists these files in manifest background.scripts; a Chrome
+// service worker loads them itself.
+if (typeof importScripts === "function") {
+  importScripts("wasm_exec.js", "host.js");
+}
+
+const api = globalThis.browser ?? globalThis.chrome;
+
+let ready = null; // promise of globalThis.wbGo; null before the first start and after a crash
+const inflight = new Set(); // reject functions of calls Go has not answered yet
+
+function startGo() {
+  let rejectReady;
+  const p = new Promise((resolve, reject) => {
+    rejectReady = reject;
+    // wasm/cmd/webbrain calls this once globalThis.wbGo is set.
+    globalThis.wbGoReady = () => {
+      globalThis.wbStartup.goReady = performance.now();
+      resolve(globalThis.wbGo);
+    };
+  });
+  p.catch(() => {}); // crashed() logs it; callers waiting on p get the rejection
+  const go = new Go();
+  WebAssembly.instantiateStreaming(fetch(api.runtime.getURL("webbrain.wasm")), go.importObject)
+    .then((result) => go.run(result.instance))
+    .then(
+      () => crashed(rejectReady, new Error("the Go core exited")),
+      (err) => crashed(rejectReady, err),
+    );
+  return p;
+}
+
+// The Go program never returns on its own: exiting is a crash. Everything
+// waiting on it fails; the next message starts a fresh instance.
+function crashed(rejectReady, err) {
+  console.error("webbrain: Go core crashed:", err);
+  rejectReady(err);
+  ready = null;
+  globalThis.wbGo = undefined;
+  for (const reject of inflight) reject(err);
+  inflight.clear();
+}
+
+function goReady() {
+  if (!ready) ready = startGo();
+  return ready;
+}
+
+function senderInfo(sender) {
+  return { id: sender.id ?? "", url: sender.url ?? "", tabId: sender.tab?.id ?? -1 };
+}
+
+// callGo hands one message to Go and resolves to its parsed reply.
+function callGo(msg, sender) {
+  return new Promise((resolve, reject) => {
+    inflight.add(reject);
+    goReady()
+      .then((wbGo) => wbGo.handle(JSON.stringify(msg), JSON.stringify(senderInfo(sender))))
+      .then((reply) => resolve(JSON.parse(reply)), reject)
+      .finally(() => inflight.delete(reject));
+  });
+}
+
+api.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+  // Only requests carry an action; anything else is not for the background.
+  if (!msg || typeof msg.action !== "string") return false;
+  callGo(msg, sender).then(sendResponse, (err) =>
+    sendResponse({ ok: false, error: `WebBrain's core failed: ${err && err.message ? err.message : err}` }),
+  );
+  return true; // the reply is sent asynchronously
+});
+
+// The keepalive alarm only has to wake the worker; waking starts Go.
+api.alarms.onAlarm.addListener(() => {
+  goReady().catch(() => {});
+});
+
+if (api.sidePanel) {
+  api.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((err) => console.warn("webbrain: side panel:", err));
+}
+if (api.sidebarAction && api.browserAction) {
+  // Firefox: the toolbar button toggles the sidebar (a user action, as toggle() requires).
+  api.browserAction.onClicked.addListener(() => api.sidebarAction.toggle());
+}
+
+goReady();

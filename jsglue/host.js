@@ -1,0 +1,192 @@
+// host.js: the browser as the Go core sees it. Every function returns a
+// promise and takes and gives plain JSON-able values (plus Uint8Array for
+// fetch bodies); wasm/jsplatform wraps this object in the Go interfaces of
+// wasm/platform. Chrome MV3 and Firefox both return promises from their
+// extension APIs, so the only per-browser differences are the few below.
+"use strict";
+
+(() => {
+  const api = globalThis.browser ?? globalThis.chrome;
+  // Only Firefox has runtime.getBrowserInfo.
+  const browserName = typeof api.runtime.getBrowserInfo === "function" ? "firefox" : "chrome";
+
+  // Errors that mean "no such tab" in Chrome ("No tab with id: 5.") and
+  // Firefox ("Invalid tab ID: 5"); Go maps the name to platform.ErrNoTab.
+  const noTabPattern = /no tab with id|invalid tab id/i;
+  // Errors that mean "nobody listens on the other side".
+  const noReceiverPattern = /receiving end does not exist|could not establish connection/i;
+
+  function message(err) {
+    return err && err.message ? err.message : String(err);
+  }
+
+  async function tabCall(fn) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (noTabPattern.test(message(err))) {
+        const e = new Error(message(err));
+        e.name = "NoTab";
+        throw e;
+      }
+      throw err;
+    }
+  }
+
+  function tabInfo(t) {
+    return { id: t.id, url: t.url ?? "", title: t.title ?? "", status: t.status ?? "" };
+  }
+
+  const tabs = {
+    get: (tabId) => tabCall(async () => tabInfo(await api.tabs.get(tabId))),
+    update: (tabId, url) => tabCall(async () => tabInfo(await api.tabs.update(tabId, { url }))),
+    goBack: (tabId) => tabCall(() => api.tabs.goBack(tabId)),
+    goForward: (tabId) => tabCall(() => api.tabs.goForward(tabId)),
+  };
+
+  // Tabs opened before the extension was installed (or reloaded) have no
+  // content script: inject both files, in order, and retry once.
+  const contentFiles = ["content/accessibility-tree.js", "content/content.js"];
+
+  async function inject(tabId) {
+    if (api.scripting) {
+      await api.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: contentFiles });
+      return;
+    }
+    for (const file of contentFiles) {
+      await api.tabs.executeScript(tabId, { file, frameId: 0, runAt: "document_idle" });
+    }
+  }
+
+  const content = {
+    send: (tabId, msg) =>
+      tabCall(async () => {
+        try {
+          return await api.tabs.sendMessage(tabId, msg, { frameId: 0 });
+        } catch (err) {
+          if (!noReceiverPattern.test(message(err))) throw err;
+          await inject(tabId);
+          return await api.tabs.sendMessage(tabId, msg, { frameId: 0 });
+        }
+      }),
+  };
+
+  function storageArea(area) {
+    return {
+      // No keys means everything in the area.
+      get: (keys) => area.get(keys && keys.length ? keys : null),
+      set: (items) => area.set(items),
+      remove: (keys) => area.remove(keys),
+    };
+  }
+
+  // Streaming fetch: start resolves once the headers are in; read pulls one
+  // chunk at a time so Go applies back-pressure; cancel aborts. The caller
+  // picks the id so it can cancel a fetch still waiting for its headers.
+  const streams = new Map(); // id -> {controller, reader}
+
+  const fetchBridge = {
+    async start(req) {
+      const controller = new AbortController();
+      const entry = { controller, reader: null };
+      streams.set(req.id, entry);
+      try {
+        const resp = await fetch(req.url, {
+          method: req.method || "GET",
+          headers: req.headers || {},
+          body: req.body ?? undefined,
+          signal: controller.signal,
+          // Provider APIs authenticate with keys; the user's cookies for
+          // those hosts must not ride along.
+          credentials: "omit",
+        });
+        const headers = {};
+        resp.headers.forEach((v, k) => {
+          headers[k.toLowerCase()] = v;
+        });
+        entry.reader = resp.body ? resp.body.getReader() : null;
+        return { id: req.id, status: resp.status, headers };
+      } catch (err) {
+        streams.delete(req.id);
+        throw err;
+      }
+    },
+    // Resolves to the next chunk, or null at the end of the body.
+    async read(id) {
+      const entry = streams.get(id);
+      if (!entry || !entry.reader) return null;
+      try {
+        const { done, value } = await entry.reader.read();
+        if (done) {
+          streams.delete(id);
+          return null;
+        }
+        return value;
+      } catch (err) {
+        streams.delete(id);
+        throw err;
+      }
+    },
+    async cancel(id) {
+      const entry = streams.get(id);
+      if (!entry) return;
+      streams.delete(id);
+      entry.controller.abort();
+    },
+  };
+
+  // chrome.debugger, attached on first use; Firefox has none.
+  const attached = new Set();
+  const debuggerBridge = api.debugger && {
+    async sendCommand(tabId, method, params) {
+      if (!attached.has(tabId)) {
+        try {
+          await tabCall(() => api.debugger.attach({ tabId }, "1.3"));
+        } catch (err) {
+          // A worker restart forgets the set while Chrome keeps the session.
+          if (!/already attached/i.test(message(err))) throw err;
+        }
+        attached.add(tabId);
+      }
+      return (await api.debugger.sendCommand({ tabId }, method, params ?? {})) ?? {};
+    },
+    async detach(tabId) {
+      attached.delete(tabId);
+      try {
+        await api.debugger.detach({ tabId });
+      } catch (err) {
+        if (!/not attached/i.test(message(err))) throw err;
+      }
+    },
+  };
+  if (api.debugger) {
+    api.debugger.onDetach.addListener((source) => attached.delete(source.tabId));
+  }
+
+  const alarms = {
+    create: (name, periodInMinutes) => api.alarms.create(name, { periodInMinutes }),
+    clear: (name) => api.alarms.clear(name),
+  };
+
+  // Best effort: no extension page open is the usual case, not an error.
+  function broadcast(msg) {
+    return api.runtime.sendMessage(msg).then(
+      () => undefined,
+      (err) => {
+        if (!noReceiverPattern.test(message(err))) console.warn("webbrain: broadcast:", message(err));
+      },
+    );
+  }
+
+  globalThis.wbHost = {
+    browser: browserName,
+    tabs,
+    content,
+    local: storageArea(api.storage.local),
+    session: storageArea(api.storage.session),
+    fetch: fetchBridge,
+    debugger: debuggerBridge || null,
+    alarms,
+    broadcast,
+  };
+})();

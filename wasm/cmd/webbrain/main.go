@@ -1,0 +1,32 @@
+//go:build js
+
+// Command webbrain is the Go core of the extension, compiled to one
+// WebAssembly module that jsglue/background.js runs in the Chrome service
+// worker or the Firefox background page.
+package main
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/webbrain/webbrain/wasm/background"
+	"github.com/webbrain/webbrain/wasm/jsplatform"
+)
+
+// sender is the message sender as background.js describes it.
+type sender struct {
+	ID    string `json:"id"`
+	URL   string `json:"url"`
+	TabID int    `json:"tabId"`
+}
+
+func main() {
+	router := background.New(jsplatform.New())
+	jsplatform.Serve(func(ctx context.Context, msg, from json.RawMessage) any {
+		var s sender
+		if err := json.Unmarshal(from, &s); err != nil {
+			return map[string]any{"ok": false, "error": "unreadable message sender"}
+		}
+		return router.Handle(ctx, msg, background.Sender{ID: s.ID, URL: s.URL, TabID: s.TabID})
+	})
+}

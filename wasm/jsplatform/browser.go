@@ -1,0 +1,67 @@
+//go:build js
+
+package jsplatform
+
+import (
+	"context"
+	"encoding/json"
+	"syscall/js"
+	"time"
+)
+
+// debugger implements platform.Debugger over wbHost.debugger (Chrome only),
+// which attaches to the tab on first use.
+type debugger struct{ js js.Value }
+
+func (d debugger) Send(ctx context.Context, tabID int, method string, params any) (json.RawMessage, error) {
+	p, err := valueOf(params)
+	if err != nil {
+		return nil, err
+	}
+	v, err := call(ctx, d.js, "sendCommand", tabID, method, p)
+	if err != nil {
+		return nil, tabErr(err)
+	}
+	return toJSON(v), nil
+}
+
+func (d debugger) Detach(ctx context.Context, tabID int) error {
+	_, err := call(ctx, d.js, "detach", tabID)
+	return tabErr(err)
+}
+
+// alarms implements platform.Alarms over wbHost.alarms.
+type alarms struct{ js js.Value }
+
+// alarmTimeout bounds the wait for the browser to register or clear an
+// alarm: the interface has no context and the call is local.
+const alarmTimeout = 5 * time.Second
+
+func (a alarms) Create(name string, period time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), alarmTimeout)
+	defer cancel()
+	_, err := call(ctx, a.js, "create", name, period.Minutes())
+	return err
+}
+
+func (a alarms) Clear(name string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), alarmTimeout)
+	defer cancel()
+	_, err := call(ctx, a.js, "clear", name)
+	return err
+}
+
+// broadcaster implements platform.Broadcaster over wbHost.broadcast, which
+// swallows "no receiver" itself.
+type broadcaster struct{ host js.Value }
+
+func (b broadcaster) Broadcast(msg any) {
+	v, err := valueOf(msg)
+	if err != nil {
+		js.Global().Get("console").Call("error", "webbrain: broadcast: "+err.Error())
+		return
+	}
+	if _, err := invoke(b.host, "broadcast", v); err != nil {
+		js.Global().Get("console").Call("error", "webbrain: broadcast: "+err.Error())
+	}
+}

@@ -1,0 +1,56 @@
+//go:build js
+
+package jsplatform
+
+import (
+	"context"
+	"errors"
+	"syscall/js"
+
+	"github.com/webbrain/webbrain/wasm/platform"
+)
+
+// New builds a platform.Platform over globalThis.wbHost (jsglue/host.js).
+// Debugger is nil where the browser has none (Firefox).
+func New() platform.Platform {
+	host := js.Global().Get("wbHost")
+	p := platform.Platform{
+		Tabs:    tabs{host.Get("tabs")},
+		Content: content{host.Get("content")},
+		Local:   storage{host.Get("local")},
+		Session: storage{host.Get("session")},
+		Fetch:   &Fetcher{host: host.Get("fetch")},
+		Alarms:  alarms{host.Get("alarms")},
+		Clock:   platform.RealClock{},
+		UI:      broadcaster{host},
+		Browser: host.Get("browser").String(),
+	}
+	if d := host.Get("debugger"); d.Truthy() {
+		p.Debugger = debugger{d}
+	}
+	return p
+}
+
+// call invokes obj[method](args...) and awaits the promise it returns.
+// A synchronous throw is returned as an error like a rejection.
+func call(ctx context.Context, obj js.Value, method string, args ...any) (v js.Value, err error) {
+	p, err := invoke(obj, method, args...)
+	if err != nil {
+		return js.Undefined(), err
+	}
+	return Await(ctx, p)
+}
+
+func invoke(obj js.Value, method string, args ...any) (v js.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			var jsErr js.Error
+			if e, ok := r.(error); ok && errors.As(e, &jsErr) {
+				err = jsError(jsErr.Value)
+				return
+			}
+			panic(r)
+		}
+	}()
+	return obj.Call(method, args...), nil
+}

@@ -1,0 +1,39 @@
+//go:build js
+
+package jsplatform
+
+import (
+	"context"
+	"encoding/json"
+	"syscall/js"
+)
+
+// Handler answers one message; its reply is sent back as JSON.
+type Handler func(ctx context.Context, msg, sender json.RawMessage) any
+
+// Serve exports h and blocks forever: the Go program returning would be
+// a crash to background.js.
+func Serve(h Handler) {
+	Export(h)
+	select {}
+}
+
+// Export sets globalThis.wbGo.handle(msgJSON, senderJSON) →
+// Promise<replyJSON> for jsglue/background.js and calls
+// globalThis.wbGoReady to say that Go is ready.
+func Export(h Handler) {
+	// Never released: it serves for the life of the program.
+	handle := js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg, sender := arg(args, 0).String(), arg(args, 1).String()
+		return NewPromise(func() (any, error) {
+			reply, err := json.Marshal(h(context.Background(), json.RawMessage(msg), json.RawMessage(sender)))
+			return string(reply), err
+		})
+	})
+	wbGo := js.Global().Get("Object").New()
+	wbGo.Set("handle", handle)
+	js.Global().Set("wbGo", wbGo)
+	if ready := js.Global().Get("wbGoReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	}
+}

@@ -1,0 +1,38 @@
+//go:build js
+
+package jsplatform
+
+import (
+	"context"
+	"encoding/json"
+	"syscall/js"
+)
+
+// storage implements platform.Storage over wbHost.local or wbHost.session.
+type storage struct{ js js.Value }
+
+func (s storage) Get(ctx context.Context, keys ...string) (map[string]json.RawMessage, error) {
+	v, err := call(ctx, s.js, "get", stringArray(keys))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]json.RawMessage{}
+	if err := json.Unmarshal(toJSON(v), &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (s storage) Set(ctx context.Context, items map[string]json.RawMessage) error {
+	v, err := valueOf(items)
+	if err != nil {
+		return err
+	}
+	_, err = call(ctx, s.js, "set", v)
+	return err
+}
+
+func (s storage) Remove(ctx context.Context, keys ...string) error {
+	_, err := call(ctx, s.js, "remove", stringArray(keys))
+	return err
+}

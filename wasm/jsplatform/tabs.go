@@ -1,0 +1,59 @@
+//go:build js
+
+package jsplatform
+
+import (
+	"context"
+	"encoding/json"
+	"syscall/js"
+
+	"github.com/webbrain/webbrain/wasm/platform"
+)
+
+// tabs implements platform.Tabs over wbHost.tabs.
+type tabs struct{ js js.Value }
+
+func (t tabs) Get(ctx context.Context, tabID int) (platform.Tab, error) {
+	v, err := call(ctx, t.js, "get", tabID)
+	if err != nil {
+		return platform.Tab{}, tabErr(err)
+	}
+	var tab platform.Tab
+	err = json.Unmarshal(toJSON(v), &tab)
+	return tab, err
+}
+
+func (t tabs) Navigate(ctx context.Context, tabID int, url string) error {
+	_, err := call(ctx, t.js, "update", tabID, url)
+	return tabErr(err)
+}
+
+func (t tabs) GoBack(ctx context.Context, tabID int) error {
+	_, err := call(ctx, t.js, "goBack", tabID)
+	return tabErr(err)
+}
+
+func (t tabs) GoForward(ctx context.Context, tabID int) error {
+	_, err := call(ctx, t.js, "goForward", tabID)
+	return tabErr(err)
+}
+
+// tabErr maps host.js's "NoTab" errors to platform.ErrNoTab.
+func tabErr(err error) error {
+	if isName(err, "NoTab") {
+		return platform.ErrNoTab
+	}
+	return err
+}
+
+// content implements platform.Content over wbHost.content, which injects
+// the content scripts when the tab has none and retries once.
+type content struct{ js js.Value }
+
+func (c content) Send(ctx context.Context, tabID int, msg json.RawMessage) (json.RawMessage, error) {
+	v, err := call(ctx, c.js, "send", tabID, fromJSON(msg))
+	if err != nil {
+		return nil, tabErr(err)
+	}
+	return toJSON(v), nil
+}

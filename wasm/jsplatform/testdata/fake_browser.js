@@ -1,0 +1,83 @@
+// A fake extension API for the jsplatform tests: the wasmbrowsertest page is
+// an ordinary page. jsglue/host.js is loaded over it, so the tests exercise
+// the real host.js and the real Go bridge. fakeBrowser records what happened.
+"use strict";
+
+(() => {
+  const noReceiver = () => new Error("Could not establish connection. Receiving end does not exist.");
+  const rec = { calls: [], injected: [], requests: [], contentReady: false };
+  globalThis.fakeBrowser = rec;
+
+  function area() {
+    const data = {};
+    return {
+      data,
+      get: async (keys) => {
+        const out = {};
+        for (const k of keys ?? Object.keys(data)) if (k in data) out[k] = structuredClone(data[k]);
+        return out;
+      },
+      set: async (items) => Object.assign(data, structuredClone(items)),
+      remove: async (keys) => [].concat(keys).forEach((k) => delete data[k]),
+    };
+  }
+
+  const tabs = { 5: { id: 5, url: "https://example.com/", title: "Example", status: "complete", active: true } };
+  function tab(id) {
+    if (!tabs[id]) throw new Error(`No tab with id: ${id}.`);
+    return tabs[id];
+  }
+
+  globalThis.chrome = {
+    runtime: {
+      sendMessage: async (msg) => {
+        rec.calls.push(["broadcast", msg]);
+        throw noReceiver();
+      },
+    },
+    tabs: {
+      get: async (id) => tab(id),
+      update: async (id, props) => Object.assign(tab(id), { url: props.url, status: "loading" }),
+      goBack: async (id) => rec.calls.push(["goBack", tab(id).id]),
+      goForward: async (id) => rec.calls.push(["goForward", tab(id).id]),
+      sendMessage: async (id, msg, opts) => {
+        tab(id);
+        if (!rec.contentReady) throw noReceiver();
+        return { ok: true, result: `${msg.name} in frame ${opts.frameId}` };
+      },
+    },
+    scripting: {
+      executeScript: async (injection) => {
+        rec.injected.push(...injection.files);
+        rec.contentReady = true;
+        return [];
+      },
+    },
+    storage: { local: area(), session: area() },
+    debugger: {
+      attach: async (target) => rec.calls.push(["attach", tab(target.tabId).id]),
+      sendCommand: async (target, method, params) => ({ method, params }),
+      detach: async (target) => rec.calls.push(["detach", target.tabId]),
+      onDetach: { addListener() {} },
+    },
+    alarms: {
+      create: async (name, info) => rec.calls.push(["alarm", name, info.periodInMinutes]),
+      clear: async (name) => rec.calls.push(["clearAlarm", name]),
+    },
+  };
+
+  // fetch records every request; http://slow.invalid/ never answers and
+  // fails only when aborted, like a server that has not replied yet.
+  const realFetch = globalThis.fetch.bind(globalThis);
+  globalThis.fetch = (url, init = {}) => {
+    // wasmbrowsertest's own file-system bridge fetches with string bodies.
+    const body = ArrayBuffer.isView(init.body) ? new TextDecoder().decode(init.body) : (init.body ?? null);
+    rec.requests.push({ url, method: init.method, headers: init.headers, body, signal: init.signal });
+    if (String(url).startsWith("http://slow.invalid/")) {
+      return new Promise((_, reject) => {
+        init.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+      });
+    }
+    return realFetch(url, init);
+  };
+})();
