@@ -1,0 +1,59 @@
+//go:build firefox
+
+package firefox
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+)
+
+// A tab opened before the add-on was installed works too: its content
+// script is injected by Firefox at install or, failing that, by the
+// background's tabs.executeScript fallback (jsglue/host.js). Its own browser:
+// the shared one has the add-on from the start.
+func TestTabOpenedBeforeInstall(t *testing.T) {
+	dir := distDir(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ff, err := startFirefox(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ff.close()
+	fixtures := newFixtureServer(dir)
+	defer fixtures.Close()
+	page, pageURL, err := ff.openFixture(ctx, fixtures.URL, "article.html", t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := installEnv(ctx, ff, dir, fixtures)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		if n == 0 {
+			return callTool("get_accessibility_tree", map[string]any{})
+		}
+		if tree := lastToolResult(req); !strings.Contains(tree, "3,417 paper lanterns") {
+			return scriptFailed(errors.New("the tree lacks the lantern count:\n" + clip(tree, 2000)))
+		}
+		return answer("3,417 lanterns.")
+	})
+	s := attachSession(t, e, srv, page, pageURL)
+	s.send("ask", "How many lanterns?")
+	if got := s.waitRunEnd(); got != "done" {
+		t.Fatalf("run status %q, want done", got)
+	}
+	if rows := s.toolRows(); len(rows) != 1 || rows[0].IsError {
+		t.Errorf("tool rows %+v, want one successful get_accessibility_tree", rows)
+	}
+	if got := s.text("#transcript .msg.assistant"); !strings.Contains(got, "3,417 lanterns") {
+		t.Errorf("answer %q, want the lantern count", got)
+	}
+}
