@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/webbrain/webbrain/test/testenv"
 )
 
 // result mirrors what window.__generateAccessibilityTree returns.
@@ -30,23 +31,14 @@ type result struct {
 	Error        string         `json:"error"`
 }
 
-// repoRoot walks up from the test's directory to the one holding go.mod.
+// repoRoot is the repository root, or the test fails.
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	root, err := testenv.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
+	return root
 }
 
 // page is one browser tab with the tree script at hand.
@@ -62,7 +54,7 @@ type page struct {
 func newPage(t *testing.T) *page {
 	t.Helper()
 	root := repoRoot(t)
-	edge := filepath.Join(root, "..", "shared", "corpus", "edge-pages")
+	edge := filepath.Join(testenv.SharedDir(root), "corpus", "edge-pages")
 	if _, err := os.Stat(edge); err != nil {
 		t.Fatalf("shared corpus missing beside the repo: %v", err)
 	}
@@ -76,20 +68,8 @@ func newPage(t *testing.T) *page {
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath("/usr/bin/chromium"),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("headless", "new"),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1280, 800),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		testenv.ChromiumOptions(t.TempDir(), chromedp.WindowSize(1280, 800))...)
 	ctx, cancel := chromedp.NewContext(actx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
 	t.Cleanup(func() {

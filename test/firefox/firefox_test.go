@@ -273,24 +273,6 @@ func (l *lineLog) since(mark int) []string {
 	return slices.Clone(l.lines[mark:])
 }
 
-// repoRoot walks up from the working directory to the directory of go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
 // chromeWindow returns the browsing context of the first browser window in
 // chrome scope: privileged script there opens extension pages, which BiDi
 // navigation refuses.

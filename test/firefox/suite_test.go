@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/webbrain/webbrain/test/testenv"
 )
 
 // env is the browser the scenarios share, started by the first that needs
@@ -45,7 +47,7 @@ func TestMain(m *testing.M) {
 // distDir returns dist/firefox, or fails the test when it is not built.
 func distDir(t testing.TB) string {
 	t.Helper()
-	root, err := repoRoot()
+	root, err := testenv.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,9 +29,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/webbrain/webbrain/test/testenv"
 )
-
-const chromiumPath = "/usr/bin/chromium"
 
 //go:embed testdata/fake-chrome.js
 var fakeChrome string
@@ -51,7 +50,7 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) (int, error) {
-	root, err := repoRoot()
+	root, err := testenv.RepoRoot()
 	if err != nil {
 		return 0, err
 	}
@@ -67,22 +66,8 @@ func run(m *testing.M) (int, error) {
 		return 0, err
 	}
 	defer os.RemoveAll(profile)
-	exe := os.Getenv("CHROMIUM")
-	if exe == "" {
-		exe = chromiumPath
-	}
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", "new"),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(420, 800),
-	)...)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		testenv.ChromiumOptions(profile, chromedp.WindowSize(420, 800))...)
 	defer cancelAlloc()
 	var cancel context.CancelFunc
 	browserCtx, cancel = chromedp.NewContext(alloc)
