@@ -14,6 +14,16 @@ export function applyEvent(transcript, requestId, ev, describeError) {
       transcript.updateText(msg);
       return "running";
     }
+    case "steer":
+      transcript.add({ role: "user", requestId, text: ev.text ?? "", correction: true });
+      return "running";
+    case "resumed": {
+      // The interrupted model request is sent again: its partial text is void.
+      const msg = transcript.streaming(requestId);
+      if (msg) transcript.remove(msg);
+      transcript.add({ role: "notice", text: ev.text || "The run was interrupted and resumed." });
+      return "running";
+    }
     case "text_reset": {
       // The provider retried a broken stream: what was shown is void.
       const msg = transcript.streaming(requestId);

@@ -7,11 +7,18 @@ import { applyEvent } from "./events.js";
 import { loadChat, saveChat, removeChat } from "./store.js";
 
 const SAVE_DELAY_MS = 200;
+// A running run silent this long makes the panel ask run_state: that wakes
+// a background the browser stopped, which then resumes the run.
+const WATCHDOG_MS = 2000;
 const TERMINAL = new Set(["done", "error", "stopped"]);
 
 export class TabSession {
-  constructor(tabId, root, { onStatus, describeError }) {
+  constructor(tabId, root, { onStatus, onQueue, describeError }) {
     this.tabId = tabId;
+    this.queue = []; // {id, text, mode, paused}: follow-ups sent while a run is active
+    this.onQueue = onQueue;
+    this.lastHeard = Date.now();
+    this.watchdog = setInterval(() => this.checkAlive(), WATCHDOG_MS / 2);
     this.runs = {};
     this.current = null;
     this.mode = null;
@@ -38,20 +45,30 @@ export class TabSession {
       this.runs = chat.runs ?? {};
       this.current = chat.current ?? null;
       this.mode = chat.mode ?? null;
+      this.queue = Array.isArray(chat.queue) ? chat.queue : [];
       this.transcript.reset(chat.items);
     }
     await this.reconnect();
     this.loaded = true;
-    this.saveNow();
+    this.queueChanged();
   }
 
   close() {
     this.closed = true;
+    clearInterval(this.watchdog);
     this.saveNow();
+  }
+
+  checkAlive() {
+    if (this.closed || this.syncing || this.status !== "running") return;
+    if (Date.now() - this.lastHeard < WATCHDOG_MS) return;
+    this.lastHeard = Date.now();
+    this.reconnect();
   }
 
   async reconnect() {
     this.syncing = true;
+    this.lastHeard = Date.now();
     const reply = await send({ action: "run_state", tabId: this.tabId });
     if (this.closed) return;
     if (reply.ok && reply.journal) this.applyJournal(reply.journal);
@@ -68,18 +85,26 @@ export class TabSession {
       this.runs[id] = 0;
       this.current = id;
     }
+    let ended = false;
     for (const { seq, event } of journalEvents(journal)) {
-      if (seq > this.runs[id]) this.apply(id, seq, event);
+      if (seq > this.runs[id]) {
+        this.apply(id, seq, event);
+        ended ||= event?.kind === "final";
+      }
     }
     // The journal of an older run (a newer one was just started here) must
     // not overwrite the status of the newer one.
     if (id === this.current && journal.status) this.setStatus(journal.status);
+    // A run this open panel watched ended while it resynced: go on with
+    // the queue as if the final event had been broadcast.
+    if (ended && this.loaded && id === this.current) this.sendNext();
   }
 
   // receive handles one agent_update broadcast for this tab. After a
   // reconnect (draining) a remaining gap is accepted: the journal had
   // nothing more to offer.
   receive(msg, draining = false) {
+    this.lastHeard = Date.now();
     if (this.syncing) {
       this.buffer.push(msg);
       return;
@@ -94,6 +119,8 @@ export class TabSession {
     if (seq <= this.runs[id]) return; // already rendered
     if (seq > this.runs[id] + 1 && !draining) return this.resync(msg);
     this.apply(id, seq, msg.event);
+    // A run that ended by itself hands the turn to the next queued message.
+    if (msg.event?.kind === "final" && id === this.current) this.sendNext();
   }
 
   resync(msg) {
@@ -103,18 +130,85 @@ export class TabSession {
 
   apply(id, seq, event) {
     this.runs[id] = seq;
+    if (event?.kind === "steer_returned") this.requeue(event.corrections ?? []);
     const status = applyEvent(this.transcript, id, event ?? {}, this.describeError);
     if (id !== this.current) return;
     this.setStatus(status);
   }
 
   setStatus(status) {
+    const was = this.status;
     this.status = status;
     if (TERMINAL.has(status)) {
       this.expireQuestions();
+      // After Stop or a failure nothing queued is sent by itself.
+      if (status !== "done") for (const item of this.queue) item.paused = true;
       this.saveNow();
     }
     this.onStatus(status);
+    if (was !== status) this.queueChanged();
+  }
+
+  // Queue and steering (docs/PROTOCOL.md).
+
+  queueChanged() {
+    this.onQueue?.(this.queue, this.status === "running");
+    this.scheduleSave();
+  }
+
+  enqueue(text, mode, { front = false, paused = false } = {}) {
+    const item = { id: crypto.randomUUID(), text, mode, paused };
+    if (front) this.queue.unshift(item);
+    else this.queue.push(item);
+    this.queueChanged();
+  }
+
+  // requeue puts corrections the run did not apply back at the front, in order.
+  requeue(texts) {
+    const items = texts.map((text) => ({ id: crypto.randomUUID(), text, mode: this.mode ?? "ask", paused: false }));
+    this.queue.unshift(...items);
+    this.queueChanged();
+  }
+
+  remove(item) {
+    this.queue = this.queue.filter((i) => i.id !== item.id);
+    this.queueChanged();
+  }
+
+  sendNext() {
+    const next = this.queue[0];
+    if (!next || next.paused) return;
+    this.remove(next);
+    this.start(next.text, next.mode);
+  }
+
+  // sendQueued runs a queued (maybe paused) message now, or when the run ends.
+  sendQueued(item) {
+    if (this.status === "running") {
+      item.paused = false;
+      this.queueChanged();
+      return;
+    }
+    this.remove(item);
+    this.start(item.text, item.mode);
+  }
+
+  // steer sends a correction to the running request. It resolves to true
+  // when the background journaled it; a run that already ended gets it at
+  // the front of the queue; a transport error leaves it to the caller.
+  async steer(text, queued = null) {
+    const requestId = this.current;
+    const reply = await send({ action: "steer", tabId: this.tabId, requestId, text });
+    if (reply.ok) {
+      if (queued) this.remove(queued);
+      return true;
+    }
+    if (reply.ended) {
+      if (!queued) this.enqueue(text, this.mode ?? "ask", { front: true, paused: this.status !== "done" && this.status !== "running" });
+      return true;
+    }
+    this.transcript.add(this.describeError(reply.error));
+    return false;
   }
 
   // Questions of a finished run can no longer be answered.
@@ -153,6 +247,8 @@ export class TabSession {
     }
     this.runs = {};
     this.current = null;
+    this.queue = [];
+    this.queueChanged();
     this.transcript.reset();
     this.setStatus("idle");
     clearTimeout(this.saveTimer);
@@ -189,7 +285,7 @@ export class TabSession {
     clearTimeout(this.saveTimer);
     this.saveTimer = 0;
     if (!this.loaded) return;
-    saveChat(this.tabId, { items: this.transcript.items, runs: this.runs, current: this.current, mode: this.mode });
+    saveChat(this.tabId, { items: this.transcript.items, runs: this.runs, current: this.current, mode: this.mode, queue: this.queue });
   }
 }
 

@@ -2,6 +2,7 @@
 // agent_update broadcasts to the tab's session.
 import { api, send } from "../common/api.js";
 import { TabSession } from "./session.js";
+import { QueueView } from "./queue.js";
 import { runCommand } from "./commands.js";
 import { activeProvider, describeError, providerLabel } from "./hints.js";
 
@@ -9,7 +10,19 @@ const $ = (id) => document.getElementById(id);
 const els = {
   transcript: $("transcript"), prompt: $("prompt"), send: $("send"), stop: $("stop"), mode: $("mode"),
   provider: $("provider"), settings: $("open-settings"), file: $("import-file"), composer: $("composer"),
+  queue: $("queue"),
 };
+
+const queueView = new QueueView(els.queue, {
+  onSteer: (item) => session?.steer(item.text, item),
+  onSend: (item) => session?.sendQueued(item),
+  onEdit: (item) => {
+    session?.remove(item);
+    els.prompt.value = item.text;
+    els.prompt.focus();
+  },
+  onDelete: (item) => session?.remove(item),
+});
 
 let session = null;
 let settings = null;
@@ -23,7 +36,6 @@ function setStatus(status) {
   els.transcript.dataset.runStatus = status;
   els.transcript.setAttribute("aria-busy", String(status === "running"));
   els.stop.disabled = status !== "running";
-  els.send.disabled = status === "running";
 }
 
 function bind(tabId) {
@@ -31,6 +43,7 @@ function bind(tabId) {
   session?.close();
   session = new TabSession(tabId, els.transcript, {
     onStatus: setStatus,
+    onQueue: (items, running) => queueView.render(items, running),
     describeError: (text) => describeError(text, activeProvider(settings)),
   });
   const bound = session;
@@ -52,7 +65,9 @@ async function loadProvider() {
   else els.provider.textContent = reply.error;
 }
 
-function submit() {
+// submit sends the draft, queues it while a run is active, or with steer
+// (Alt+Enter) sends it to the running request as a correction.
+async function submit({ steer = false } = {}) {
   const text = els.prompt.value.trim();
   if (!text || !session) return;
   if (text.startsWith("/")) {
@@ -60,9 +75,14 @@ function submit() {
     runCommand(text, { session, pickFile, onImported: loadProvider });
     return;
   }
-  if (session.status === "running") return;
   els.prompt.value = "";
-  session.start(text, els.mode.value);
+  if (session.status !== "running") {
+    session.start(text, els.mode.value);
+  } else if (!steer) {
+    session.enqueue(text, els.mode.value);
+  } else if (!(await session.steer(text)) && !els.prompt.value) {
+    els.prompt.value = text; // not delivered: keep the draft, never resend by itself
+  }
 }
 
 let onFilePicked = null;
@@ -83,7 +103,7 @@ els.composer.addEventListener("submit", (e) => {
 els.prompt.addEventListener("keydown", (e) => {
   if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
-    submit();
+    submit({ steer: e.altKey });
   }
 });
 els.stop.addEventListener("click", () => session?.abort());

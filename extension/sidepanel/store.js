@@ -37,10 +37,10 @@ export async function removeChat(tabId) {
 
 // pack drops ephemeral items, shortens long fields and then the oldest
 // items until the record fits MAX_BYTES.
-export function pack({ items, runs, current, mode }) {
+export function pack({ items, runs, current, mode, queue = [] }) {
   const kept = items.filter((i) => !i.ephemeral).map(trimItem);
   const runIds = Object.keys(runs).slice(-MAX_RUNS);
-  const record = { v: 1, mode, current, runs: Object.fromEntries(runIds.map((id) => [id, runs[id]])), items: kept };
+  const record = { v: 1, mode, current, queue, runs: Object.fromEntries(runIds.map((id) => [id, runs[id]])), items: kept };
   let size = JSON.stringify(record).length;
   while (size > MAX_BYTES && kept.length) size -= JSON.stringify(kept.shift()).length + 1;
   return record;

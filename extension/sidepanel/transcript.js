@@ -1,7 +1,7 @@
 // Transcript keeps the panel's conversation as data items and mirrors them
 // into the #transcript element. Items are plain objects so they can be
 // stored in storage.session and rendered again when the panel reopens:
-//   {role: "user", requestId, text}
+//   {role: "user", requestId, text, correction?}
 //   {role: "assistant", requestId, text}            Markdown
 //   {role: "tool", requestId, id, name, args, result?, isError?}
 //   {role: "clarify", requestId, id, text, options, answer?, expired?}
@@ -56,6 +56,14 @@ export class Transcript {
     this.onChange?.();
   }
 
+  remove(item) {
+    this.items = this.items.filter((i) => i !== item);
+    this.nodes.get(item)?.remove();
+    this.nodes.delete(item);
+    this.dirty.delete(item);
+    this.onChange?.();
+  }
+
   // updateText re-renders a streaming assistant message at most once per
   // animation frame: parsing Markdown on every delta would be wasted work.
   updateText(item) {
@@ -97,7 +105,7 @@ export class Transcript {
   render(item) {
     switch (item.role) {
       case "user":
-        return el("div", { className: "msg user", text: item.text });
+        return el("div", { className: item.correction ? "msg user correction" : "msg user", text: item.text });
       case "assistant": {
         const node = el("div", { className: "msg assistant" });
         node.append(renderMarkdown(item.text));

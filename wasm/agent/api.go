@@ -69,6 +69,13 @@ type Options struct {
 	Page func(ctx context.Context) (url, title string)
 	// Emit receives every event of the turn, in order.
 	Emit func(Event)
+	// Steering, when set, delivers the user's corrections.
+	Steering Steering
+	// Checkpoint, when set, makes the turn durable: it is called before
+	// each model request, before each tool dispatch and after each
+	// result, and must have stored the state when it returns. An error
+	// stops the turn before anything else is sent.
+	Checkpoint func(Checkpoint) error
 }
 
 // Outcome is what a turn leaves behind. Conversation is the history with

@@ -15,10 +15,24 @@ import (
 func (r *run) runBatch(ctx context.Context, step int, res llm.Result) (final string, done bool, err error) {
 	calls := withCallIDs(res.ToolCalls, step)
 	r.conv = append(r.conv, llm.Message{Role: llm.RoleAssistant, Content: res.Content, ToolCalls: calls})
+	return r.runCalls(ctx, step, calls)
+}
+
+// runCalls runs calls, the rest of the batch of step. A correction that
+// arrives lets the running call finish and skips the others.
+func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall) (final string, done bool, err error) {
 	for i, call := range calls {
 		if ctx.Err() != nil {
 			r.closeCalls(calls[i:], resultStopped)
 			return "", false, ctx.Err()
+		}
+		if len(r.newCorrections()) > 0 {
+			r.closeCalls(calls[i:], resultSteered)
+			return "", false, nil
+		}
+		if err := r.save(step, call.ID); err != nil {
+			_, err = r.persistFail(calls[i:], err)
+			return "", false, err
 		}
 		r.emit(Event{Kind: EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
 		r.called = append(r.called, call.Name)
@@ -48,6 +62,10 @@ func (r *run) runBatch(ctx context.Context, step int, res llm.Result) (final str
 			result += "\n\n" + v.nudge
 		}
 		r.addResult(call, result, isErr)
+		if err := r.save(step, ""); err != nil {
+			_, err = r.persistFail(calls[i+1:], err)
+			return "", false, err
+		}
 		if v.nudge != "" {
 			r.emit(Event{Kind: EventLoopWarning, Text: v.nudge})
 		}

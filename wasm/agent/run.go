@@ -34,6 +34,7 @@ type run struct {
 	loops     *loopDetector
 	lastInput int      // input tokens of the last model request
 	called    []string // names of the tools called in this turn
+	applied   []string // ids of the corrections in conv
 }
 
 // Run runs one user turn on top of history and returns the conversation
@@ -41,30 +42,83 @@ type run struct {
 // at the next wait, with a conversation in which every tool call has a
 // result.
 func Run(ctx context.Context, opts Options, history []llm.Message, userText string) (Outcome, error) {
-	if opts.MaxSteps <= 0 {
-		opts.MaxSteps = DefaultMaxSteps
-	}
-	r := &run{opts: opts, tools: tools.ForMode(opts.Mode, opts.Tier, opts.Browser)}
-	r.conv = withSystem(history, systemPrompt(opts.Mode, opts.Tier))
+	r := newRun(opts)
+	r.conv = withSystem(history, systemPrompt(r.opts.Mode, r.opts.Tier))
 	pageURL, title := r.page(ctx)
 	r.loops = newLoopDetector(pageURL)
 	r.conv = append(r.conv, llm.Message{Role: llm.RoleUser, Content: userMessage(userText, pageURL, title)})
 	r.task = len(r.conv) - 1
+	return r.loop(ctx, 1)
+}
 
-	for step := 1; step <= opts.MaxSteps; step++ {
-		if needsCompaction(r.conv, r.lastInput, opts.ContextWindow) {
+// Resume continues a turn from its last checkpoint after a restart. The
+// interrupted batch is finished first: the call that was in flight runs
+// again only when it is read-only, else it gets a result saying its
+// effect is unknown. A model request that was in flight is sent again.
+func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
+	r := newRun(opts)
+	r.conv, r.task = cp.Conversation, cp.Task
+	r.applied, r.called = cp.Applied, cp.Called
+	pageURL, _ := r.page(ctx)
+	r.loops = newLoopDetector(pageURL)
+	step := max(cp.Step, 1)
+	open := openCalls(r.conv)
+	if len(open) == 0 {
+		return r.loop(ctx, step)
+	}
+	if open[0].ID == cp.Dispatched && !tools.ReadOnly(open[0].Name) {
+		r.addResult(open[0], resultInterrupted, true)
+		if err := r.save(step, ""); err != nil {
+			return r.persistFail(open[1:], err)
+		}
+		open = open[1:]
+	}
+	final, done, err := r.runCalls(ctx, step, open)
+	if err != nil {
+		return r.outcome(""), err
+	}
+	if done {
+		return r.finish(final), nil
+	}
+	return r.loop(ctx, step+1)
+}
+
+func newRun(opts Options) *run {
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = DefaultMaxSteps
+	}
+	return &run{opts: opts, tools: tools.ForMode(opts.Mode, opts.Tier, opts.Browser)}
+}
+
+// loop makes model requests from step first on. Corrections are applied
+// before each request; one that arrives during a request aborts it and
+// the step is asked again with the correction.
+func (r *run) loop(ctx context.Context, first int) (Outcome, error) {
+	for step := first; step <= r.opts.MaxSteps; {
+		applied := r.applyCorrections()
+		if needsCompaction(r.conv, r.lastInput, r.opts.ContextWindow) {
 			r.conv, r.task = compact(r.conv, r.task)
 			r.lastInput = 0
 		}
+		if err := r.save(step, ""); err != nil {
+			return r.persistFail(nil, err)
+		}
+		for _, c := range applied {
+			r.emit(Event{Kind: EventCorrection, ID: c.ID, Text: c.Text})
+		}
 		r.emit(Event{Kind: EventStep, Step: step})
-		res, err := opts.Provider.Chat(ctx, llm.Request{
+		res, err, steered := r.chat(ctx, llm.Request{
 			Messages:    r.conv,
 			Tools:       r.tools,
-			Temperature: temperature(opts.Mode),
+			Temperature: temperature(r.opts.Mode),
 			MaxTokens:   maxTokens,
 			OnText:      func(d string) { r.emit(Event{Kind: EventTextDelta, Text: d}) },
 			OnRetry:     func() { r.emit(Event{Kind: EventTextReset}) },
 		})
+		if steered {
+			r.emit(Event{Kind: EventTextReset})
+			continue
+		}
 		if err != nil {
 			return r.fail(ctx, err)
 		}
@@ -83,8 +137,17 @@ func Run(ctx context.Context, opts Options, history []llm.Message, userText stri
 		if done {
 			return r.finish(final), nil
 		}
+		step++
 	}
 	return r.handOff(ctx)
+}
+
+// persistFail ends the turn because its checkpoint could not be saved:
+// sending more without a record could repeat an action after a restart.
+func (r *run) persistFail(unrun []llm.ToolCall, err error) (Outcome, error) {
+	r.closeCalls(unrun, resultSkipped)
+	r.emit(Event{Kind: EventError, Text: "WebBrain stopped because it could not save the run's progress: " + err.Error()})
+	return r.outcome(""), err
 }
 
 // withSystem returns a copy of history that starts with the system prompt

@@ -38,7 +38,8 @@ const (
 type Entry struct {
 	Seq int `json:"seq"`
 	agent.Event
-	Mode string `json:"mode,omitempty"`
+	Mode        string   `json:"mode,omitempty"`
+	Corrections []string `json:"corrections,omitempty"` // steer_returned
 }
 
 // Journal is the runUi:<tabId> snapshot a reopened panel replays.
@@ -76,6 +77,22 @@ func newJournal(p platform.Platform, tabID int, requestID, mode string) *journal
 	return &journal{p: p, tabID: tabID, state: Journal{
 		RequestID: requestID, Mode: mode, Status: StatusRunning, Events: []Entry{},
 	}}
+}
+
+// resumeSeqGap is how far a resumed journal's seq jumps: the old
+// background may have broadcast text deltas of its last 200 ms that it
+// never stored, and a panel must not take new events for those. The gap
+// makes the panel resync from run_state instead.
+const resumeSeqGap = 1024
+
+// resumedJournal continues a stored journal after a restart: its events
+// go on under the same request, past any seq the old background used.
+func resumedJournal(p platform.Platform, tabID int, stored Journal) *journal {
+	if stored.Events == nil {
+		stored.Events = []Entry{}
+	}
+	stored.Seq += resumeSeqGap
+	return &journal{p: p, tabID: tabID, state: stored}
 }
 
 // add journals ev, broadcasts it and schedules or performs the write.

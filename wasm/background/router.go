@@ -33,9 +33,12 @@ func (s Sender) fromExtensionPage() bool {
 type Router struct {
 	p platform.Platform
 
-	mu   sync.Mutex
-	runs map[int]*run // active run per tab
-	seq  int          // for request ids the panel did not supply
+	mu       sync.Mutex
+	runs     map[int]*run  // active run per tab
+	seq      int           // for request ids the panel did not supply
+	pingStop chan struct{} // ends the keepalive ping; nil when no run is active
+
+	resumeOnce sync.Once
 }
 
 // New returns a Router over the browser platform p.
@@ -87,6 +90,7 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 	if sender.TabID > 0 && !sender.fromExtensionPage() {
 		return failf("Web pages cannot control WebBrain.")
 	}
+	r.Resume(ctx)
 	var m message
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return failf("The message is not a valid JSON object.")
@@ -100,6 +104,8 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.clearConversation(ctx, m)
 	case "run_state":
 		return r.runState(ctx, m)
+	case "steer":
+		return r.steer(ctx, m, sender)
 	case "clarify_answer":
 		return r.clarifyAnswer(m)
 	case "settings_get":

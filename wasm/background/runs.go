@@ -30,8 +30,12 @@ type run struct {
 	aborted atomic.Bool // the user stopped it (abort or clear)
 	done    chan struct{}
 
-	j    *journal
-	clar *clarifier
+	j     *journal
+	clar  *clarifier
+	steer *steerBox
+
+	resumed bool              // continued after a background restart
+	resume  *agent.Checkpoint // where to continue; nil: from the start
 
 	persistMu sync.Mutex // orders the final conversation save against a clear
 	cleared   bool
@@ -52,6 +56,14 @@ func (r *Router) chatStart(m message) reply {
 	if strings.TrimSpace(m.Text) == "" {
 		return failf("The message is empty.")
 	}
+	// A run that already journaled its end is only saving what it left:
+	// the panel sends the next queued message as soon as it sees the end.
+	if ru := r.active(m.TabID); ru != nil && ru.j.terminal() {
+		select {
+		case <-ru.done:
+		case <-time.After(clearWait):
+		}
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, busy := r.runs[m.TabID]; busy {
@@ -62,24 +74,39 @@ func (r *Router) chatStart(m message) reply {
 		r.seq++
 		id = fmt.Sprintf("req-%d-%d", r.p.Clock.Now().UnixMilli(), r.seq)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	ru := &run{tabID: m.TabID, requestID: id, mode: m.Mode, text: m.Text,
-		ctx: ctx, cancel: cancel, done: make(chan struct{})}
+	ru := r.newRun(m.TabID, id, m.Mode, m.Text)
 	ru.j = newJournal(r.p, m.TabID, id, m.Mode)
 	ru.clar = newClarifier(ru.j)
-	r.runs[m.TabID] = ru
+	r.launch(ru)
+	return okReply("requestId", id)
+}
+
+func (r *Router) newRun(tabID int, requestID, mode, text string) *run {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &run{tabID: tabID, requestID: requestID, mode: mode, text: text,
+		ctx: ctx, cancel: cancel, done: make(chan struct{}), steer: newSteerBox(r.p, tabID, requestID)}
+}
+
+// launch registers the run and starts it; the caller holds r.mu.
+func (r *Router) launch(ru *run) {
+	r.runs[ru.tabID] = ru
 	if len(r.runs) == 1 {
 		r.keepAlive(true)
 	}
 	go r.execute(ru)
-	return okReply("requestId", id)
 }
 
 // execute runs the turn and journals how it ended.
 func (r *Router) execute(ru *run) {
 	defer r.finish(ru)
-	ru.j.add(Entry{Event: agent.Event{Kind: EventRunStarted, Text: ru.text}, Mode: ru.mode})
+	if ru.resumed {
+		ru.j.add(Entry{Event: agent.Event{Kind: EventResumed, Text: resumedText}})
+	} else {
+		ru.j.add(Entry{Event: agent.Event{Kind: EventRunStarted, Text: ru.text}, Mode: ru.mode})
+	}
 	final, err := r.runGuarded(ru)
+	r.handBack(ru)
+	defer r.dropRecord(ru.tabID)
 	switch {
 	case ru.aborted.Load() && ru.j.status() != StatusDone:
 		ru.j.add(Entry{Event: agent.Event{Kind: EventStopped}})
@@ -119,7 +146,11 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	history := r.loadConversation(ctx, ru.tabID)
+	if ru.resume == nil {
+		if err := r.saveRecord(ru, nil); err != nil {
+			return "", fmt.Errorf("WebBrain could not save the run before starting it: %v", err)
+		}
+	}
 	opts := agent.Options{
 		Provider:      prov,
 		Mode:          ru.mode,
@@ -136,9 +167,24 @@ func (r *Router) runAgent(ru *run) (string, error) {
 			}
 			return tab.URL, tab.Title
 		},
-		Emit: func(ev agent.Event) { ru.j.add(Entry{Event: ev}) },
+		Emit: func(ev agent.Event) {
+			switch ev.Kind {
+			case agent.EventFinal, agent.EventError:
+				r.handBack(ru) // corrections go back to the queue before the run ends
+			case agent.EventCorrection:
+				ru.steer.markApplied(ev.ID)
+			}
+			ru.j.add(Entry{Event: ev})
+		},
+		Steering:   ru.steer,
+		Checkpoint: func(cp agent.Checkpoint) error { return r.saveRecord(ru, &cp) },
 	}
-	out, err := agent.Run(ctx, opts, history, ru.text)
+	var out agent.Outcome
+	if ru.resume != nil {
+		out, err = agent.Resume(ctx, opts, *ru.resume)
+	} else {
+		out, err = agent.Run(ctx, opts, r.loadConversation(ctx, ru.tabID), ru.text)
+	}
 	r.keepConversation(ru, out.Conversation)
 	return out.Final, err
 }
@@ -167,9 +213,17 @@ func (r *Router) finish(ru *run) {
 }
 
 // keepAlive holds the MV3 service worker up while runs are active: an
-// alarm every 30 s counts as an event, and the JS glue pings as well.
-// The caller holds r.mu, so starts and stops cannot interleave.
+// alarm every 30 s wakes a worker that was stopped anyway, and a ping
+// every 20 s keeps a live one from idling out. The caller holds r.mu, so
+// starts and stops cannot interleave.
 func (r *Router) keepAlive(on bool) {
+	if on {
+		r.pingStop = make(chan struct{})
+		go r.pingWhileActive(r.pingStop)
+	} else if r.pingStop != nil {
+		close(r.pingStop)
+		r.pingStop = nil
+	}
 	if r.p.Alarms == nil {
 		return
 	}
@@ -184,6 +238,9 @@ const (
 	keepaliveAlarm  = "keepalive"
 	keepalivePeriod = 30 * time.Second
 )
+
+// resumedText is the notice of the resumed event.
+const resumedText = "WebBrain's background was restarted during this run; the run was resumed where it left off."
 
 func (r *Router) active(tabID int) *run {
 	r.mu.Lock()
@@ -236,7 +293,7 @@ func (r *Router) clearConversation(ctx context.Context, m message) reply {
 		case <-ctx.Done():
 		}
 	}
-	if err := r.p.Session.Remove(ctx, convKey(m.TabID), journalKey(m.TabID), chatKey(m.TabID)); err != nil {
+	if err := r.p.Session.Remove(ctx, convKey(m.TabID), journalKey(m.TabID), chatKey(m.TabID), runKey(m.TabID), steerKey(m.TabID)); err != nil {
 		return failf("The conversation could not be cleared: %v", err)
 	}
 	return okReply()

@@ -22,6 +22,9 @@ type sender struct {
 
 func main() {
 	router := background.New(jsplatform.New())
+	// Runs a stopped worker left unfinished go on without waiting for a
+	// message (the keepalive alarm may be what woke it).
+	go router.Resume(context.Background())
 	jsplatform.Serve(func(ctx context.Context, msg, from json.RawMessage) any {
 		var s sender
 		if err := json.Unmarshal(from, &s); err != nil {

@@ -1,0 +1,142 @@
+//go:build e2e
+
+// Package durable tests that runs survive the browser stopping the
+// extension's service worker, and the panel's queue and steering, in the
+// built Chrome extension (dist/chrome) in headless Chromium. Run it with
+// `go test -tags e2e ./test/durable/` after `./build.sh`.
+package durable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/serviceworker"
+	"github.com/chromedp/chromedp"
+	"github.com/webbrain/webbrain/test/testenv"
+)
+
+// env is the browser every test shares.
+var env struct {
+	extID    string
+	browser  context.Context
+	control  context.Context // an extension page: tab queries, worker stops
+	fixtures *httptest.Server
+}
+
+func TestMain(m *testing.M) {
+	code, err := runSuite(m)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "durable:", err)
+		os.Exit(1)
+	}
+	os.Exit(code)
+}
+
+func runSuite(m *testing.M) (int, error) {
+	root, err := testenv.RepoRoot()
+	if err != nil {
+		return 0, err
+	}
+	extDir := filepath.Join(root, "dist", "chrome")
+	if _, err := os.Stat(filepath.Join(extDir, "manifest.json")); err != nil {
+		return 0, fmt.Errorf("%s has no manifest.json: run ./build.sh first", extDir)
+	}
+	profile, err := os.MkdirTemp("", "webbrain-durable-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(profile)
+	opts := testenv.ChromiumOptions(profile,
+		chromedp.Flag("disable-extensions", false),
+		chromedp.Flag("load-extension", extDir), chromedp.Flag("disable-extensions-except", extDir),
+		chromedp.WindowSize(1280, 900),
+	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	browser, cancelBrowser := chromedp.NewContext(alloc)
+	defer cancelBrowser()
+	if err := chromedp.Do(browser); err != nil {
+		return 0, fmt.Errorf("start chromium: %w", err)
+	}
+	extID, err := extensionID(browser, 20*time.Second)
+	if err != nil {
+		return 0, err
+	}
+	control, cancelControl := chromedp.NewContext(browser)
+	defer cancelControl()
+	if err := chromedp.Do(control, chromedp.Navigate(fmt.Sprintf("chrome-extension://%s/settings/settings.html", extID))); err != nil {
+		return 0, fmt.Errorf("open the control page: %w", err)
+	}
+	env.fixtures = httptest.NewServer(http.FileServer(http.Dir(filepath.Join(root, "test", "durable", "testdata"))))
+	defer env.fixtures.Close()
+	env.extID, env.browser, env.control = extID, browser, control
+	return m.Run(), nil
+}
+
+// extensionID reads the id from the service worker's URL.
+func extensionID(browser context.Context, timeout time.Duration) (string, error) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		infos, err := chromedp.Targets(browser)
+		if err != nil {
+			return "", err
+		}
+		for _, info := range infos {
+			rest, ok := strings.CutPrefix(info.URL, "chrome-extension://")
+			if id, path, _ := strings.Cut(rest, "/"); ok && info.Type == "service_worker" && path == "background.js" {
+				return id, nil
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return "", errors.New("the extension's service worker never appeared: does dist/chrome load?")
+}
+
+// stopWorker stops the extension's service worker the way the browser
+// does when it is idle or under pressure.
+func stopWorker(t *testing.T) {
+	t.Helper()
+	stop := func(ctx context.Context, tg *chromedp.Target) (cdp.Empty, error) {
+		if _, err := cdp.Call(ctx, tg, serviceworker.Enable, cdp.Empty{}); err != nil {
+			return cdp.Empty{}, err
+		}
+		return cdp.Call(ctx, tg, serviceworker.StopAllWorkers, cdp.Empty{})
+	}
+	if _, err := chromedp.Run(env.control, stop); err != nil {
+		t.Fatalf("stop the service worker: %v", err)
+	}
+}
+
+func evalIn[T any](t *testing.T, ctx context.Context, expr string, opts ...chromedp.EvaluateOption) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, opts...))
+	if err != nil {
+		t.Fatalf("evaluate %.80s: %v", expr, err)
+	}
+	return v
+}
+
+// waitFor polls expr in ctx until it is true.
+func waitFor(t *testing.T, ctx context.Context, what string, timeout time.Duration, expr string) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s (last error: %v)", timeout, what, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

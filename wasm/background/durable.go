@@ -1,0 +1,124 @@
+package background
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/webbrain/webbrain/wasm/agent"
+)
+
+// Event kind journaled when a run continues after a background restart.
+const EventResumed = "resumed"
+
+const runKeyPrefix = "agentRun:"
+
+func runKey(tabID int) string { return runKeyPrefix + strconv.Itoa(tabID) }
+
+// runRecord is agentRun:<tabId>: what a new background needs to resume a
+// run the old one left, written before the run starts and at every
+// checkpoint of the agent (docs/decisions/durable-runs.md).
+type runRecord struct {
+	RequestID  string            `json:"requestId"`
+	Mode       string            `json:"mode"`
+	Text       string            `json:"text"`
+	Checkpoint *agent.Checkpoint `json:"checkpoint,omitempty"`
+}
+
+// saveRecord stores the run's record; the agent waits for it before it
+// sends anything, so a restart never loses an action it made.
+func (r *Router) saveRecord(ru *run, cp *agent.Checkpoint) error {
+	ru.persistMu.Lock()
+	defer ru.persistMu.Unlock()
+	if ru.cleared {
+		return nil
+	}
+	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), storageWriteTimeout)
+	defer cancel()
+	return r.p.Session.Set(ctx, map[string]json.RawMessage{runKey(ru.tabID): raw})
+}
+
+// dropRecord removes what only an unfinished run needs.
+func (r *Router) dropRecord(tabID int) {
+	ctx, cancel := context.WithTimeout(context.Background(), storageWriteTimeout)
+	defer cancel()
+	_ = r.p.Session.Remove(ctx, runKey(tabID), steerKey(tabID))
+}
+
+// Resume continues every run a previous background left running. main
+// calls it once Go is ready; Handle calls it too, so the first message
+// sees the resumed runs. Only the first call does anything.
+func (r *Router) Resume(ctx context.Context) {
+	r.resumeOnce.Do(func() { r.resumeRuns(ctx) })
+}
+
+func (r *Router) resumeRuns(ctx context.Context) {
+	all, err := r.p.Session.Get(ctx)
+	if err != nil {
+		return
+	}
+	for key, raw := range all {
+		tab, ok := strings.CutPrefix(key, runKeyPrefix)
+		if !ok {
+			continue
+		}
+		tabID, err := strconv.Atoi(tab)
+		if err != nil {
+			continue
+		}
+		var rec runRecord
+		var j Journal
+		if json.Unmarshal(raw, &rec) != nil || json.Unmarshal(all[journalKey(tabID)], &j) != nil ||
+			j.Status != StatusRunning || j.RequestID != rec.RequestID {
+			// Finished, cleared or unreadable: nothing to continue.
+			r.dropRecord(tabID)
+			continue
+		}
+		r.resumeRun(tabID, rec, j, all[steerKey(tabID)])
+	}
+}
+
+// resumeRun restarts one run from its record with its journal's sequence
+// and its unapplied corrections.
+func (r *Router) resumeRun(tabID int, rec runRecord, j Journal, steer json.RawMessage) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, busy := r.runs[tabID]; busy {
+		return
+	}
+	ru := r.newRun(tabID, rec.RequestID, rec.Mode, rec.Text)
+	ru.j = resumedJournal(r.p, tabID, j)
+	ru.clar = newClarifier(ru.j)
+	ru.resume = rec.Checkpoint
+	ru.resumed = true
+	var applied []string
+	if rec.Checkpoint != nil {
+		applied = rec.Checkpoint.Applied
+	}
+	ru.steer.restore(steer, applied)
+	r.launch(ru)
+}
+
+// keepalivePing is how often an active run touches an extension API: each
+// call resets the MV3 worker's idle timer, which a long model request
+// alone would not.
+const keepalivePing = 20 * time.Second
+
+func (r *Router) pingWhileActive(stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		case <-r.p.Clock.After(keepalivePing):
+			ctx, cancel := context.WithTimeout(context.Background(), storageWriteTimeout)
+			_, _ = r.p.Session.Get(ctx, "keepalive")
+			cancel()
+		}
+	}
+}
