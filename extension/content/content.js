@@ -739,10 +739,12 @@
     return squash(parts.join(' '));
   }
 
-  // observe runs an action and reports what it changed: navigation, form
+  // watch starts recording what the page does: navigation, form
   // submission, the subject's own state, dialogs, focus, live messages and
-  // new content.
-  async function observe(action, subject, { reportSubject = true } = {}) {
+  // new content. stop() waits for the page to settle and reports; abort()
+  // drops the recording. The trusted-input path (Chrome) acts between the
+  // two from outside the page.
+  function watch(subject, { reportSubject = true } = {}) {
     const before = snapshot(subject);
     const t0 = performance.now();
     const log = { count: 0, last: t0, added: [], removed: 0, submits: [], nav: '', unloading: false };
@@ -763,18 +765,35 @@
     win.addEventListener('beforeunload', onUnload);
     win.addEventListener('pagehide', onUnload);
     if (win.navigation) win.navigation.addEventListener('navigate', onNavigate);
-    let value;
-    try {
-      value = await action();
-      await settle(log, performance.now());
-    } finally {
+    const abort = () => {
       mo.disconnect();
       doc.removeEventListener('submit', onSubmit, true);
       win.removeEventListener('beforeunload', onUnload);
       win.removeEventListener('pagehide', onUnload);
       if (win.navigation) win.navigation.removeEventListener('navigate', onNavigate);
+    };
+    const stop = async () => {
+      try {
+        await settle(log, performance.now());
+      } finally {
+        abort();
+      }
+      return summarize(before, snapshot(subject), log, subject, reportSubject);
+    };
+    return { stop, abort };
+  }
+
+  // observe runs an action and reports what it changed.
+  async function observe(action, subject, opts) {
+    const w = watch(subject, opts);
+    let value;
+    try {
+      value = await action();
+    } catch (e) {
+      w.abort();
+      throw e;
     }
-    return { value, changes: summarize(before, snapshot(subject), log, subject, reportSubject) };
+    return { value, changes: await w.stop() };
   }
 
   // settle waits for the page to stop changing after an action, briefly:
@@ -843,11 +862,9 @@
     return text;
   }
 
-  async function clickElement(el) {
-    if (el.localName === 'option' && el.parentElement) {
-      const sel = el.closest('select');
-      if (sel) return setSelect(sel, { values: [el.value] });
-    }
+  // aimAt scrolls el into view and finds where a pointer must go to click
+  // it, refusing a hidden, disabled or covered target.
+  function aimAt(el) {
     const target0 = clickableFor(el);
     scrollIntoViewIfNeeded(target0);
     const point = clickPoint(target0);
@@ -862,38 +879,59 @@
       fail(`${describe(el)} is covered by ${describe(hit.blocker)} at (${point.x}, ${point.y}), so a click would hit that instead. ` +
         'Close or dismiss the covering element first (a dialog, banner or overlay), or scroll so the target is clear.');
     }
-    const { changes } = await observe(() => clickAt(hit.target, point.x, point.y), el);
-    const via = target0 !== el ? ` through its label ${describe(target0)}` : '';
-    return `Clicked ${describe(el)}${via} at (${point.x}, ${point.y}). ${changes || NO_CHANGE}`;
+    return { target0, point, hitTarget: hit.target };
+  }
+
+  const clickedText = (el, target0, point, changes) =>
+    `Clicked ${describe(el)}${target0 !== el ? ` through its label ${describe(target0)}` : ''} at (${point.x}, ${point.y}). ${changes || NO_CHANGE}`;
+
+  async function clickElement(el) {
+    if (el.localName === 'option' && el.parentElement) {
+      const sel = el.closest('select');
+      if (sel) return setSelect(sel, { values: [el.value] });
+    }
+    const { target0, point, hitTarget } = aimAt(el);
+    const { changes } = await observe(() => clickAt(hitTarget, point.x, point.y), el);
+    return clickedText(el, target0, point, changes);
   }
 
   async function clickAx(args) {
     return clickElement(resolve(args.ref));
   }
 
-  async function click(args) {
-    if (args.ref !== undefined && args.ref !== null && args.ref !== '') return clickAx(args);
+  // pointTarget checks click coordinates and finds what is under them.
+  function pointTarget(args) {
     const x = Number(args.x), y = Number(args.y);
     if (!Number.isFinite(x) || !Number.isFinite(y)) fail('Pass "ref", or both "x" and "y" (viewport CSS pixels).');
     const { w, h } = viewportSize();
     if (x < 0 || y < 0 || x >= w || y >= h) fail(`(${x}, ${y}) is outside the ${w}×${h} viewport; scroll first or use coordinates inside it.`);
     const target = doc.elementFromPoint(x, y);
     if (!target) fail(`Nothing is at (${x}, ${y}).`);
+    return { target, x, y };
+  }
+
+  const hasRef = (args) => args.ref !== undefined && args.ref !== null && args.ref !== '';
+
+  async function click(args) {
+    if (hasRef(args)) return clickAx(args);
+    const { target, x, y } = pointTarget(args);
     const { changes } = await observe(() => clickAt(target, x, y), target);
     return `Clicked ${describe(target)} at (${x}, ${y}). ${changes || NO_CHANGE}`;
   }
 
-  async function typeAndReport(el, text, { clear, submit }, what) {
+  // typeStart checks the field and notes what it holds before typing.
+  function typeStart(el, text, { clear, submit }, what) {
     if (isDisabled(el) || el.readOnly) fail(`${what} is ${el.readOnly ? 'read-only' : 'disabled'}; it does not accept text.`);
-    const raw = () => (el.isContentEditable ? squash(el.innerText) : el.value);
-    const original = raw();
-    const expected = (clear ? '' : original) + text;
-    const { value: state, changes } = await observe(async () => {
-      const st = await typeInto(el, text, { clear });
-      if (submit) st.submitNote = await pressChord(parseChord('Enter'));
-      return st;
-    }, el, { reportSubject: false });
-    const now = raw();
+    const original = fieldRaw(el);
+    return { el, text, submit, what, original, expected: (clear ? '' : original) + text };
+  }
+
+  const fieldRaw = (el) => (el.isContentEditable ? squash(el.innerText) : el.value);
+
+  // typeResult says what the field holds after typing, or fails when the
+  // text did not land.
+  function typeResult({ el, text, submit, what, original, expected }, state, changes) {
+    const now = fieldRaw(el);
     // A field that reformats what it gets (a phone mask) still took the text;
     // one left empty or as it was (a framework restoring its state) did not.
     const landed = el.isContentEditable ? now.includes(squash(text))
@@ -910,7 +948,18 @@
     return sentences(res, changes);
   }
 
-  async function typeAx(args) {
+  async function typeAndReport(el, text, { clear, submit }, what) {
+    const start = typeStart(el, text, { clear, submit }, what);
+    const { value: state, changes } = await observe(async () => {
+      const st = await typeInto(el, text, { clear });
+      if (submit) st.submitNote = await pressChord(parseChord('Enter'));
+      return st;
+    }, el, { reportSubject: false });
+    return typeResult(start, state, changes);
+  }
+
+  // typeAxField finds and scrolls to the field type_ax types into.
+  function typeAxField(args) {
     const el0 = resolve(args.ref);
     const el = editableOf(el0);
     if (!el) {
@@ -919,23 +968,38 @@
     }
     if (args.text === undefined || args.text === null) fail('Missing "text" to type.');
     scrollIntoViewIfNeeded(el);
+    return el;
+  }
+
+  async function typeAx(args) {
+    const el = typeAxField(args);
     return typeAndReport(el, String(args.text), { clear: args.clear !== false, submit: !!args.submit }, describe(el));
   }
 
-  async function typeText(args) {
+  // focusedField is the element type_text types into.
+  function focusedField(args) {
     if (args.text === undefined || args.text === null) fail('Missing "text" to type.');
     const a = deepActive();
     if (!isEditable(a)) {
       fail(`The focused element is ${a === doc.body ? 'the page itself' : describe(a)}, which does not take text. ` +
         'Click a text field first (click_ax) or use type_ax with its ref.');
     }
+    return a;
+  }
+
+  async function typeText(args) {
+    const a = focusedField(args);
     return typeAndReport(a, String(args.text), { clear: false, submit: false }, describe(a));
   }
 
-  async function pressKeys(args) {
+  function parseKeys(args) {
     const spec = String(args.keys ?? '').trim();
     if (!spec) fail('Missing "keys", for example "Enter", "Tab Tab Enter" or "Control+a".');
-    const chords = spec.split(/\s+/).map(parseChord);
+    return spec.split(/\s+/).map(parseChord);
+  }
+
+  async function pressKeys(args) {
+    const chords = parseKeys(args);
     const { value: notes, changes } = await observe(async () => {
       const list = [];
       for (const c of chords) list.push(await pressChord(c));
@@ -1573,6 +1637,131 @@
     }
   }
 
+  // --------------------------------------------------------- trusted input
+
+  // In Chrome the background sends clicks and keys as trusted CDP input
+  // (isTrusted true). trusted_prepare does the page's part first (resolve,
+  // scroll, the visibility and obstruction checks, focus) and starts
+  // watching the page; it returns the steps to send: {mouse: {x, y}} in
+  // top-frame viewport pixels, {key: {key, code, keyCode, text, mods, hold}}
+  // or {insert: text}, or {done: result} when the page's own path already
+  // acted (an <option>). trusted_finish then reports what changed.
+  let pending = null;
+  const PENDING_MS = 30000; // a prepare whose finish never comes stops watching
+
+  function dropPending() {
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    pending.watch.abort();
+    pending = null;
+  }
+
+  function arm(w, finish, steps) {
+    dropPending();
+    pending = { watch: w, finish, timer: setTimeout(dropPending, PENDING_MS) };
+    return { steps };
+  }
+
+  // toTop converts a point in el's frame to the top frame's viewport.
+  function toTop(el, point) {
+    let { x, y } = point;
+    for (let w = el.ownerDocument.defaultView; w !== win && w.frameElement; w = w.frameElement.ownerDocument.defaultView) {
+      const f = w.frameElement, r = f.getBoundingClientRect();
+      x += r.left + f.clientLeft;
+      y += r.top + f.clientTop;
+    }
+    return { x: Math.round(x), y: Math.round(y) };
+  }
+
+  const keyStep = (k, mods, hold = []) => ({
+    key: {
+      key: k.key, code: k.code, keyCode: k.keyCode, text: k.text, hold,
+      mods: { ctrlKey: !!mods.ctrlKey, shiftKey: !!mods.shiftKey, altKey: !!mods.altKey, metaKey: !!mods.metaKey },
+    },
+  });
+
+  // textSteps types text with US-layout keys; a newline is Enter, and other
+  // characters (and tabs, which would move focus) are inserted as text.
+  function textSteps(text) {
+    const steps = [];
+    for (const ch of text.replace(/\r\n?/g, '\n')) {
+      if (ch === '\n') { steps.push(keyStep(named(NAMED.enter), {})); continue; }
+      const k = charKey(ch);
+      if (k.keyCode && ch !== '\t') { steps.push(keyStep(k, { shiftKey: k.shift })); continue; }
+      const last = steps[steps.length - 1];
+      if (last && last.insert !== undefined) last.insert += ch;
+      else steps.push({ insert: ch });
+    }
+    return steps;
+  }
+
+  async function prepareClick(el) {
+    if (el.localName === 'option' && el.closest('select')) return { done: await clickElement(el) };
+    const { target0, point } = aimAt(el);
+    return arm(watch(el), (changes) => clickedText(el, target0, point, changes), [{ mouse: toTop(target0, point) }]);
+  }
+
+  function preparePointClick(args) {
+    const { target, x, y } = pointTarget(args);
+    return arm(watch(target), (changes) => `Clicked ${describe(target)} at (${x}, ${y}). ${changes || NO_CHANGE}`, [{ mouse: { x, y } }]);
+  }
+
+  // prepareTyping focuses the field; clearing selects its text for a
+  // trusted Backspace to delete.
+  function prepareTyping(el, text, opts) {
+    const start = typeStart(el, text, opts, describe(el));
+    const w = watch(el, { reportSubject: false });
+    const host = editingHost(el);
+    if (deepActive() !== host) host.focus({ preventScroll: true });
+    const steps = [];
+    if (opts.clear && fieldRaw(el) !== '') {
+      if (el.isContentEditable) el.ownerDocument.getSelection().selectAllChildren(host);
+      else el.select();
+      steps.push(keyStep(named(NAMED.backspace), {}));
+    }
+    steps.push(...textSteps(text));
+    if (opts.submit) steps.push(keyStep(named(NAMED.enter), {}));
+    const rejected = isTextField(el) && el.maxLength >= 0 && start.expected.length > el.maxLength;
+    return arm(w, (changes) => typeResult(start, { rejected, submitNote: opts.submit ? 'Enter' : '' }, changes), steps);
+  }
+
+  function preparePress(args) {
+    const chords = parseKeys(args);
+    const t = deepActive();
+    const steps = chords.map(({ k, mods }) => {
+      const own = k.modifier ? MODIFIERS[k.key.toLowerCase()] : '';
+      const hold = Object.keys(MOD_KEYS).filter((m) => mods[m] && m !== own).map((m) => keyStep(named(NAMED[MOD_KEYS[m]]), {}).key);
+      return keyStep(k, mods, hold);
+    });
+    return arm(watch(t), (changes) => sentences(`Pressed ${chords.map((c) => c.label).join(' ')} on ${describe(t)}`, changes), steps);
+  }
+
+  const PREPARE = {
+    click_ax: (a) => prepareClick(resolve(a.ref)),
+    click: (a) => (hasRef(a) ? prepareClick(resolve(a.ref)) : preparePointClick(a)),
+    type_ax: (a) => prepareTyping(typeAxField(a), String(a.text), { clear: a.clear !== false, submit: !!a.submit }),
+    type_text: (a) => prepareTyping(focusedField(a), String(a.text), { clear: false, submit: false }),
+    press_keys: preparePress,
+  };
+
+  function prepareTrusted(args) {
+    const fn = Object.prototype.hasOwnProperty.call(PREPARE, args.tool) ? PREPARE[args.tool] : null;
+    if (!fn) fail(`${JSON.stringify(args.tool)} has no trusted-input path.`);
+    return fn(args.args && typeof args.args === 'object' ? args.args : {});
+  }
+
+  async function finishTrusted() {
+    if (!pending) fail('No trusted input is waiting for its report (the page may have reloaded).');
+    const { watch: w, finish, timer } = pending;
+    pending = null;
+    clearTimeout(timer);
+    return finish(await w.stop());
+  }
+
+  // INTERNAL entries are the background's, not the model's: prepare answers
+  // an object, not text.
+  const INTERNAL = { trusted_prepare: prepareTrusted, trusted_finish: finishTrusted };
+
   // -------------------------------------------------------------- dispatch
 
   const TOOLS = {
@@ -1593,14 +1782,17 @@
   };
 
   async function runTool(name, args) {
-    const fn = Object.prototype.hasOwnProperty.call(TOOLS, name) ? TOOLS[name] : null;
+    const lookup = (o) => (Object.prototype.hasOwnProperty.call(o, name) ? o[name] : null);
+    const fn = lookup(TOOLS) || lookup(INTERNAL);
     if (!fn) return { ok: false, error: `Unknown page tool ${JSON.stringify(name)}. Page tools: ${Object.keys(TOOLS).join(', ')}.` };
     let a = args;
     if (typeof a === 'string') {
       try { a = a.trim() ? JSON.parse(a) : {}; } catch { return { ok: false, error: `The arguments of ${name} are not valid JSON.` }; }
     }
     if (!a || typeof a !== 'object') a = {};
+    if (name !== 'trusted_finish') dropPending(); // a fallback or a new action ends a waiting one
     try {
+      if (name === 'trusted_prepare') return { ok: true, result: await fn(a) };
       const text = String(await fn(a));
       return { ok: true, result: name === 'get_accessibility_tree' ? text : clip(text, RESULT_CAP) };
     } catch (e) {

@@ -201,6 +201,13 @@ func (r *Router) keepConversation(ru *run, conv []llm.Message) {
 // finish retires the run and drops the keepalive after the last one.
 func (r *Router) finish(ru *run) {
 	ru.cancel()
+	// Trusted input attached the debugger to the tab; detaching removes
+	// Chrome's "started debugging this browser" bar once the run is over.
+	if r.p.Debugger != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = r.p.Debugger.Detach(ctx, ru.tabID)
+		cancel()
+	}
 	r.mu.Lock()
 	if r.runs[ru.tabID] == ru {
 		delete(r.runs, ru.tabID)

@@ -78,7 +78,13 @@ func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]an
 			return "", tabError(err)
 		}
 	}
-	text, toolErr := d.send(ctx, t, msg)
+	var text, note string
+	var toolErr error
+	if d.usesTrustedInput(t) {
+		text, note, toolErr = d.sendTrusted(ctx, t, args, msg)
+	} else {
+		text, toolErr = d.send(ctx, t, msg)
+	}
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
@@ -103,7 +109,7 @@ func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]an
 	if toolErr != nil {
 		return "", errors.New(Neutralise(toolErr.Error()))
 	}
-	return PageResult(text, continueHint(t.name)), nil
+	return notedResult(note, text, continueHint(t.name)), nil
 }
 
 // send delivers the tool message and decodes the reply.

@@ -67,8 +67,13 @@ func Cap(text string, limit int, hint string) string {
 // PageResult is the model's view of page-derived text: capped to
 // MaxResultChars including the boundary, with the continuation hint.
 func PageResult(text, hint string) string {
+	return pageResultWithin(text, hint, MaxResultChars)
+}
+
+// pageResultWithin is PageResult within limit characters.
+func pageResultWithin(text, hint string, limit int) string {
 	overhead := utf8.RuneCountInString(Untrusted(""))
-	return Untrusted(Cap(Neutralise(text), MaxResultChars-overhead, hint))
+	return Untrusted(Cap(Neutralise(text), limit-overhead, hint))
 }
 
 func cutRunes(s string, n int) string {

@@ -1,0 +1,107 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+)
+
+// trustedTools send their clicks and keys through CDP when the browser has
+// a debugger (Chrome), so the page sees event.isTrusted === true. The
+// content script still does the page's part: trusted_prepare resolves the
+// target, checks it, focuses and plans the input; trusted_finish reports
+// what the input changed (extension/content/content.js).
+var trustedTools = map[string]bool{"click_ax": true, "click": true, "type_ax": true, "type_text": true, "press_keys": true}
+
+func (d *Dispatcher) usesTrustedInput(t *tool) bool {
+	return d.p.Debugger != nil && trustedTools[t.name]
+}
+
+// trustedPlan is the content script's answer to trusted_prepare: the input
+// to send, or Done when the page's own path already acted (an <option> is
+// selected, not clicked).
+type trustedPlan struct {
+	Done  string        `json:"done"`
+	Steps []trustedStep `json:"steps"`
+}
+
+// trustedStep is one input action; exactly one field is set.
+type trustedStep struct {
+	Mouse  *point    `json:"mouse"`
+	Key    *keyPress `json:"key"`
+	Insert *string   `json:"insert"`
+}
+
+// sendTrusted runs t with CDP input. When the first CDP command fails
+// (no debugger could attach: another debugger, a chrome:// page) nothing
+// reached the page, so the synthetic path runs instead and note says so.
+// A failure part-way is an error: repeating the input could duplicate it.
+func (d *Dispatcher) sendTrusted(ctx context.Context, t *tool, args map[string]any, synthetic json.RawMessage) (text, note string, err error) {
+	prep, err := json.Marshal(map[string]any{"wb": "tool", "name": "trusted_prepare", "args": map[string]any{"tool": t.name, "args": args}})
+	if err != nil {
+		return "", "", err
+	}
+	raw, err := d.send(ctx, t, prep)
+	if err != nil {
+		return "", "", err
+	}
+	var plan trustedPlan
+	if err := json.Unmarshal([]byte(raw), &plan); err != nil {
+		return "", "", fmt.Errorf("%s: the page sent an unreadable input plan", t.name)
+	}
+	if plan.Done != "" {
+		return plan.Done, "", nil
+	}
+	sent, cdpErr := d.dispatchSteps(ctx, plan.Steps)
+	if ctx.Err() != nil {
+		return "", "", ctx.Err()
+	}
+	if cdpErr != nil && sent == 0 {
+		note = fmt.Sprintf("Trusted input was unavailable (%v), so synthetic events were used; pages that check event.isTrusted may ignore them.", cdpErr)
+		text, err = d.send(ctx, t, synthetic)
+		return text, note, err
+	}
+	if cdpErr != nil {
+		return "", "", fmt.Errorf("%s stopped part-way: %v; read the page before trying again", t.name, cdpErr)
+	}
+	text, err = d.send(ctx, t, json.RawMessage(`{"wb":"tool","name":"trusted_finish","args":{}}`))
+	return text, "", err
+}
+
+// dispatchSteps sends the plan's input and returns how many CDP commands
+// succeeded.
+func (d *Dispatcher) dispatchSteps(ctx context.Context, steps []trustedStep) (int, error) {
+	sent := 0
+	send := func(method string, params map[string]any) error {
+		if _, err := d.p.Debugger.Send(ctx, d.tabID, method, params); err != nil {
+			return err
+		}
+		sent++
+		return nil
+	}
+	for _, s := range steps {
+		var err error
+		switch {
+		case s.Mouse != nil:
+			err = mouseClick(send, *s.Mouse)
+		case s.Key != nil:
+			err = pressKey(send, *s.Key)
+		case s.Insert != nil:
+			err = send("Input.insertText", map[string]any{"text": *s.Insert})
+		}
+		if err != nil {
+			return sent, err
+		}
+	}
+	return sent, nil
+}
+
+// notedResult puts a note of ours before the page's result, outside its
+// untrusted block, keeping the whole within MaxResultChars.
+func notedResult(note, text, hint string) string {
+	if note == "" {
+		return PageResult(text, hint)
+	}
+	return note + "\n" + pageResultWithin(text, hint, MaxResultChars-utf8.RuneCountInString(note)-1)
+}
