@@ -203,7 +203,23 @@ go_each() {
 		log "no packages match $pattern with tags '$tags'"
 		return 0
 	fi
-	go "$verb" -tags "$tags" "${pkgs[@]}"
+	# $verb may carry flags ("test -v").
+	# shellcheck disable=SC2086
+	go $verb -tags "$tags" "${pkgs[@]}"
+}
+
+# e2e_tests runs the end-to-end suites verbosely into a log and prints the
+# package results, failures and the figures the suites report (survival).
+e2e_tests() {
+	local out rc
+	out=$(mktemp)
+	set +e
+	go_each "test -v" e2e ./test/... >"$out" 2>&1
+	rc=$?
+	set -e
+	grep -E '^(ok|FAIL|--- FAIL|panic:|survival:)|^[[:space:]]+[^[:space:]]+\.go:[0-9]+:' "$out" || true
+	rm -f "$out"
+	return "$rc"
 }
 
 # wasm_test runs the js/wasm tests in Chromium; wasmbrowsertest logs a line
@@ -229,7 +245,7 @@ run_tests() {
 	step "go test -tags browser" go_each test browser ./test/...
 	step "go test -tags firefox" go_each test firefox ./test/firefox/...
 	# e2e suites live in test/e2e and beside it (test/durable).
-	step "go test -tags e2e" go_each test e2e ./test/...
+	step "go test -tags e2e" e2e_tests
 	if [ ${#failed[@]} -gt 0 ]; then
 		log "FAILED: ${failed[*]}"
 		exit 1

@@ -12,7 +12,6 @@ package content
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -23,9 +22,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/webbrain/webbrain/test/testenv"
 )
-
-const chromiumPath = "/usr/bin/chromium"
 
 var suite struct {
 	browser context.Context
@@ -43,7 +41,7 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) (int, error) {
-	root, err := repoRoot()
+	root, err := testenv.RepoRoot()
 	if err != nil {
 		return 0, err
 	}
@@ -69,22 +67,7 @@ func run(m *testing.M) (int, error) {
 		return 0, err
 	}
 	defer os.RemoveAll(profile)
-	exe := os.Getenv("CHROMIUM")
-	if exe == "" {
-		exe = chromiumPath
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", "new"),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1200, 800),
-	)
+	opts := testenv.ChromiumOptions(profile, chromedp.WindowSize(1200, 800))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()
 	browser, cancelBrowser := chromedp.NewContext(alloc)
@@ -94,24 +77,6 @@ func run(m *testing.M) (int, error) {
 	}
 	suite.browser = browser
 	return m.Run(), nil
-}
-
-// repoRoot walks up from the working directory to the directory with go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
 
 // page is one tab with the content scripts injected.

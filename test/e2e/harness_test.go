@@ -21,10 +21,8 @@ import (
 
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/webbrain/webbrain/test/testenv"
 )
-
-// chromiumPath is the Debian package's binary; CHROMIUM overrides it.
-const chromiumPath = "/usr/bin/chromium"
 
 // env is the one browser every test shares (started in TestMain).
 var env *browserEnv
@@ -48,7 +46,7 @@ func TestMain(m *testing.M) {
 }
 
 func runSuite(m *testing.M) (int, error) {
-	root, err := repoRoot()
+	root, err := testenv.RepoRoot()
 	if err != nil {
 		return 0, err
 	}
@@ -89,20 +87,7 @@ func runSuite(m *testing.M) (int, error) {
 }
 
 func allocatorOptions(extDir, profile string) []chromedp.ExecAllocatorOption {
-	exe := os.Getenv("CHROMIUM")
-	if exe == "" {
-		exe = chromiumPath
-	}
-	return append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.Flag("headless", "new"),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile),
+	return testenv.ChromiumOptions(profile,
 		// The defaults disable extensions; this suite is about one.
 		chromedp.Flag("disable-extensions", false),
 		chromedp.Flag("load-extension", extDir),
@@ -133,23 +118,5 @@ func findServiceWorker(browser context.Context, timeout time.Duration) (target.I
 			return "", "", errors.New("the extension's service worker (chrome-extension://<id>/background.js) never appeared: does dist/chrome load?")
 		}
 		time.Sleep(200 * time.Millisecond)
-	}
-}
-
-// repoRoot walks up from the working directory to the directory of go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
 	}
 }
