@@ -135,32 +135,96 @@
     },
   };
 
-  // chrome.debugger, attached on first use; Firefox has none.
-  const attached = new Set();
+  // chrome.debugger, attached on first use; Firefox has none. While
+  // attached it answers native JavaScript dialogs at once: a dialog blocks
+  // the page and every CDP command sent to it (a trusted click included),
+  // so waiting for Go to decide could deadlock. Alerts are acknowledged,
+  // confirmations and prompts dismissed: a running task never accepts a
+  // confirmation. A beforeunload warning chooses Leave only for the one-use
+  // permission armDialogs grants just before a navigation tool dispatches,
+  // and only from the page it named; otherwise Stay. Answers are recorded
+  // for takeDialogs so the tool result tells the model.
+  const attached = new Map(); // tabId -> promise of the attach
+  const answered = new Map(); // tabId -> [{type, message, url, accepted}]
+  const leaveGrants = new Map(); // tabId -> {url, expires}
+  const leaveGrantMs = 10000;
+  const maxAnswered = 20; // a page looping alert() must not grow it forever
+
+  async function attachNow(tabId) {
+    try {
+      await tabCall(() => api.debugger.attach({ tabId }, "1.3"));
+    } catch (err) {
+      // A worker restart forgets the map while Chrome keeps the session.
+      if (!/already attached/i.test(message(err))) throw err;
+    }
+    // Page events carry the dialogs.
+    await api.debugger.sendCommand({ tabId }, "Page.enable", {});
+  }
+
+  function attach(tabId) {
+    let p = attached.get(tabId);
+    if (!p) {
+      p = attachNow(tabId);
+      attached.set(tabId, p);
+      p.catch(() => {
+        if (attached.get(tabId) === p) attached.delete(tabId);
+      });
+    }
+    return p;
+  }
+
+  function forget(tabId) {
+    attached.delete(tabId);
+    answered.delete(tabId);
+    leaveGrants.delete(tabId);
+  }
+
+  function answerDialog(tabId, params) {
+    let accept = params.type === "alert";
+    if (params.type === "beforeunload") {
+      const grant = leaveGrants.get(tabId);
+      accept = !!grant && grant.url === params.url && Date.now() < grant.expires;
+      if (accept) leaveGrants.delete(tabId);
+    }
+    const list = answered.get(tabId) ?? [];
+    if (list.length < maxAnswered) {
+      list.push({ type: params.type, message: params.message ?? "", url: params.url ?? "", accepted: accept });
+    }
+    answered.set(tabId, list);
+    api.debugger.sendCommand({ tabId }, "Page.handleJavaScriptDialog", { accept }).catch((err) => {
+      console.warn("webbrain: answering a dialog:", message(err));
+    });
+  }
+
   const debuggerBridge = api.debugger && {
     async sendCommand(tabId, method, params) {
-      if (!attached.has(tabId)) {
-        try {
-          await tabCall(() => api.debugger.attach({ tabId }, "1.3"));
-        } catch (err) {
-          // A worker restart forgets the set while Chrome keeps the session.
-          if (!/already attached/i.test(message(err))) throw err;
-        }
-        attached.add(tabId);
-      }
+      await attach(tabId);
       return (await api.debugger.sendCommand({ tabId }, method, params ?? {})) ?? {};
     },
     async detach(tabId) {
-      attached.delete(tabId);
+      forget(tabId);
       try {
         await api.debugger.detach({ tabId });
       } catch (err) {
         if (!/not attached/i.test(message(err))) throw err;
       }
     },
+    async armDialogs(tabId, leaveFrom) {
+      leaveGrants.delete(tabId);
+      await attach(tabId);
+      if (leaveFrom) leaveGrants.set(tabId, { url: leaveFrom, expires: Date.now() + leaveGrantMs });
+    },
+    async takeDialogs(tabId) {
+      const list = answered.get(tabId) ?? [];
+      answered.delete(tabId);
+      return list;
+    },
   };
   if (api.debugger) {
-    api.debugger.onDetach.addListener((source) => attached.delete(source.tabId));
+    api.debugger.onDetach.addListener((source) => forget(source.tabId));
+    api.debugger.onEvent.addListener((source, method, params) => {
+      if (method === "Page.javascriptDialogOpening" && attached.has(source.tabId)) answerDialog(source.tabId, params);
+    });
   }
 
   const alarms = {

@@ -50,6 +50,15 @@ export function applyEvent(transcript, requestId, ev, describeError) {
     case "clarify":
       transcript.add({ role: "clarify", requestId, id: ev.id, text: ev.text ?? "", options: ev.options ?? [] });
       return "running";
+    case "context_compacted":
+      // History was summarized (or trimmed to fit), not lost: say so inline.
+      transcript.add({
+        role: "notice",
+        text: ev.reason === "overflow"
+          ? "Context trimmed to fit the model: only the task and the latest messages were kept"
+          : "Context automatically compacted",
+      });
+      return "running";
     case "loop_warning":
       transcript.add({ role: "notice", text: ev.text || "The agent seems to be repeating itself." });
       return "running";

@@ -26,6 +26,10 @@ const (
 	EventFinal       = "final"
 	EventError       = "error"
 	EventStep        = "step"
+	// EventContextCompacted: older messages were summarised (reason
+	// "auto") or dropped because the provider rejected the request as too
+	// long (reason "overflow"); count is how many.
+	EventContextCompacted = "context_compacted"
 )
 
 // Event is one update of a running turn.
@@ -39,6 +43,8 @@ type Event struct {
 	IsError bool     `json:"isError,omitempty"` // tool_result
 	Options []string `json:"options,omitempty"` // clarify
 	Step    int      `json:"step,omitempty"`    // step
+	Count   int      `json:"count,omitempty"`   // context_compacted
+	Reason  string   `json:"reason,omitempty"`  // context_compacted
 }
 
 // Executor runs one tool call against the run's tab and returns the text
@@ -59,9 +65,10 @@ type Options struct {
 	Tier     string // llm.TierCompact, TierMid or TierFull
 	Browser  string // "chrome" or "firefox": decides Chrome-only tools
 	MaxSteps int    // 0: DefaultMaxSteps
-	// ContextWindow is the model's context in tokens; when the last
-	// request used more than 75% of it the conversation is compacted.
-	// 0 leaves only the message-count and size triggers.
+	// ContextWindow is the model's context in tokens (ContextWindow(cfg)
+	// gives the default): when the last request used 75% of it the
+	// conversation is compacted, and it decides the read window of the
+	// tree tool. 0 leaves only the message-count and size triggers.
 	ContextWindow int
 	Executor      Executor
 	Clarifier     Clarifier

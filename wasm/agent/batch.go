@@ -52,7 +52,7 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall) (fin
 			r.closeCalls(calls[i+1:], resultSkipped)
 			return finished, true, nil
 		}
-		result = tools.Cap(result, tools.MaxResultChars, "")
+		result = tools.Cap(result, tools.ResultLimit(call, r.opts.Tier, r.opts.ContextWindow), "")
 		urlAfter := urlBefore
 		if track {
 			urlAfter, _ = r.opts.Page(ctx)

@@ -15,16 +15,19 @@ const (
 	compactChars    = 80000
 	compactRatio    = 0.75
 	keepRecent      = 30
+	// keepOnOverflow is what the emergency trim keeps when the provider
+	// rejects a request as too long for its context window.
+	keepOnOverflow = 6
 )
 
 // needsCompaction reports whether conv is due for compaction: too many
 // messages, too many characters, or (when the context window is known)
-// the last request used more than compactRatio of it.
+// the last request used at least compactRatio of it.
 func needsCompaction(conv []llm.Message, lastInputTokens, contextWindow int) bool {
 	if len(conv) > compactMessages || conversationChars(conv) > compactChars {
 		return true
 	}
-	return contextWindow > 0 && float64(lastInputTokens) > compactRatio*float64(contextWindow)
+	return contextWindow > 0 && float64(lastInputTokens) >= compactRatio*float64(contextWindow)
 }
 
 func conversationChars(conv []llm.Message) int {
@@ -38,30 +41,33 @@ func conversationChars(conv []llm.Message) int {
 	return n
 }
 
-// compact keeps the system prompt, the first user message (the original
-// task), the current turn's user message at task, and the last keepRecent
-// messages; a short note stands in for what was dropped. The recent part
-// never starts with a tool result, so a call and its results stay
-// together. It returns the new conversation and the new index of task.
-func compact(conv []llm.Message, task int) ([]llm.Message, int) {
-	first := -1
+// split finds what a reduction to the last keep messages drops: the
+// messages between the first user message (the original task) and start,
+// where the kept tail begins. The tail never starts with a tool result, so
+// a call and its results stay together. ok is false when nothing would be
+// dropped.
+func split(conv []llm.Message, keep int) (first, start int, ok bool) {
+	first = -1
 	for i, m := range conv {
 		if m.Role == llm.RoleUser {
 			first = i
 			break
 		}
 	}
-	start := len(conv) - keepRecent
+	start = len(conv) - keep
 	for start > 0 && start < len(conv) && conv[start].Role == llm.RoleTool {
 		start--
 	}
-	if first < 0 || start <= first+1 {
-		return conv, task
-	}
-	dropped := conv[first+1 : start]
+	return first, start, first >= 0 && start > first+1
+}
+
+// replaceDropped returns the conversation with conv[first+1:start]
+// replaced by note, keeping the current turn's user message at task even
+// when it was in the dropped part, and the new index of task.
+func replaceDropped(conv []llm.Message, task, first, start int, note string) ([]llm.Message, int) {
 	out := make([]llm.Message, 0, first+3+len(conv)-start)
 	out = append(out, conv[:first+1]...)
-	out = append(out, llm.Message{Role: llm.RoleUser, Content: compactionNote(dropped)})
+	out = append(out, llm.Message{Role: llm.RoleUser, Content: note})
 	newTask := task
 	switch {
 	case task > first && task < start: // the current task was in the dropped part
@@ -74,8 +80,8 @@ func compact(conv []llm.Message, task int) ([]llm.Message, int) {
 	return out, newTask
 }
 
-// compactionNote summarises dropped messages without a model call: how
-// many, and which tools ran.
+// compactionNote stands in for dropped messages without a model call:
+// how many, and which tools ran.
 func compactionNote(dropped []llm.Message) string {
 	counts := map[string]int{}
 	for _, m := range dropped {

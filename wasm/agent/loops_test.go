@@ -25,7 +25,13 @@ func warnedCalls(h *harness) []int {
 // runLoop runs an Ask or Act turn whose model calls next(n) at request n.
 func runLoop(t *testing.T, mode string, next func(n int) llm.ToolCall) (*harness, Outcome, []int) {
 	t.Helper()
-	h := newHarness(t, mode, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	asked := 0 // requests of the loop; compaction's summary requests offer no tools
+	h := newHarness(t, mode, "mid", func(_ int, req llmtest.Request) llmtest.Turn {
+		if len(req.Tools) == 0 {
+			return llmtest.Turn{Text: "Summary of the earlier steps."}
+		}
+		n := asked
+		asked++
 		if n >= 40 {
 			return llmtest.Turn{Text: "giving up"}
 		}

@@ -87,18 +87,20 @@ func newRun(opts Options) *run {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
 	}
-	return &run{opts: opts, tools: tools.ForMode(opts.Mode, opts.Tier, opts.Browser)}
+	return &run{opts: opts, tools: tools.ForMode(opts.Mode, opts.Tier, opts.Browser, opts.ContextWindow)}
 }
 
 // loop makes model requests from step first on. Corrections are applied
 // before each request; one that arrives during a request aborts it and
 // the step is asked again with the correction.
 func (r *run) loop(ctx context.Context, first int) (Outcome, error) {
+	trimmed := false // the emergency trim was used for this request
 	for step := first; step <= r.opts.MaxSteps; {
 		applied := r.applyCorrections()
 		if needsCompaction(r.conv, r.lastInput, r.opts.ContextWindow) {
-			r.conv, r.task = compact(r.conv, r.task)
-			r.lastInput = 0
+			if err := r.compact(ctx); err != nil {
+				return r.outcome(""), err
+			}
 		}
 		if err := r.save(step, ""); err != nil {
 			return r.persistFail(nil, err)
@@ -119,10 +121,18 @@ func (r *run) loop(ctx context.Context, first int) (Outcome, error) {
 			r.emit(Event{Kind: EventTextReset})
 			continue
 		}
+		if isOverflow(err) && ctx.Err() == nil {
+			if !trimmed && r.trimForOverflow() {
+				trimmed = true
+				continue
+			}
+			err = overflowError(err)
+		}
 		if err != nil {
 			return r.fail(ctx, err)
 		}
-		r.lastInput = res.Usage.InputTokens
+		trimmed = false
+		r.lastInput = inputTokens(res.Usage, r.conv)
 		if len(res.ToolCalls) == 0 {
 			if res.Content == "" {
 				return r.fail(ctx, errEmptyReply)
@@ -140,6 +150,15 @@ func (r *run) loop(ctx context.Context, first int) (Outcome, error) {
 		step++
 	}
 	return r.handOff(ctx)
+}
+
+// inputTokens is the size of the last request: the provider's count, or
+// about four characters a token when it reported none.
+func inputTokens(u llm.Usage, conv []llm.Message) int {
+	if u.InputTokens > 0 {
+		return u.InputTokens
+	}
+	return conversationChars(conv) / 4
 }
 
 // persistFail ends the turn because its checkpoint could not be saved:

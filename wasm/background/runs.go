@@ -151,14 +151,15 @@ func (r *Router) runAgent(ru *run) (string, error) {
 			return "", fmt.Errorf("WebBrain could not save the run before starting it: %v", err)
 		}
 	}
+	window := agent.ContextWindow(cfg)
 	opts := agent.Options{
 		Provider:      prov,
 		Mode:          ru.mode,
 		Tier:          cfg.Tier,
 		Browser:       r.p.Browser,
 		MaxSteps:      s.MaxSteps,
-		ContextWindow: cfg.ContextWindow,
-		Executor:      tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser),
+		ContextWindow: window,
+		Executor:      tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser).WithContextWindow(window),
 		Clarifier:     ru.clar,
 		Page: func(ctx context.Context) (string, string) {
 			tab, err := r.p.Tabs.Get(ctx, ru.tabID)

@@ -5,12 +5,15 @@ package jsplatform
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"syscall/js"
 	"time"
+
+	"github.com/webbrain/webbrain/wasm/platform"
 )
 
 // debugger implements platform.Debugger over wbHost.debugger (Chrome only),
-// which attaches to the tab on first use.
+// which attaches to the tab on first use and then answers its dialogs.
 type debugger struct{ js js.Value }
 
 func (d debugger) Send(ctx context.Context, tabID int, method string, params any) (json.RawMessage, error) {
@@ -28,6 +31,23 @@ func (d debugger) Send(ctx context.Context, tabID int, method string, params any
 func (d debugger) Detach(ctx context.Context, tabID int) error {
 	_, err := call(ctx, d.js, "detach", tabID)
 	return tabErr(err)
+}
+
+func (d debugger) ArmDialogs(ctx context.Context, tabID int, leaveFrom string) error {
+	_, err := call(ctx, d.js, "armDialogs", tabID, leaveFrom)
+	return tabErr(err)
+}
+
+func (d debugger) Dialogs(ctx context.Context, tabID int) ([]platform.Dialog, error) {
+	v, err := call(ctx, d.js, "takeDialogs", tabID)
+	if err != nil {
+		return nil, tabErr(err)
+	}
+	var out []platform.Dialog
+	if err := json.Unmarshal(toJSON(v), &out); err != nil {
+		return nil, fmt.Errorf("debugger: unreadable dialog record: %v", err)
+	}
+	return out, nil
 }
 
 // alarms implements platform.Alarms over wbHost.alarms.

@@ -20,6 +20,9 @@ const (
 	KindBadRequest = "bad_request" // other 4xx
 	KindStream     = "stream"      // malformed stream, or it ended without its terminal event
 	KindProvider   = "provider"    // an error the provider reported inside a 200 response
+	// KindContextOverflow: the request does not fit the model's context
+	// window; sending less may succeed.
+	KindContextOverflow = "context_overflow"
 )
 
 // Error is a failed model call. Message is plain language for the user and
@@ -75,6 +78,9 @@ func httpError(cfg Config, status int, header map[string]string, body []byte) *E
 	case status == 404:
 		e.Kind = KindNotFound
 		e.Message = fmt.Sprintf("%s answered 404 Not Found. Check the base URL and the model name %q.", providerLabel(cfg), modelLabel(cfg))
+	case (status == 400 || status == 413 || status == 422) && isContextOverflow(string(body)):
+		e.Kind = KindContextOverflow
+		e.Message = fmt.Sprintf("The conversation is too long for the model's context window (%s answered HTTP %d).", lowerFirst(providerLabel(cfg)), status)
 	case status == 429:
 		e.Kind, e.Retryable = KindRateLimit, true
 		e.Message = fmt.Sprintf("%s is limiting requests (HTTP 429).", providerLabel(cfg))
@@ -104,7 +110,43 @@ func inStreamError(cfg Config, msg string) *Error {
 	if msg == "" {
 		msg = "no details given"
 	}
-	return &Error{Kind: KindProvider, Message: redact(fmt.Sprintf("%s reported an error: %s", providerLabel(cfg), msg), cfg.APIKey)}
+	kind := KindProvider
+	if isContextOverflow(msg) {
+		kind = KindContextOverflow
+	}
+	return &Error{Kind: kind, Message: redact(fmt.Sprintf("%s reported an error: %s", providerLabel(cfg), msg), cfg.APIKey)}
+}
+
+// overflowPhrases are how providers say the prompt exceeds the context
+// window: OpenAI and Azure (code context_length_exceeded, "maximum context
+// length"), Anthropic ("prompt is too long"), llama.cpp ("exceeds the
+// available context size", exceed_context_size_error), Ollama and LM
+// Studio ("context length", "context window"), Mistral, Groq and Gemini's
+// compatible endpoints ("too many tokens", "input token count exceeds").
+var overflowPhrases = []string{
+	"context_length_exceeded",
+	"exceed_context_size",
+	"maximum context length",
+	"context length",
+	"context window",
+	"context size",
+	"too many tokens",
+	"prompt is too long",
+	"input is too long",
+	"input token count",
+	"reduce the length of the messages",
+}
+
+// isContextOverflow reports whether an error body or message says the
+// request was too long for the model.
+func isContextOverflow(body string) bool {
+	s := strings.ToLower(body)
+	for _, p := range overflowPhrases {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func configError(format string, args ...any) *Error {

@@ -40,7 +40,8 @@ func TestHTTPErrorClasses(t *testing.T) {
 			KindAuth, false, []string{"HTTP 401", "Check the key", "Incorrect API key provided"}},
 		{403, `{"error":{"message":"Project does not have access to model"}}`, KindAuth, false, []string{"HTTP 403", "does not have access"}},
 		{404, `{"error":{"message":"The model 'm' does not exist"}}`, KindNotFound, false, []string{"404", `"m"`, "does not exist"}},
-		{400, `{"error":"context length exceeded"}`, KindBadRequest, false, []string{"HTTP 400", "context length exceeded"}},
+		{400, `{"error":"context length exceeded"}`, KindContextOverflow, false, []string{"HTTP 400", "too long for the model's context window", "context length exceeded"}},
+		{400, `{"error":{"message":"Invalid value for 'temperature'"}}`, KindBadRequest, false, []string{"HTTP 400", "temperature"}},
 		{429, `{"error":{"message":"Rate limit reached"}}`, KindRateLimit, true, []string{"HTTP 429", "Rate limit reached", "gave up"}},
 		{503, `<html><body>Service Unavailable</body></html>`, KindServer, true, []string{"HTTP 503", "gave up"}},
 	}
@@ -180,5 +181,29 @@ func TestInStreamErrorIsNotRetried(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != KindProvider || !strings.Contains(e.Message, "overloaded, try later") || rp.requests.Load() != 1 {
 		t.Fatalf("%+v %v", res, err)
+	}
+}
+
+func TestContextOverflowIsRecognised(t *testing.T) {
+	cases := []struct {
+		kind   string
+		status int
+		body   string
+	}{
+		{KindOpenAIChat, 400, `{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`},
+		{KindOpenAIResponses, 400, `{"error":{"message":"Your input exceeds the context window of this model.","type":"invalid_request_error","code":"context_length_exceeded"}}`},
+		{KindAnthropic, 400, `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210345 tokens > 200000 maximum"}}`},
+		{KindOpenAIChat, 400, `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}`}, // llama.cpp
+		{KindOpenAIChat, 400, `{"error":"input length exceeds the context length"}`},                                                                                     // Ollama
+		{KindOpenAIChat, 413, `{"error":{"message":"Request too large: too many tokens in the prompt"}}`},
+	}
+	for _, c := range cases {
+		e, _, srv := chatErr(t, Config{Kind: c.kind, Model: "m", APIKey: "k"}, llmtest.Turn{Status: c.status, ErrorBody: c.body})
+		if e.Kind != KindContextOverflow || e.Retryable || len(srv.Requests()) != 1 {
+			t.Errorf("%s %s: %+v after %d requests", c.kind, c.body, e, len(srv.Requests()))
+		}
+		if !strings.Contains(e.Message, "too long for the model's context window") {
+			t.Errorf("%s: %q", c.kind, e.Message)
+		}
 	}
 }

@@ -74,9 +74,30 @@ type Fetcher interface {
 
 // Debugger wraps chrome.debugger (CDP). Firefox has none: a nil Debugger
 // means trusted input is unavailable and tools fall back to synthetic events.
+//
+// While attached to a tab the debugger answers the page's native JavaScript
+// dialogs at once, so a dialog never blocks a run: alerts are acknowledged,
+// confirmations and prompts dismissed, and a beforeunload warning chooses
+// Stay unless ArmDialogs granted Leave for it.
 type Debugger interface {
 	Send(ctx context.Context, tabID int, method string, params any) (json.RawMessage, error)
 	Detach(ctx context.Context, tabID int) error
+	// ArmDialogs attaches to the tab so its dialogs are answered. A
+	// non-empty leaveFrom lets the next beforeunload warning from the
+	// top-level page at that URL choose Leave, once, within ten seconds;
+	// an empty one revokes that permission.
+	ArmDialogs(ctx context.Context, tabID int, leaveFrom string) error
+	// Dialogs returns, oldest first, the dialogs answered in the tab since
+	// the last call, and forgets them.
+	Dialogs(ctx context.Context, tabID int) ([]Dialog, error)
+}
+
+// Dialog is one native JavaScript dialog the debugger answered.
+type Dialog struct {
+	Type     string `json:"type"` // alert, confirm, prompt or beforeunload
+	Message  string `json:"message"`
+	URL      string `json:"url"`      // the page that opened it
+	Accepted bool   `json:"accepted"` // OK / Leave; false is Cancel / Stay
 }
 
 // Alarms wraps chrome.alarms; used for the keepalive while a run is active.

@@ -69,7 +69,7 @@ func TestForModeFollowsSpecTable(t *testing.T) {
 				col = 0
 			}
 			var got []string
-			for _, s := range ForMode(c.mode, c.tier, browser) {
+			for _, s := range ForMode(c.mode, c.tier, browser, 0) {
 				got = append(got, s.Name)
 			}
 			for _, tl := range catalog {
@@ -89,7 +89,7 @@ func TestForModeFollowsSpecTable(t *testing.T) {
 
 func TestAskNeverOffersMutatingTools(t *testing.T) {
 	for _, tier := range []string{"compact", "mid", "full", ""} {
-		for _, s := range ForMode(ModeAsk, tier, "chrome") {
+		for _, s := range ForMode(ModeAsk, tier, "chrome", 0) {
 			if !ReadOnly(s.Name) {
 				t.Errorf("Ask/%s offers mutating tool %s", tier, s.Name)
 			}
@@ -151,7 +151,7 @@ func TestTerminalForbidsSuccess(t *testing.T) {
 
 func TestFirefoxClickDescriptionWarnsOfSyntheticEvents(t *testing.T) {
 	find := func(browser string) string {
-		for _, s := range ForMode(ModeAct, "mid", browser) {
+		for _, s := range ForMode(ModeAct, "mid", browser, 0) {
 			if s.Name == "click" {
 				return s.Description
 			}

@@ -10,10 +10,6 @@ import (
 	"github.com/webbrain/webbrain/wasm/platform"
 )
 
-// pageBudget is the size of one page of a tree or text read: the spec's
-// 6,000-character page inside the 8,000-character result.
-const pageBudget = 6000
-
 // Dispatcher runs tool calls against one tab in one mode and tier. It
 // implements agent.Executor.
 type Dispatcher struct {
@@ -23,6 +19,7 @@ type Dispatcher struct {
 	tier    string
 	browser string
 	clock   platform.Clock
+	window  ReadWindow
 }
 
 // NewDispatcher returns a Dispatcher for the tab. A nil p.Clock means the
@@ -32,7 +29,15 @@ func NewDispatcher(p platform.Platform, tabID int, mode, tier, browser string) *
 	if clock == nil {
 		clock = platform.RealClock{}
 	}
-	return &Dispatcher{p: p, tabID: tabID, mode: mode, tier: tier, browser: browser, clock: clock}
+	return &Dispatcher{p: p, tabID: tabID, mode: mode, tier: tier, browser: browser, clock: clock, window: WindowFor(tier, 0)}
+}
+
+// WithContextWindow sets the provider's context window in tokens, which
+// decides the read window of get_accessibility_tree (WindowFor); it must
+// be the one ForMode advertised to the model.
+func (d *Dispatcher) WithContextWindow(tokens int) *Dispatcher {
+	d.window = WindowFor(d.tier, tokens)
+	return d
 }
 
 // Execute runs one call. Every failure, including a tool this mode does
@@ -48,7 +53,7 @@ func (d *Dispatcher) Execute(ctx context.Context, call llm.ToolCall) (string, er
 	}
 	switch t.runs {
 	case inContent:
-		return d.runContent(ctx, t, args)
+		return d.runContent(ctx, t, args, call.Arguments)
 	case inTabs:
 		return d.runTabs(ctx, t, args)
 	}
@@ -62,11 +67,12 @@ type contentReply struct {
 	Error  string          `json:"error"`
 }
 
-func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]any) (string, error) {
+func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]any, raw string) (string, error) {
+	limit := MaxResultChars
 	if t.name == "get_accessibility_tree" || t.name == "read_page" {
-		if _, ok := args["maxChars"]; !ok {
-			args["maxChars"] = pageBudget
-		}
+		page := d.window.pageSize(t.name, args, raw)
+		args["maxChars"] = page
+		limit = d.window.resultCap(t.name, page)
 	}
 	msg, err := json.Marshal(map[string]any{"wb": "tool", "name": t.name, "args": args})
 	if err != nil {
@@ -108,6 +114,9 @@ func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]an
 	}
 	if toolErr != nil {
 		return "", errors.New(Neutralise(toolErr.Error()))
+	}
+	if limit > MaxResultChars { // an expanded tree read; never a trusted-input tool
+		return pageResultWithin(text, continueHint(t.name), limit), nil
 	}
 	return notedResult(note, text, continueHint(t.name)), nil
 }

@@ -11,8 +11,9 @@ import (
 const firefoxClickNote = " In this browser clicks are synthetic events; if a click has no effect, use click_ax or keyboard input instead."
 
 // ForMode returns the tools offered in mode and tier on browser, in
-// catalog order.
-func ForMode(mode, tier, browser string) []llm.ToolSpec {
+// catalog order. contextWindow (tokens) decides the read window that
+// get_accessibility_tree advertises (WindowFor).
+func ForMode(mode, tier, browser string, contextWindow int) []llm.ToolSpec {
 	var out []llm.ToolSpec
 	for i := range catalog {
 		t := &catalog[i]
@@ -23,7 +24,11 @@ func ForMode(mode, tier, browser string) []llm.ToolSpec {
 		if t.name == "click" && browser == "firefox" {
 			desc += firefoxClickNote
 		}
-		out = append(out, llm.ToolSpec{Name: t.name, Description: desc, Parameters: json.RawMessage(t.params)})
+		params := t.params
+		if t.name == "get_accessibility_tree" {
+			params = treeParams(WindowFor(tier, contextWindow).Page)
+		}
+		out = append(out, llm.ToolSpec{Name: t.name, Description: desc, Parameters: json.RawMessage(params)})
 	}
 	return out
 }

@@ -21,35 +21,46 @@ const (
 	loadTimeout  = 20 * time.Second
 )
 
+// runTabs runs navigate, go_back and go_forward. In Chrome the debugger is
+// armed first, so a leave-page warning or a dialog on the page reached
+// cannot hang the run, and once more on the page reached, which revokes
+// the one-use Leave permission.
 func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any) (string, error) {
 	before, err := d.p.Tabs.Get(ctx, d.tabID)
 	if err != nil {
 		return "", tabError(err)
 	}
-	switch t.name {
-	case "navigate":
-		target, err := checkURL(args["url"].(string))
-		if err != nil {
+	var target string
+	if t.name == "navigate" {
+		if target, err = checkURL(args["url"].(string)); err != nil {
 			return "", err
 		}
-		err = d.p.Tabs.Navigate(ctx, d.tabID, target)
-		if err != nil {
-			return "", tabError(err)
+	}
+	if err := d.armDialogs(ctx, before.URL); err != nil {
+		return "", err
+	}
+	switch t.name {
+	case "navigate":
+		if err = d.p.Tabs.Navigate(ctx, d.tabID, target); err != nil {
+			err = tabError(err)
 		}
 	case "go_back":
-		if err := d.p.Tabs.GoBack(ctx, d.tabID); err != nil {
-			return "", tabError(err)
-		}
+		err = d.goHistory(ctx, -1)
 	case "go_forward":
-		if err := d.p.Tabs.GoForward(ctx, d.tabID); err != nil {
-			return "", tabError(err)
-		}
+		err = d.goHistory(ctx, +1)
+	}
+	if err != nil {
+		_ = d.armDialogs(ctx, "")
+		return "", err
 	}
 	tab, loaded, err := d.waitForLoad(ctx, before)
 	if err != nil {
 		return "", err
 	}
-	return PageResult(loadReport(tab, loaded), ""), nil
+	if err := d.armDialogs(ctx, ""); err != nil {
+		return "", err
+	}
+	return notedResult(dialogNote(d.takeDialogs(ctx)), loadReport(tab, loaded), ""), nil
 }
 
 // checkURL accepts only absolute http(s) URLs; a bare host such as

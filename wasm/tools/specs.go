@@ -13,13 +13,8 @@ var catalog = []tool{
 		desc: "Read the page as a compact accessibility tree: one line per element with its role, name and a ref like \"ref_12\" that the *_ax tools accept. " +
 			"Start with filter \"interactive\" to find controls, \"visible\" for what is on screen, \"all\" for the whole document. " +
 			"Pass refId to read only that element's subtree. A long tree is cut into pages: when the result says it continues, call again with the same arguments plus the continuation value it gives.",
-		params: `{"type":"object","properties":{` +
-			`"filter":{"type":"string","enum":["all","visible","interactive"],"description":"which elements to include (default interactive)"},` +
-			`"refId":{"type":"string","description":"ref of the subtree root, e.g. ref_12; omit for the whole page"},` +
-			`"maxDepth":{"type":"integer","minimum":1,"description":"deepest level to include"},` +
-			`"maxChars":{"type":"integer","minimum":500,"maximum":6000,"description":"size of one page of the tree (default 6000)"},` +
-			`"continuation":{"type":"string","description":"the continuation value from the previous, truncated result"}}}`,
-		cols: colAll, runs: inContent, readOnly: true,
+		params: treeParams(pageBudget), // ForMode advertises the provider's window
+		cols:   colAll, runs: inContent, readOnly: true,
 	},
 	{
 		name: "read_page",

@@ -33,7 +33,8 @@ type trustedStep struct {
 	Insert *string   `json:"insert"`
 }
 
-// sendTrusted runs t with CDP input. When the first CDP command fails
+// sendTrusted runs t with CDP input; note reports the native dialogs the
+// debugger answered meanwhile (dialogs.go). When the first CDP command fails
 // (no debugger could attach: another debugger, a chrome:// page) nothing
 // reached the page, so the synthetic path runs instead and note says so.
 // A failure part-way is an error: repeating the input could duplicate it.
@@ -63,10 +64,12 @@ func (d *Dispatcher) sendTrusted(ctx context.Context, t *tool, args map[string]a
 		return text, note, err
 	}
 	if cdpErr != nil {
-		return "", "", fmt.Errorf("%s stopped part-way: %v; read the page before trying again", t.name, cdpErr)
+		return "", "", fmt.Errorf("%s stopped part-way: %v; read the page before trying again.%s", t.name, cdpErr, dialogSummary(d.takeDialogs(ctx)))
 	}
+	// The page's report comes after the input, so a dialog the input
+	// opened has been answered by then.
 	text, err = d.send(ctx, t, json.RawMessage(`{"wb":"tool","name":"trusted_finish","args":{}}`))
-	return text, "", err
+	return text, dialogNote(d.takeDialogs(ctx)), err
 }
 
 // dispatchSteps sends the plan's input and returns how many CDP commands

@@ -19,11 +19,16 @@ type cdpCall struct {
 }
 
 // fakeDebugger records CDP commands; failAt > 0 makes that command (1-based)
-// and every later one fail.
+// and every later one fail. dialogs is what the page "opened", drained by
+// Dialogs; arms records ArmDialogs' leaveFrom values. With tabs set it
+// serves the tab's history to Page.getNavigationHistory.
 type fakeDebugger struct {
-	mu     sync.Mutex
-	calls  []cdpCall
-	failAt int
+	mu      sync.Mutex
+	calls   []cdpCall
+	failAt  int
+	dialogs []platform.Dialog
+	arms    []string
+	tabs    *fakeTabs
 }
 
 func (f *fakeDebugger) Send(ctx context.Context, tabID int, method string, params any) (json.RawMessage, error) {
@@ -36,10 +41,28 @@ func (f *fakeDebugger) Send(ctx context.Context, tabID int, method string, param
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
 	f.calls = append(f.calls, cdpCall{method, m})
+	if f.tabs != nil {
+		return f.tabs.cdpHistory(method, m), nil
+	}
 	return json.RawMessage(`{}`), nil
 }
 
 func (f *fakeDebugger) Detach(ctx context.Context, tabID int) error { return nil }
+
+func (f *fakeDebugger) ArmDialogs(ctx context.Context, tabID int, leaveFrom string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.arms = append(f.arms, leaveFrom)
+	return nil
+}
+
+func (f *fakeDebugger) Dialogs(ctx context.Context, tabID int) ([]platform.Dialog, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ds := f.dialogs
+	f.dialogs = nil
+	return ds, nil
+}
 
 // summary lists the calls compactly: "mouseMoved@10,20", "keyDown:a/KeyA/65/m0/a".
 func (f *fakeDebugger) summary() []string {

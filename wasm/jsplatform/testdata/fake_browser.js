@@ -56,9 +56,14 @@
     storage: { local: area(), session: area() },
     debugger: {
       attach: async (target) => rec.calls.push(["attach", tab(target.tabId).id]),
-      sendCommand: async (target, method, params) => ({ method, params }),
+      sendCommand: async (target, method, params) => {
+        rec.calls.push(["cdp", target.tabId, method, params]);
+        return { method, params };
+      },
       detach: async (target) => rec.calls.push(["detach", target.tabId]),
       onDetach: { addListener() {} },
+      // fireDebuggerEvent delivers a CDP event as Chrome would.
+      onEvent: { addListener: (fn) => (rec.fireDebuggerEvent = (tabId, method, params) => fn({ tabId }, method, params)) },
     },
     alarms: {
       create: async (name, info) => rec.calls.push(["alarm", name, info.periodInMinutes]),
