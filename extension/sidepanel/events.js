@@ -54,6 +54,7 @@ export function applyEvent(transcript, requestId, ev, describeError) {
       // History was summarized (or trimmed to fit), not lost: say so inline.
       transcript.add({
         role: "notice",
+        separator: true,
         text: ev.reason === "overflow"
           ? "Context trimmed to fit the model: only the task and the latest messages were kept"
           : "Context automatically compacted",

@@ -5,7 +5,7 @@
 //   {role: "assistant", requestId, text}            Markdown
 //   {role: "tool", requestId, id, name, args, result?, isError?}
 //   {role: "clarify", requestId, id, text, options, answer?, expired?}
-//   {role: "notice" | "error", text, hint?}
+//   {role: "notice" | "error", text, hint?, separator?}
 //   {role: "export", json, ephemeral: true}          never stored
 import { el } from "../common/dom.js";
 import { renderMarkdown } from "../common/markdown.js";
@@ -122,7 +122,7 @@ export class Transcript {
       case "export":
         return renderExport(item);
       default:
-        return el("div", { className: "msg notice", text: item.text });
+        return el("div", { className: item.separator ? "msg notice separator" : "msg notice", text: item.text });
     }
   }
 }

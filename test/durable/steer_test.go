@@ -127,10 +127,11 @@ func TestQueueRunsNextAndPausesAfterStop(t *testing.T) {
 // streams and opens it again: the transcript is the same and the text
 // goes on to the whole answer, once.
 func TestPanelReopenedMidStreamContinues(t *testing.T) {
-	words := strings.Repeat("streamed word ", 30)
+	// Long enough to outlast a reopen on a loaded machine (about 5 s).
+	words := strings.Repeat("streamed word ", 60)
 	final := strings.TrimSpace(words)
 	s := openSession(t, llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
-		return llmtest.Turn{Text: final, ChunkDelay: 60 * time.Millisecond}
+		return llmtest.Turn{Text: final, ChunkDelay: 80 * time.Millisecond}
 	}))
 	s.typeEnter("ask", "Stream something.", false)
 	waitFor(t, s.panel, "streamed text", runTimeout, `(document.querySelector('.msg.assistant')?.innerText.length ?? 0) > 40`)
@@ -140,6 +141,10 @@ func TestPanelReopenedMidStreamContinues(t *testing.T) {
 	if users := s.texts(".msg.user"); !slices.Equal(users, []string{"Stream something."}) {
 		t.Fatalf("reopened transcript users %q", users)
 	}
+	// The reopened panel restores its transcript first, then asks the
+	// background for the run's journal.
+	waitFor(t, s.panel, "the reopened panel to rejoin the running run", 5*time.Second,
+		`document.querySelector('#transcript')?.dataset.runStatus !== 'idle'`)
 	if st := s.status(); st != "running" {
 		t.Fatalf("reopened mid-stream with status %s", st)
 	}

@@ -18,7 +18,7 @@ func TestContextCompactedSeparator(t *testing.T) {
 	if len(notes) != 2 || notes[0] != "Context automatically compacted" || notes[1] == notes[0] {
 		t.Fatalf("notices = %q", notes)
 	}
-	if s := eval[string](tb, `[...document.querySelector('#transcript').children].map(e => e.className).join('|')`); s != "msg user|msg notice|msg notice|msg assistant" {
+	if s := eval[string](tb, `[...document.querySelector('#transcript').children].map(e => e.className).join('|')`); s != "msg user|msg notice separator|msg notice separator|msg assistant" {
 		t.Errorf("transcript = %q", s)
 	}
 }

@@ -90,6 +90,9 @@ func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]an
 		text, note, toolErr = d.sendTrusted(ctx, t, args, msg)
 	} else {
 		text, toolErr = d.send(ctx, t, msg)
+		// A dialog the page opened (a timer, a synthetic action) is
+		// reported with the result it happened during.
+		note = dialogNote(d.takeDialogs(ctx))
 	}
 	if ctx.Err() != nil {
 		return "", ctx.Err()
