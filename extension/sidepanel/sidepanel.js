@@ -38,6 +38,11 @@ function setStatus(status) {
   els.stop.disabled = status !== "running";
 }
 
+// The first bind happens after an async tab query (sidebar): a message sent
+// before it waits for it instead of being dropped.
+let firstBound;
+const bound = new Promise((resolve) => { firstBound = resolve; });
+
 function bind(tabId) {
   if (tabId == null || session?.tabId === tabId) return;
   session?.close();
@@ -46,9 +51,10 @@ function bind(tabId) {
     onQueue: (items, running) => queueView.render(items, running),
     describeError: (text) => describeError(text, activeProvider(settings)),
   });
-  const bound = session;
-  bound.open().then(() => {
-    if (bound === session && bound.mode) els.mode.value = bound.mode;
+  const current = session;
+  firstBound();
+  current.open().then(() => {
+    if (current === session && current.mode) els.mode.value = current.mode;
   });
 }
 
@@ -69,7 +75,11 @@ async function loadProvider() {
 // (Alt+Enter) sends it to the running request as a correction.
 async function submit({ steer = false } = {}) {
   const text = els.prompt.value.trim();
-  if (!text || !session) return;
+  if (!text) return;
+  if (!session) {
+    els.prompt.value = ""; // taken: a second Enter must not send it twice
+    await bound;
+  }
   if (text.startsWith("/")) {
     els.prompt.value = "";
     runCommand(text, { session, pickFile, onImported: loadProvider });

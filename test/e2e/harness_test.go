@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/webbrain/webbrain/test/scenario"
 	"github.com/webbrain/webbrain/test/testenv"
 )
 
@@ -79,7 +79,7 @@ func runSuite(m *testing.M) (int, error) {
 		return 0, fmt.Errorf("attach to the service worker: %w", err)
 	}
 
-	fixtures := httptest.NewServer(http.FileServer(http.Dir(filepath.Join(root, "test", "e2e", "testdata"))))
+	fixtures := httptest.NewServer(scenario.Fixtures(root, "test/e2e/testdata"))
 	defer fixtures.Close()
 
 	env = &browserEnv{root: root, extID: extID, browser: browser, worker: worker, workerLg: wlog, fixtures: fixtures}

@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -13,20 +12,17 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/test/scenario"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 )
 
 // runTimeout bounds one agent run; the fake model answers at once.
-const runTimeout = 45 * time.Second
+const runTimeout = scenario.RunTimeout
 
 // provider is the part of the saved provider a test chooses.
-type provider struct {
-	Kind   string // "openai-chat" or "anthropic"
-	APIKey string
-}
+type provider = scenario.Provider
 
-var openAIChat = provider{Kind: "openai-chat"}
+var openAIChat = scenario.OpenAIChat
 
 // session is one fixture tab with a side panel bound to it.
 type session struct {
@@ -65,8 +61,7 @@ func openSession(t *testing.T, fixture string, srv *llmtest.Server, p provider) 
 	}
 	// Registered after the cancels so it runs first, while the tabs live.
 	t.Cleanup(s.dumpOnFailure)
-	s.waitFor(s.panel, "the panel's #prompt, #send and #transcript[data-run-status]", 10*time.Second,
-		`!!(document.querySelector('#prompt') && document.querySelector('#send') && document.querySelector('#transcript')?.dataset.runStatus)`)
+	scenario.WaitPanelReady(t, s)
 	s.saveSettings(p)
 	return s
 }
@@ -89,32 +84,9 @@ func tabIDOf(t *testing.T, pageURL string) int {
 	}
 }
 
-// reply is the background's answer to a runtime message.
-type reply struct {
-	OK    bool   `json:"ok"`
-	Error string `json:"error"`
-	Field string `json:"field"`
-}
-
 func (s *session) saveSettings(p provider) {
 	s.t.Helper()
-	baseURL := s.srv.URL + "/v1"
-	if p.Kind == "anthropic" {
-		baseURL = s.srv.URL
-	}
-	settings := map[string]any{
-		"providers": []map[string]any{{
-			"id": "fake", "name": "Fake", "kind": p.Kind, "baseUrl": baseURL, "apiKey": p.APIKey,
-			"model": llmtest.Model, "tier": "mid", "contextWindow": 0,
-		}},
-		"activeProvider": "fake",
-		"maxSteps":       30,
-	}
-	msg, _ := json.Marshal(map[string]any{"action": "settings_save", "settings": settings})
-	r := evalIn[reply](s.t, s.panel, fmt.Sprintf(`chrome.runtime.sendMessage(%s)`, msg), chromedp.EvalAwaitPromise)
-	if !r.OK {
-		s.t.Fatalf("settings_save: %s (field %q)", r.Error, r.Field)
-	}
+	scenario.SaveSettings(s.t, s, s.srv, p)
 }
 
 // send types prompt into the panel in mode ("ask" or "act") and clicks Send.
@@ -137,67 +109,39 @@ func (s *session) send(mode, prompt string) {
 // which.
 func (s *session) waitRunEnd() string {
 	s.t.Helper()
-	s.waitFor(s.panel, "the run to end (data-run-status done|error|stopped)", runTimeout,
-		`['done', 'error', 'stopped'].includes(document.querySelector('#transcript').dataset.runStatus)`)
-	return s.runStatus()
+	return scenario.WaitRunEnd(s.t, s)
 }
 
 func (s *session) runStatus() string {
-	return evalIn[string](s.t, s.panel, `document.querySelector('#transcript').dataset.runStatus`)
+	s.t.Helper()
+	return scenario.RunStatus(s.t, s)
 }
 
 // text returns the innerText of the first element matching css in the panel
 // ("" when there is none).
 func (s *session) text(css string) string {
-	return evalIn[string](s.t, s.panel, fmt.Sprintf(`document.querySelector(%q)?.innerText ?? ''`, css))
+	s.t.Helper()
+	return scenario.Text(s.t, s, css)
 }
 
 // count returns how many elements match css in the panel.
 func (s *session) count(css string) int {
-	return evalIn[int](s.t, s.panel, fmt.Sprintf(`document.querySelectorAll(%q).length`, css))
+	s.t.Helper()
+	return scenario.Count(s.t, s, css)
 }
 
 // toolRow is one details.tool-row of the transcript.
-type toolRow struct {
-	Tool    string `json:"tool"`
-	Open    bool   `json:"open"`
-	IsError bool   `json:"isError"`
-	Summary string `json:"summary"`
-}
+type toolRow = scenario.ToolRow
 
 func (s *session) toolRows() []toolRow {
-	return evalIn[[]toolRow](s.t, s.panel, `[...document.querySelectorAll('#transcript details.tool-row')].map(d => ({
-		tool: d.dataset.tool, open: d.open, isError: d.classList.contains('tool-error'),
-		summary: d.querySelector('summary')?.innerText ?? ''}))`)
+	s.t.Helper()
+	return scenario.ToolRows(s.t, s)
 }
 
 // pageRecord returns what the fixture page recorded in window.__record.
 func (s *session) pageRecord() []string {
-	return evalIn[[]string](s.t, s.page, `window.__record ?? []`)
-}
-
-// waitFor polls expr in ctx until it is true. Evaluating from Go works on
-// every target, where chromedp.Poll needs an animation frame.
-func (s *session) waitFor(ctx context.Context, what string, timeout time.Duration, expr string) {
 	s.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
-		if err == nil && ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("timed out after %v waiting for %s (last error: %v)", timeout, what, err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
-// evalErr runs expr for its effect, for callers that cannot fail the test
-// (the fake model's script runs on the server's goroutine).
-func evalErr(ctx context.Context, expr string) error {
-	_, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](expr))
-	return err
+	return scenario.PageRecord(s.t, s)
 }
 
 func evalIn[T any](t *testing.T, ctx context.Context, expr string, opts ...chromedp.EvaluateOption) T {
@@ -218,37 +162,10 @@ func (s *session) dumpOnFailure() {
 	status, _ := chromedp.Run(s.panel, chromedp.Evaluate[string](`document.querySelector('#transcript')?.dataset.runStatus ?? '(none)'`))
 	transcript, _ := chromedp.Run(s.panel, chromedp.Evaluate[string](`document.querySelector('#transcript')?.innerText ?? '(no #transcript)'`))
 	fmt.Fprintf(&b, "--- panel: data-run-status=%s, transcript:\n%s\n", status, transcript)
-	fmt.Fprintf(&b, "--- model requests:\n%s", summarizeRequests(s.srv.Requests()))
+	fmt.Fprintf(&b, "--- model requests:\n%s", scenario.SummarizeRequests(s.srv.Requests()))
 	fmt.Fprintf(&b, "--- service worker console:\n%s\n", strings.Join(env.workerLg.since(s.workerMark), "\n"))
 	fmt.Fprintf(&b, "--- panel console:\n%s\n", strings.Join(s.panelLog.since(0), "\n"))
 	s.t.Log("\n" + b.String())
-}
-
-func summarizeRequests(reqs []llmtest.Request) string {
-	var b strings.Builder
-	for i, r := range reqs {
-		fmt.Fprintf(&b, "#%d %s: %d messages, %d tools", i, r.Path, len(r.Messages), len(r.Tools))
-		if n := len(r.Messages); n > 0 {
-			last := r.Messages[n-1]
-			fmt.Fprintf(&b, "; last %s%s: %s", last.Role, toolName(last), clip(last.Content, 400))
-		}
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-func toolName(m llm.Message) string {
-	if m.Name != "" {
-		return "(" + m.Name + ")"
-	}
-	return ""
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
 
 func firstLine(s string) string {

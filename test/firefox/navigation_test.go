@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webbrain/webbrain/test/scenario"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 )
 
@@ -23,30 +24,30 @@ func TestNavigationAcrossPages(t *testing.T) {
 	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
 		switch n {
 		case 0:
-			return callTool("navigate", map[string]any{"url": station2})
+			return scenario.CallTool("navigate", map[string]any{"url": station2})
 		case 1:
-			return callTool("read_page", map[string]any{})
+			return scenario.CallTool("read_page", map[string]any{})
 		case 2:
-			m := departureCode.FindStringSubmatch(lastToolResult(req))
+			m := departureCode.FindStringSubmatch(scenario.LastToolResult(req))
 			if m == nil {
-				return answer("SCRIPT FAILED: read_page after navigate did not show Station Two")
+				return scenario.Answer("SCRIPT FAILED: read_page after navigate did not show Station Two")
 			}
 			code = m[1]
-			return callTool("go_back", map[string]any{})
+			return scenario.CallTool("go_back", map[string]any{})
 		}
-		return answer("The departure code on Station Two is " + code + ".")
+		return scenario.Answer("The departure code on Station Two is " + code + ".")
 	})
 	s := openSession(t, "station1.html", srv)
-	s.send("act", "Open the timetable page, find the departure code, then come back here.")
+	s.Send("act", "Open the timetable page, find the departure code, then come back here.")
 
-	if got := s.waitRunEnd(); got != "done" {
+	if got := scenario.WaitRunEnd(t, s); got != "done" {
 		t.Fatalf("run status %q, want done", got)
 	}
-	if got := s.text("#transcript .msg.assistant"); !strings.Contains(got, "OTTER-77") {
+	if got := scenario.Text(t, s, "#transcript .msg.assistant"); !strings.Contains(got, "OTTER-77") {
 		t.Errorf("answer %q lacks Station Two's departure code OTTER-77", got)
 	}
 	var tools []string
-	for _, r := range s.toolRows() {
+	for _, r := range scenario.ToolRows(t, s) {
 		if r.IsError {
 			t.Errorf("tool %s failed: %s", r.Tool, r.Summary)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webbrain/webbrain/test/scenario"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 )
 
@@ -38,22 +39,22 @@ func TestTabOpenedBeforeInstall(t *testing.T) {
 
 	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
-			return callTool("get_accessibility_tree", map[string]any{})
+			return scenario.CallTool("get_accessibility_tree", map[string]any{})
 		}
-		if tree := lastToolResult(req); !strings.Contains(tree, "3,417 paper lanterns") {
-			return scriptFailed(errors.New("the tree lacks the lantern count:\n" + clip(tree, 2000)))
+		if tree := scenario.LastToolResult(req); !strings.Contains(tree, "3,417 paper lanterns") {
+			return scenario.ScriptFailed(errors.New("the tree lacks the lantern count:\n" + scenario.Clip(tree, 2000)))
 		}
-		return answer("3,417 lanterns.")
+		return scenario.Answer("3,417 lanterns.")
 	})
 	s := attachSession(t, e, srv, page, pageURL)
-	s.send("ask", "How many lanterns?")
-	if got := s.waitRunEnd(); got != "done" {
+	s.Send("ask", "How many lanterns?")
+	if got := scenario.WaitRunEnd(t, s); got != "done" {
 		t.Fatalf("run status %q, want done", got)
 	}
-	if rows := s.toolRows(); len(rows) != 1 || rows[0].IsError {
+	if rows := scenario.ToolRows(t, s); len(rows) != 1 || rows[0].IsError {
 		t.Errorf("tool rows %+v, want one successful get_accessibility_tree", rows)
 	}
-	if got := s.text("#transcript .msg.assistant"); !strings.Contains(got, "3,417 lanterns") {
+	if got := scenario.Text(t, s, "#transcript .msg.assistant"); !strings.Contains(got, "3,417 lanterns") {
 		t.Errorf("answer %q, want the lantern count", got)
 	}
 }

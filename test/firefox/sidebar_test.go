@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webbrain/webbrain/test/scenario"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 )
 
@@ -30,13 +31,9 @@ func sidebarID() string {
 func openSidebarSession(t *testing.T, fixture string, srv *llmtest.Server) *session {
 	t.Helper()
 	e := sharedEnv(t)
+	page, pageURL := openFixtureTab(t, e, fixture)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	page, pageURL, err := e.ff.openFixture(ctx, e.fixtures.URL, fixture, t.Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { e.ff.closeContext(page) })
 	if err := e.ff.bidi.call(ctx, "browsingContext.activate", map[string]any{"context": page}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -45,12 +42,9 @@ func openSidebarSession(t *testing.T, fixture string, srv *llmtest.Server) *sess
 	}
 	t.Cleanup(func() { evalCtx(e.ff, e.chrome, `(SidebarController.hide(), true)`, nil) })
 
-	s := &session{t: t, env: e, srv: srv, page: page, pageURL: pageURL, panel: e.bridge, sidebar: true, logMark: e.ff.log.mark()}
-	t.Cleanup(srv.Close)
-	s.tabID = s.tabIDOf(pageURL)
-	t.Cleanup(s.dumpOnFailure)
-	s.waitPanelReady()
-	s.saveSettings()
+	s := newSession(t, e, srv, page, pageURL)
+	s.panel, s.sidebar = e.bridge, true
+	s.ready()
 	return s
 }
 
@@ -59,23 +53,23 @@ func openSidebarSession(t *testing.T, fixture string, srv *llmtest.Server) *sess
 func TestSidebarRunsOnTheActiveTab(t *testing.T) {
 	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
-			return callTool("get_accessibility_tree", map[string]any{})
+			return scenario.CallTool("get_accessibility_tree", map[string]any{})
 		}
-		if tree := lastToolResult(req); !strings.Contains(tree, "3,417 paper lanterns") {
-			return scriptFailed(errors.New("the tree lacks the lantern count:\n" + clip(tree, 2000)))
+		if tree := scenario.LastToolResult(req); !strings.Contains(tree, "3,417 paper lanterns") {
+			return scenario.ScriptFailed(errors.New("the tree lacks the lantern count:\n" + scenario.Clip(tree, 2000)))
 		}
-		return answer("3,417 lanterns, says the sidebar.")
+		return scenario.Answer("3,417 lanterns, says the sidebar.")
 	})
 	s := openSidebarSession(t, "article.html", srv)
-	s.send("ask", "How many lanterns?")
+	s.Send("ask", "How many lanterns?")
 
-	if got := s.waitRunEnd(); got != "done" {
+	if got := scenario.WaitRunEnd(t, s); got != "done" {
 		t.Fatalf("run status %q, want done", got)
 	}
-	if got := s.text("#transcript .msg.assistant"); !strings.Contains(got, "3,417 lanterns, says the sidebar.") {
+	if got := scenario.Text(t, s, "#transcript .msg.assistant"); !strings.Contains(got, "3,417 lanterns, says the sidebar.") {
 		t.Errorf("sidebar answer %q, want the lantern count", got)
 	}
-	if j := s.runState(); j.Status != "done" {
+	if j := scenario.RunState(t, s); j.Status != "done" {
 		t.Errorf("run_state of the active tab: status %q, want done", j.Status)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webbrain/webbrain/test/scenario"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 )
 
@@ -66,18 +67,18 @@ func TestBackgroundPageStartsGo(t *testing.T) {
 func TestAskReadsTheAccessibilityTree(t *testing.T) {
 	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
-			return callTool("get_accessibility_tree", map[string]any{})
+			return scenario.CallTool("get_accessibility_tree", map[string]any{})
 		}
-		tree := lastToolResult(req)
+		tree := scenario.LastToolResult(req)
 		if !strings.Contains(tree, "3,417 paper lanterns") {
-			return scriptFailed(errors.New("the tree lacks the lantern count:\n" + clip(tree, 2000)))
+			return scenario.ScriptFailed(errors.New("the tree lacks the lantern count:\n" + scenario.Clip(tree, 2000)))
 		}
-		return answer("**3,417** lanterns will float from Pier 9.")
+		return scenario.Answer("**3,417** lanterns will float from Pier 9.")
 	})
 	s := openSession(t, "article.html", srv)
-	s.send("ask", "How many lanterns will float this year?")
+	s.Send("ask", "How many lanterns will float this year?")
 
-	if got := s.waitRunEnd(); got != "done" {
+	if got := scenario.WaitRunEnd(t, s); got != "done" {
 		t.Fatalf("run status %q, want done", got)
 	}
 	reqs := srv.Requests()
@@ -87,14 +88,14 @@ func TestAskReadsTheAccessibilityTree(t *testing.T) {
 	if !slices.Contains(reqs[0].Tools, "get_accessibility_tree") || slices.Contains(reqs[0].Tools, "click_ax") {
 		t.Errorf("Ask offered %v: want get_accessibility_tree and no click_ax", reqs[0].Tools)
 	}
-	rows := s.toolRows()
+	rows := scenario.ToolRows(t, s)
 	if len(rows) != 1 || rows[0].Tool != "get_accessibility_tree" || rows[0].IsError {
 		t.Errorf("tool rows %+v, want one successful get_accessibility_tree", rows)
 	}
-	if got := s.text("#transcript .msg.assistant"); !strings.Contains(got, "3,417 lanterns will float") {
+	if got := scenario.Text(t, s, "#transcript .msg.assistant"); !strings.Contains(got, "3,417 lanterns will float") {
 		t.Errorf("answer %q, want the lantern count", got)
 	}
-	if j := s.runState(); j.Status != "done" || !strings.Contains(j.Final, "3,417") {
+	if j := scenario.RunState(t, s); j.Status != "done" || !strings.Contains(j.Final, "3,417") {
 		t.Errorf("run_state status %q final %q, want done with the answer", j.Status, j.Final)
 	}
 }
@@ -108,32 +109,32 @@ func TestActTypesAndClicks(t *testing.T) {
 		switch n {
 		case 0:
 			clickDesc = toolDescription(req, "click")
-			return callTool("get_accessibility_tree", map[string]any{})
+			return scenario.CallTool("get_accessibility_tree", map[string]any{})
 		case 1:
-			tree := lastToolResult(req)
+			tree := scenario.LastToolResult(req)
 			for key, node := range map[string][2]string{"name": {"textbox", "Your name"}, "greet": {"button", "Greet me"}} {
-				ref, err := findRef(tree, node[0], node[1])
+				ref, err := scenario.FindRef(tree, node[0], node[1])
 				if err != nil {
-					return scriptFailed(err)
+					return scenario.ScriptFailed(err)
 				}
 				refs[key] = ref
 			}
-			return callTool("type_ax", map[string]any{"ref": refs["name"], "text": "Ada Lovelace"})
+			return scenario.CallTool("type_ax", map[string]any{"ref": refs["name"], "text": "Ada Lovelace"})
 		case 2:
-			return callTool("click_ax", map[string]any{"ref": refs["greet"]})
+			return scenario.CallTool("click_ax", map[string]any{"ref": refs["greet"]})
 		case 3:
-			return callTool("read_page", map[string]any{})
+			return scenario.CallTool("read_page", map[string]any{})
 		}
-		page := lastToolResult(req)
+		page := scenario.LastToolResult(req)
 		if !strings.Contains(page, "Hello, Ada Lovelace!") {
-			return scriptFailed(errors.New("the page shows no greeting:\n" + clip(page, 2000)))
+			return scenario.ScriptFailed(errors.New("the page shows no greeting:\n" + scenario.Clip(page, 2000)))
 		}
-		return answer("The page says: Hello, Ada Lovelace!")
+		return scenario.Answer("The page says: Hello, Ada Lovelace!")
 	})
 	s := openSession(t, "greet.html", srv)
-	s.send("act", "Greet me as Ada Lovelace.")
+	s.Send("act", "Greet me as Ada Lovelace.")
 
-	if got := s.waitRunEnd(); got != "done" {
+	if got := scenario.WaitRunEnd(t, s); got != "done" {
 		t.Fatalf("run status %q, want done", got)
 	}
 	type click struct {
@@ -144,7 +145,7 @@ func TestActTypesAndClicks(t *testing.T) {
 		t.Errorf("the page recorded clicks %+v, want one untrusted click with the name Ada Lovelace", got)
 	}
 	var tools []string
-	for _, r := range s.toolRows() {
+	for _, r := range scenario.ToolRows(t, s) {
 		if r.IsError {
 			t.Errorf("tool %s failed: %s", r.Tool, r.Summary)
 		}
@@ -156,7 +157,7 @@ func TestActTypesAndClicks(t *testing.T) {
 	if !strings.Contains(clickDesc, "synthetic events") {
 		t.Errorf("the click tool's description %q lacks Firefox's synthetic-events note", clickDesc)
 	}
-	if got := s.text("#transcript .msg.assistant"); !strings.Contains(got, "Hello, Ada Lovelace!") {
+	if got := scenario.Text(t, s, "#transcript .msg.assistant"); !strings.Contains(got, "Hello, Ada Lovelace!") {
 		t.Errorf("answer %q, want the greeting read back from the page", got)
 	}
 }

@@ -9,7 +9,6 @@ package firefox
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webbrain/webbrain/test/scenario"
 	"github.com/webbrain/webbrain/test/testenv"
 )
 
@@ -86,10 +86,11 @@ func startEnv(dir string) (*browserEnv, error) {
 	return e, nil
 }
 
-// newFixtureServer serves test/firefox/testdata; dir is dist/firefox.
+// newFixtureServer serves test/firefox/testdata and the shared scenarios'
+// pages; dir is dist/firefox.
 func newFixtureServer(dir string) *httptest.Server {
 	root := filepath.Dir(filepath.Dir(dir))
-	return httptest.NewServer(http.FileServer(http.Dir(filepath.Join(root, "test", "firefox", "testdata"))))
+	return httptest.NewServer(scenario.Fixtures(root, "test/firefox/testdata"))
 }
 
 // installEnv installs the add-on in ff and opens the bridge page.

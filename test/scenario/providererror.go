@@ -1,9 +1,6 @@
-//go:build firefox
-
-package firefox
+package scenario
 
 import (
-	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -13,11 +10,11 @@ import (
 )
 
 // secretKey is the API key saved for these runs; it must never be shown.
-const secretKey = "sk-ff-secret-key-4242"
+const secretKey = "sk-scenario-secret-key-4242"
 
-// A failing provider ends the run with a plain-language error in the panel,
-// never with raw JSON or the user's key.
-func TestProviderErrorShown(t *testing.T) {
+// ProviderErrorShown: a failing provider ends the run with a plain-language
+// error in the panel, never with raw JSON or the user's key.
+func ProviderErrorShown(t *testing.T, d Driver) {
 	for _, tc := range []struct {
 		name string
 		turn llmtest.Turn
@@ -26,7 +23,7 @@ func TestProviderErrorShown(t *testing.T) {
 		{
 			name: "unauthorized",
 			turn: llmtest.Turn{Status: http.StatusUnauthorized,
-				ErrorBody: `{"error":{"message":"Incorrect API key provided: sk-ff-****4242.","type":"invalid_request_error","code":"invalid_api_key"}}`},
+				ErrorBody: `{"error":{"message":"Incorrect API key provided: sk-sce****4242.","type":"invalid_request_error","code":"invalid_api_key"}}`},
 			want: regexp.MustCompile(`(?i)api key|authenticat|unauthori`),
 		},
 		{
@@ -42,14 +39,13 @@ func TestProviderErrorShown(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := llmtest.New(func(int, llmtest.Request) llmtest.Turn { return tc.turn })
-			s := openSession(t, "article.html", srv)
-			s.saveProvider("openai-chat", secretKey)
-			s.send("ask", "What is this page about?")
+			s := d.Open(t, "article.html", srv, Provider{Kind: "openai-chat", APIKey: secretKey})
+			s.Send("ask", "What is this page about?")
 
-			if got := s.waitRunEnd(); got != "error" {
+			if got := WaitRunEnd(t, s); got != "error" {
 				t.Fatalf("run status %q, want error", got)
 			}
-			msg := s.text("#transcript .msg.error")
+			msg := Text(t, s, "#transcript .msg.error")
 			if msg == "" {
 				t.Fatal("no .msg.error in the transcript")
 			}
@@ -60,13 +56,12 @@ func TestProviderErrorShown(t *testing.T) {
 			if strings.Contains(msg, "{") || strings.Contains(msg, "llmtest_error") {
 				t.Errorf("error %q shows the provider's raw response", msg)
 			}
-			if html := evalIn[string](t, s.env.ff, s.panel, `document.documentElement.outerHTML`); strings.Contains(html, secretKey) {
+			if html := Eval[string](t, s, Panel, `document.documentElement.outerHTML`); strings.Contains(html, secretKey) {
 				t.Error("the API key appears in the panel's HTML")
 			}
-			journal := evalIn[string](t, s.env.ff, s.env.bridge, fmt.Sprintf(
-				`browser.storage.session.get('runUi:%d').then(v => JSON.stringify(v))`, s.tabID))
+			journal := StoredJournal(t, s)
 			if !strings.Contains(journal, `"status":"error"`) {
-				t.Errorf("run journal %s, want status error", clip(journal, 400))
+				t.Errorf("run journal %s, want status error", Clip(journal, 400))
 			}
 			if strings.Contains(journal, secretKey) {
 				t.Error("the API key appears in the run journal")

@@ -1,6 +1,4 @@
-//go:build firefox
-
-package firefox
+package scenario
 
 import (
 	"regexp"
@@ -12,66 +10,67 @@ import (
 
 var staleWords = regexp.MustCompile(`(?i)stale|no longer|detached|not in the (page|document)`)
 
-// The page re-renders a button after the model read the tree: clicking the
-// old ref fails with an error naming live refs and clicks nothing; after a
-// re-read the new ref clicks the new button once.
-func TestStaleRefIsRecovered(t *testing.T) {
-	var s *session
+// StaleRefIsRecovered: the page re-renders a button after the model read
+// the tree. Clicking the old ref must fail with an error that names live
+// refs and click nothing; after a re-read the new ref clicks the new button
+// once.
+func StaleRefIsRecovered(t *testing.T, d Driver) {
+	var s Session
 	var oldRef string
 	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
 		switch n {
 		case 0:
-			return callTool("get_accessibility_tree", map[string]any{})
+			return CallTool("get_accessibility_tree", map[string]any{})
 		case 1:
-			ref, err := findRef(lastToolResult(req), "button", "Confirm")
+			ref, err := FindRef(LastToolResult(req), "button", "Confirm")
 			if err != nil {
-				return scriptFailed(err)
+				return ScriptFailed(err)
 			}
 			oldRef = ref
 			// The page changes between the model's read and its click.
-			if err := evalCtx(s.env.ff, s.page, `(window.replaceConfirm(), true)`, nil); err != nil {
-				return scriptFailed(err)
+			if err := s.Eval(Page, `(window.replaceConfirm(), true)`, nil); err != nil {
+				return ScriptFailed(err)
 			}
-			return callTool("click_ax", map[string]any{"ref": oldRef})
+			return CallTool("click_ax", map[string]any{"ref": oldRef})
 		case 2:
-			return callTool("get_accessibility_tree", map[string]any{})
+			return CallTool("get_accessibility_tree", map[string]any{})
 		case 3:
-			ref, err := findRef(lastToolResult(req), "button", "Confirm")
+			ref, err := FindRef(LastToolResult(req), "button", "Confirm")
 			if err != nil {
-				return scriptFailed(err)
+				return ScriptFailed(err)
 			}
-			return callTool("click_ax", map[string]any{"ref": ref})
+			return CallTool("click_ax", map[string]any{"ref": ref})
 		}
-		return answer("Confirmed.")
+		return Answer("Confirmed.")
 	})
-	s = openSession(t, "stale.html", srv)
-	s.send("act", "Confirm the order.")
+	s = d.Open(t, "stale.html", srv, OpenAIChat)
+	s.Send("act", "Confirm the order.")
 
-	if got := s.waitRunEnd(); got != "done" {
+	if got := WaitRunEnd(t, s); got != "done" {
 		t.Fatalf("run status %q, want done", got)
 	}
-	if got := s.pageRecord(); !slices.Equal(got, []string{"click:confirm-new"}) {
+	if got := PageRecord(t, s); !slices.Equal(got, []string{"click:confirm-new"}) {
 		t.Errorf("the page recorded %q, want exactly one click on the new button", got)
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 5 {
 		t.Fatalf("%d model requests, want 5", len(reqs))
 	}
-	stale := lastToolResult(reqs[2])
+	stale := LastToolResult(reqs[2])
 	t.Logf("click_ax with the stale ref %s returned: %s", oldRef, stale)
 	if !staleWords.MatchString(stale) {
 		t.Errorf("click_ax with the replaced element's ref %s returned %q: want a stale-ref error", oldRef, stale)
 	}
 	var live []string // refs of the re-read tree, other than the dead one
-	for _, r := range allRefs(lastToolResult(reqs[3])) {
+	for _, r := range AllRefs(LastToolResult(reqs[3])) {
 		if r != oldRef {
 			live = append(live, r)
 		}
 	}
-	if !slices.ContainsFunc(live, func(r string) bool { return containsRef(stale, r) }) {
+	if !slices.ContainsFunc(live, func(r string) bool { return ContainsRef(stale, r) }) {
 		t.Errorf("the stale error %q names none of the live refs %v", stale, live)
 	}
-	rows := s.toolRows()
+	rows := ToolRows(t, s)
 	if len(rows) != 4 || rows[1].Tool != "click_ax" || !rows[1].IsError || rows[3].IsError {
 		t.Errorf("tool rows %+v: want the first click_ax marked tool-error, the second not", rows)
 	}

@@ -1,6 +1,4 @@
-//go:build firefox
-
-package firefox
+package scenario
 
 import (
 	"regexp"
@@ -13,29 +11,30 @@ import (
 
 var notAllowed = regexp.MustCompile(`(?i)not (allowed|available|permitted)|read-only|cannot|can't`)
 
-// In Ask mode a model that requests click_ax anyway gets a refusal as the
-// tool result; the page records no click and the run still answers.
-func TestAskRefusesAnAction(t *testing.T) {
+// AskRefusesAnAction: in Ask mode a model that asks for click_ax anyway
+// gets a refusal as the tool result; the page is not touched and the run
+// still answers.
+func AskRefusesAnAction(t *testing.T, d Driver) {
 	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
 		switch n {
 		case 0:
-			return callTool("get_accessibility_tree", map[string]any{})
+			return CallTool("get_accessibility_tree", map[string]any{})
 		case 1:
-			ref, err := findRef(lastToolResult(req), "button", "Delete account")
+			ref, err := FindRef(LastToolResult(req), "button", "Delete account")
 			if err != nil {
-				return scriptFailed(err)
+				return ScriptFailed(err)
 			}
-			return callTool("click_ax", map[string]any{"ref": ref})
+			return CallTool("click_ax", map[string]any{"ref": ref})
 		}
-		return answer("I can't delete the account from Ask mode; switch to Act if you want that.")
+		return Answer("I can't delete the account from Ask mode; switch to Act if you want that.")
 	})
-	s := openSession(t, "buttons.html", srv)
-	s.send("ask", "Delete my account.")
+	s := d.Open(t, "buttons.html", srv, OpenAIChat)
+	s.Send("ask", "Delete my account.")
 
-	if got := s.waitRunEnd(); got != "done" {
+	if got := WaitRunEnd(t, s); got != "done" {
 		t.Fatalf("run status %q, want done", got)
 	}
-	if got := s.pageRecord(); len(got) != 0 {
+	if got := PageRecord(t, s); len(got) != 0 {
 		t.Errorf("the page recorded clicks %q in Ask mode", got)
 	}
 	reqs := srv.Requests()
@@ -45,11 +44,11 @@ func TestAskRefusesAnAction(t *testing.T) {
 	if slices.Contains(reqs[0].Tools, "click_ax") {
 		t.Errorf("Ask mode offered click_ax: %v", reqs[0].Tools)
 	}
-	refusal := lastToolResult(reqs[2])
+	refusal := LastToolResult(reqs[2])
 	if !strings.Contains(strings.ToLower(refusal), "ask") || !notAllowed.MatchString(refusal) {
 		t.Errorf("the model got %q for click_ax in Ask: want it not allowed in Ask mode", refusal)
 	}
-	if got := s.text("#transcript .msg.assistant"); !strings.Contains(got, "switch to Act") {
+	if got := Text(t, s, "#transcript .msg.assistant"); !strings.Contains(got, "switch to Act") {
 		t.Errorf("final answer %q missing", got)
 	}
 }

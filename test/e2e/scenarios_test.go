@@ -1,0 +1,61 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/webbrain/webbrain/test/scenario"
+	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+)
+
+// The scenarios both browsers run (test/scenario), here in Chromium.
+
+func TestAskAnswersFromThePage(t *testing.T)   { scenario.AskAnswersFromThePage(t, chrome{}) }
+func TestAnswerHTMLIsShownAsText(t *testing.T) { scenario.AnswerHTMLIsShownAsText(t, chrome{}) }
+func TestAskRefusesAnAction(t *testing.T)      { scenario.AskRefusesAnAction(t, chrome{}) }
+func TestActFillsAndSubmitsAForm(t *testing.T) { scenario.ActFillsAndSubmitsAForm(t, chrome{}) }
+func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t, chrome{}) }
+func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, chrome{}) }
+func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, chrome{}) }
+
+// chrome is the scenario.Driver of this suite.
+type chrome struct{}
+
+func (chrome) Open(t *testing.T, fixture string, srv *llmtest.Server, p scenario.Provider) scenario.Session {
+	t.Helper()
+	return openSession(t, fixture, srv, p)
+}
+
+func (s *session) TabID() int { return s.tabID }
+
+func (s *session) Eval(target scenario.Target, expr string, out any) error {
+	ctx := s.panel
+	switch target {
+	case scenario.Page:
+		ctx = s.page
+	case scenario.Extension:
+		ctx = env.worker
+	}
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[json.RawMessage](expr, chromedp.EvalAwaitPromise))
+	if err != nil || out == nil {
+		return err
+	}
+	return json.Unmarshal(raw, out)
+}
+
+func (s *session) Send(mode, prompt string) {
+	s.t.Helper()
+	s.send(mode, prompt)
+}
+
+// Click is a trusted click, through the debugger's input events.
+func (s *session) Click(css string) {
+	s.t.Helper()
+	if err := chromedp.Do(s.panel, chromedp.Click(chromedp.CSS(css))); err != nil {
+		s.t.Fatalf("click %s in the panel: %v", css, err)
+	}
+}

@@ -1,0 +1,33 @@
+//go:build firefox
+
+package firefox
+
+import (
+	"testing"
+
+	"github.com/webbrain/webbrain/test/scenario"
+	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+)
+
+// The scenarios both browsers run (test/scenario), here in Firefox.
+
+func TestAskAnswersFromThePage(t *testing.T)   { scenario.AskAnswersFromThePage(t, firefoxDriver{}) }
+func TestAnswerHTMLIsShownAsText(t *testing.T) { scenario.AnswerHTMLIsShownAsText(t, firefoxDriver{}) }
+func TestAskRefusesAnAction(t *testing.T)      { scenario.AskRefusesAnAction(t, firefoxDriver{}) }
+func TestActFillsAndSubmitsAForm(t *testing.T) { scenario.ActFillsAndSubmitsAForm(t, firefoxDriver{}) }
+func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t, firefoxDriver{}) }
+func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, firefoxDriver{}) }
+func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, firefoxDriver{}) }
+
+// firefoxDriver is the scenario.Driver of this suite: the panel opens as a
+// tab of sidepanel.html bound to the fixture tab.
+type firefoxDriver struct{}
+
+func (firefoxDriver) Open(t *testing.T, fixture string, srv *llmtest.Server, p scenario.Provider) scenario.Session {
+	t.Helper()
+	s := openSession(t, fixture, srv)
+	if p != scenario.OpenAIChat {
+		scenario.SaveSettings(t, s, srv, p)
+	}
+	return s
+}

@@ -1,0 +1,39 @@
+package scenario
+
+import (
+	"errors"
+	"io/fs"
+	"net/http"
+	"path/filepath"
+)
+
+// Fixtures serves the scenarios' pages (test/scenario/testdata under the
+// repository root) together with a suite's own (suiteDir, relative to the
+// root). A name in both is an error on request: each page lives once.
+func Fixtures(root, suiteDir string) http.Handler {
+	dirs := []http.Dir{
+		http.Dir(filepath.Join(root, "test", "scenario", "testdata")),
+		http.Dir(filepath.Join(root, filepath.FromSlash(suiteDir))),
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var found []http.Dir
+		for _, d := range dirs {
+			f, err := d.Open(r.URL.Path)
+			if err == nil {
+				f.Close()
+				found = append(found, d)
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+		}
+		switch len(found) {
+		case 0:
+			http.NotFound(w, r)
+		case 1:
+			http.FileServer(found[0]).ServeHTTP(w, r)
+		default:
+			http.Error(w, r.URL.Path+" is both a scenario fixture and "+suiteDir+"'s", http.StatusConflict)
+		}
+	})
+}
