@@ -8,13 +8,11 @@ package durable
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -46,20 +44,16 @@ func runSuite(m *testing.M) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	extDir := filepath.Join(root, "dist", "chrome")
-	if _, err := os.Stat(filepath.Join(extDir, "manifest.json")); err != nil {
-		return 0, fmt.Errorf("%s has no manifest.json: run ./build.sh first", extDir)
+	extDir, err := testenv.BuiltExtension(root)
+	if err != nil {
+		return 0, err
 	}
 	profile, err := os.MkdirTemp("", "webbrain-durable-")
 	if err != nil {
 		return 0, err
 	}
 	defer os.RemoveAll(profile)
-	opts := testenv.ChromiumOptions(profile,
-		chromedp.Flag("disable-extensions", false),
-		chromedp.Flag("load-extension", extDir), chromedp.Flag("disable-extensions-except", extDir),
-		chromedp.WindowSize(1280, 900),
-	)
+	opts := testenv.ExtensionOptions(profile, extDir, chromedp.WindowSize(1280, 900))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()
 	browser, cancelBrowser := chromedp.NewContext(alloc)
@@ -67,7 +61,7 @@ func runSuite(m *testing.M) (int, error) {
 	if err := chromedp.Do(browser); err != nil {
 		return 0, fmt.Errorf("start chromium: %w", err)
 	}
-	extID, err := extensionID(browser, 20*time.Second)
+	_, extID, err := testenv.ExtensionWorker(browser, 20*time.Second)
 	if err != nil {
 		return 0, err
 	}
@@ -80,25 +74,6 @@ func runSuite(m *testing.M) (int, error) {
 	defer env.fixtures.Close()
 	env.extID, env.browser, env.control = extID, browser, control
 	return m.Run(), nil
-}
-
-// extensionID reads the id from the service worker's URL.
-func extensionID(browser context.Context, timeout time.Duration) (string, error) {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		infos, err := chromedp.Targets(browser)
-		if err != nil {
-			return "", err
-		}
-		for _, info := range infos {
-			rest, ok := strings.CutPrefix(info.URL, "chrome-extension://")
-			if id, path, _ := strings.Cut(rest, "/"); ok && info.Type == "service_worker" && path == "background.js" {
-				return id, nil
-			}
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	return "", errors.New("the extension's service worker never appeared: does dist/chrome load?")
 }
 
 // stopWorker stops the extension's service worker the way the browser

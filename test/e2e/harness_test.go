@@ -9,16 +9,12 @@ package e2e
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/webbrain/webbrain/test/scenario"
 	"github.com/webbrain/webbrain/test/testenv"
@@ -50,9 +46,9 @@ func runSuite(m *testing.M) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	extDir := filepath.Join(root, "dist", "chrome")
-	if _, err := os.Stat(filepath.Join(extDir, "manifest.json")); err != nil {
-		return 0, fmt.Errorf("%s has no manifest.json: run ./build.sh first", extDir)
+	extDir, err := testenv.BuiltExtension(root)
+	if err != nil {
+		return 0, err
 	}
 	profile, err := os.MkdirTemp("", "webbrain-e2e-")
 	if err != nil {
@@ -60,7 +56,7 @@ func runSuite(m *testing.M) (int, error) {
 	}
 	defer os.RemoveAll(profile)
 
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocatorOptions(extDir, profile)...)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), testenv.ExtensionOptions(profile, extDir, chromedp.WindowSize(1280, 900))...)
 	defer cancelAlloc()
 	browser, cancelBrowser := chromedp.NewContext(allocCtx)
 	defer cancelBrowser()
@@ -68,12 +64,12 @@ func runSuite(m *testing.M) (int, error) {
 		return 0, fmt.Errorf("start chromium: %w", err)
 	}
 
-	workerID, extID, err := findServiceWorker(browser, 20*time.Second)
+	workerInfo, extID, err := testenv.ExtensionWorker(browser, 20*time.Second)
 	if err != nil {
 		return 0, err
 	}
 	wlog := &consoleLog{}
-	worker, cancelWorker := chromedp.NewContext(browser, chromedp.WithTargetID(workerID), chromedp.WithListener(wlog.listen))
+	worker, cancelWorker := chromedp.NewContext(browser, chromedp.WithTargetID(workerInfo.TargetID), chromedp.WithListener(wlog.listen))
 	defer cancelWorker()
 	if err := chromedp.Do(worker); err != nil {
 		return 0, fmt.Errorf("attach to the service worker: %w", err)
@@ -84,39 +80,4 @@ func runSuite(m *testing.M) (int, error) {
 
 	env = &browserEnv{root: root, extID: extID, browser: browser, worker: worker, workerLg: wlog, fixtures: fixtures}
 	return m.Run(), nil
-}
-
-func allocatorOptions(extDir, profile string) []chromedp.ExecAllocatorOption {
-	return testenv.ChromiumOptions(profile,
-		// The defaults disable extensions; this suite is about one.
-		chromedp.Flag("disable-extensions", false),
-		chromedp.Flag("load-extension", extDir),
-		chromedp.Flag("disable-extensions-except", extDir),
-		chromedp.WindowSize(1280, 900),
-	)
-}
-
-// findServiceWorker waits for the extension's background worker target and
-// reads the extension id from its URL (chrome-extension://<id>/background.js).
-func findServiceWorker(browser context.Context, timeout time.Duration) (target.ID, string, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		infos, err := chromedp.Targets(browser)
-		if err != nil {
-			return "", "", err
-		}
-		for _, info := range infos {
-			if info.Type != "service_worker" || !strings.HasPrefix(info.URL, "chrome-extension://") {
-				continue
-			}
-			rest := strings.TrimPrefix(info.URL, "chrome-extension://")
-			if id, path, ok := strings.Cut(rest, "/"); ok && path == "background.js" {
-				return info.TargetID, id, nil
-			}
-		}
-		if time.Now().After(deadline) {
-			return "", "", errors.New("the extension's service worker (chrome-extension://<id>/background.js) never appeared: does dist/chrome load?")
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
 }

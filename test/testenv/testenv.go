@@ -4,10 +4,15 @@
 package testenv
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
 
@@ -59,4 +64,53 @@ func ChromiumOptions(profile string, extra ...chromedp.ExecAllocatorOption) []ch
 		chromedp.UserDataDir(profile),
 	)
 	return append(opts, extra...)
+}
+
+// BuiltExtension is dist/chrome, or an error that says to build it first.
+func BuiltExtension(root string) (string, error) {
+	dir := filepath.Join(root, "dist", "chrome")
+	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
+		return "", fmt.Errorf("%s has no manifest.json: run ./build.sh first", dir)
+	}
+	return dir, nil
+}
+
+// ExtensionOptions starts headless Chromium with the unpacked extension in
+// extDir loaded (the allocator's defaults disable extensions).
+func ExtensionOptions(profile, extDir string, extra ...chromedp.ExecAllocatorOption) []chromedp.ExecAllocatorOption {
+	return ChromiumOptions(profile, append([]chromedp.ExecAllocatorOption{
+		chromedp.Flag("disable-extensions", false),
+		chromedp.Flag("load-extension", extDir),
+		chromedp.Flag("disable-extensions-except", extDir),
+	}, extra...)...)
+}
+
+// IsExtensionWorker reports whether a target is WebBrain's service worker
+// (chrome-extension://<id>/background.js).
+func IsExtensionWorker(info *target.Info) bool {
+	rest, ok := strings.CutPrefix(info.URL, "chrome-extension://")
+	_, path, _ := strings.Cut(rest, "/")
+	return ok && info.Type == "service_worker" && path == "background.js"
+}
+
+// ExtensionWorker waits for the extension's service worker and returns its
+// target and the extension's id.
+func ExtensionWorker(browser context.Context, timeout time.Duration) (*target.Info, string, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		infos, err := chromedp.Targets(browser)
+		if err != nil {
+			return nil, "", err
+		}
+		for _, info := range infos {
+			if IsExtensionWorker(info) {
+				id, _, _ := strings.Cut(strings.TrimPrefix(info.URL, "chrome-extension://"), "/")
+				return info, id, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return nil, "", errors.New("the extension's service worker never appeared: does dist/chrome load (a file the manifest names may be missing)?")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

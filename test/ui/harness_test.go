@@ -11,7 +11,6 @@ import (
 	"bufio"
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -76,23 +75,6 @@ func run(m *testing.M) (int, error) {
 		return 0, fmt.Errorf("start chromium: %w", err)
 	}
 	return m.Run(), nil
-}
-
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
 }
 
 // extensionHandler serves extension/ at the root and the files listed in

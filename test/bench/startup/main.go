@@ -25,12 +25,13 @@ import (
 	"github.com/chromedp/cdproto/serviceworker"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/webbrain/webbrain/test/testenv"
 )
 
 func main() {
 	ext := flag.String("ext", "dist/chrome", "unpacked extension directory")
 	runs := flag.Int("n", 20, "number of worker restarts")
-	chromium := flag.String("chromium", "/usr/bin/chromium", "Chromium binary")
+	chromium := flag.String("chromium", testenv.Chromium(), "Chromium binary")
 	flag.Parse()
 	log.SetFlags(0)
 	if err := run(*chromium, *ext, *runs); err != nil {
@@ -59,16 +60,9 @@ func run(chromium, ext string, n int) error {
 	}
 	defer os.RemoveAll(profile)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+	opts := testenv.ExtensionOptions(profile, ext,
 		chromedp.ExecPath(chromium),
-		chromedp.UserDataDir(profile),
-		chromedp.Flag("headless", "new"),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-extensions", false),
 		chromedp.Flag("disable-features", "Translate,DisableLoadExtensionCommandLineSwitch"),
-		chromedp.Flag("load-extension", ext),
 	)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
@@ -191,17 +185,12 @@ func waitWorker(ctx context.Context) (*target.Info, error) {
 		if err != nil {
 			return nil, err
 		}
-		if i := slices.IndexFunc(infos, isOurWorker); i >= 0 {
+		if i := slices.IndexFunc(infos, testenv.IsExtensionWorker); i >= 0 {
 			return infos[i], nil
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	return nil, errors.New("the extension's service worker did not appear: did Chromium refuse the extension (a file the manifest names is missing)?")
-}
-
-func isOurWorker(t *target.Info) bool {
-	return t.Type == "service_worker" && strings.HasPrefix(t.URL, "chrome-extension://") &&
-		strings.HasSuffix(t.URL, "/background.js")
 }
 
 // waitNoWorker waits until the extension has no service worker running.
@@ -211,7 +200,7 @@ func waitNoWorker(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if !slices.ContainsFunc(infos, isOurWorker) {
+		if !slices.ContainsFunc(infos, testenv.IsExtensionWorker) {
 			return nil
 		}
 		time.Sleep(20 * time.Millisecond)
