@@ -69,7 +69,13 @@ export class TabSession {
   async reconnect() {
     this.syncing = true;
     this.lastHeard = Date.now();
-    const reply = await send({ action: "run_state", tabId: this.tabId });
+    // Acknowledge what this panel already rendered: only later events return.
+    const reply = await send({
+      action: "run_state",
+      tabId: this.tabId,
+      requestId: this.current ?? "",
+      afterSeq: this.current ? this.runs[this.current] ?? 0 : 0,
+    });
     if (this.closed) return;
     if (reply.ok && reply.journal) this.applyJournal(reply.journal);
     this.syncing = false;

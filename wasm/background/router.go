@@ -58,6 +58,7 @@ type message struct {
 	Settings  json.RawMessage `json:"settings"`
 	Provider  json.RawMessage `json:"provider"`
 	Config    json.RawMessage `json:"config"`
+	AfterSeq  int             `json:"afterSeq"` // run_state: the last seq the panel has
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.

@@ -50,7 +50,7 @@ func (r *Router) runState(ctx context.Context, m message) reply {
 		return rep
 	}
 	if ru := r.active(m.TabID); ru != nil {
-		return okReply("journal", ru.j.snapshot())
+		return okReply("journal", missed(ru.j.snapshot(), m))
 	}
 	got, err := r.p.Session.Get(ctx, journalKey(m.TabID))
 	if err != nil {
@@ -68,5 +68,20 @@ func (r *Router) runState(ctx context.Context, m message) reply {
 		// No run owns it any more: nothing will finish it.
 		j.Status, j.Error = StatusError, interruptedText
 	}
-	return okReply("journal", j)
+	return okReply("journal", missed(j, m))
+}
+
+// missed keeps the journal's events after the seq the panel acknowledges
+// having for that request, so a reconnect replays only what it missed.
+// Status, accumulated text and final stay whole.
+func missed(j Journal, m message) Journal {
+	if m.AfterSeq <= 0 || m.RequestID == "" || m.RequestID != j.RequestID {
+		return j
+	}
+	i := 0
+	for i < len(j.Events) && j.Events[i].Seq <= m.AfterSeq {
+		i++
+	}
+	j.Events = j.Events[i:]
+	return j
 }
