@@ -44,8 +44,10 @@
     goForward: (tabId) => tabCall(() => api.tabs.goForward(tabId)),
   };
 
-  // Tabs opened before the extension was installed (or reloaded) have no
-  // content script: inject both files, in order, and retry once.
+  // The content scripts are injected on demand, on the first tool call in a
+  // page, not declared for every page: most pages a person opens never see
+  // the agent, and 130 KB of script in each of them would cost load time
+  // for nothing. Inject both files, in order, and retry once.
   const contentFiles = ["content/accessibility-tree.js", "content/content.js"];
 
   async function inject(tabId) {

@@ -13,10 +13,10 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 )
 
-// A tab opened before the add-on was installed works too: its content
-// script is injected by Firefox at install or, failing that, by the
-// background's tabs.executeScript fallback (jsglue/host.js). Its own browser:
-// the shared one has the add-on from the start.
+// A tab opened before the add-on was installed works too: the content
+// scripts are injected on the first tool call (jsglue/host.js), whenever the
+// page was opened. Its own browser: the shared one has the add-on from the
+// start.
 func TestTabOpenedBeforeInstall(t *testing.T) {
 	dir := distDir(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
