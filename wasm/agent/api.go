@@ -6,7 +6,9 @@ package agent
 import (
 	"context"
 
+	"github.com/webbrain/webbrain/wasm/adapters"
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/skills"
 )
 
 // Modes a conversation runs in.
@@ -74,6 +76,14 @@ type Options struct {
 	Clarifier     Clarifier
 	// Page returns the tab's current URL and title for the user message.
 	Page func(ctx context.Context) (url, title string)
+	// SiteAdapter returns the site adapter for a page URL (adapters.Match)
+	// or nil; its notes join the user message and, after a navigation to
+	// another matched site, that tool's result. nil: site adapters are off.
+	SiteAdapter func(pageURL string) *adapters.Adapter
+	// Skills is the skill catalog of this mode and tier (skills.Catalog).
+	// A non-empty catalog is listed in the system prompt and offers
+	// load_skill; the Compact tier never gets one.
+	Skills []skills.Skill
 	// Emit receives every event of the turn, in order.
 	Emit func(Event)
 	// Steering, when set, delivers the user's corrections.

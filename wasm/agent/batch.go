@@ -58,6 +58,7 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall) (fin
 			urlAfter, _ = r.opts.Page(ctx)
 		}
 		v := r.loops.observe(observation{name: call.Name, args: call.Arguments, result: result, isError: isErr, urlBefore: urlBefore, urlAfter: urlAfter})
+		result += r.siteChange(urlBefore, urlAfter)
 		if v.nudge != "" {
 			result += "\n\n" + v.nudge
 		}
@@ -82,6 +83,10 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall) (fin
 // runCall runs one call. finished is the final answer when the call was
 // a valid done.
 func (r *run) runCall(ctx context.Context, call llm.ToolCall) (result string, isErr bool, finished string) {
+	if call.Name == tools.LoadSkill {
+		result, isErr = r.loadSkill(call)
+		return result, isErr, ""
+	}
 	if err := tools.NotOffered(r.opts.Mode, r.opts.Tier, r.opts.Browser, call.Name); err != nil {
 		return "Error: " + err.Error() + ".", true, ""
 	}

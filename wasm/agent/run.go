@@ -32,9 +32,12 @@ type run struct {
 	task      int // index of this turn's user message in conv
 	tools     []llm.ToolSpec
 	loops     *loopDetector
-	lastInput int      // input tokens of the last model request
-	called    []string // names of the tools called in this turn
-	applied   []string // ids of the corrections in conv
+	lastInput int             // input tokens of the last model request
+	called    []string        // names of the tools called in this turn
+	applied   []string        // ids of the corrections in conv
+	active    map[string]bool // skills loaded in this turn
+	site      string          // id of the adapter of the current page
+	siteShown map[string]bool // names of the sites whose notes this turn carries
 }
 
 // Run runs one user turn on top of history and returns the conversation
@@ -43,10 +46,10 @@ type run struct {
 // result.
 func Run(ctx context.Context, opts Options, history []llm.Message, userText string) (Outcome, error) {
 	r := newRun(opts)
-	r.conv = withSystem(history, systemPrompt(r.opts.Mode, r.opts.Tier))
+	r.conv = withSystem(history, systemPrompt(r.opts.Mode, r.opts.Tier)+skillCatalog(r.opts.Skills))
 	pageURL, title := r.page(ctx)
 	r.loops = newLoopDetector(pageURL)
-	r.conv = append(r.conv, llm.Message{Role: llm.RoleUser, Content: userMessage(userText, pageURL, title)})
+	r.conv = append(r.conv, llm.Message{Role: llm.RoleUser, Content: userMessage(userText, pageURL, title) + r.siteNotesFor(pageURL)})
 	r.task = len(r.conv) - 1
 	return r.loop(ctx, 1)
 }
@@ -59,8 +62,11 @@ func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
 	r := newRun(opts)
 	r.conv, r.task = cp.Conversation, cp.Task
 	r.applied, r.called = cp.Applied, cp.Called
+	r.active = loadedSkills(r.conv[r.task:], r.opts.Skills)
 	pageURL, _ := r.page(ctx)
 	r.loops = newLoopDetector(pageURL)
+	r.siteShown = shownSites(r.conv[r.task:])
+	r.setSite(pageURL)
 	step := max(cp.Step, 1)
 	open := openCalls(r.conv)
 	if len(open) == 0 {
@@ -87,7 +93,14 @@ func newRun(opts Options) *run {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
 	}
-	return &run{opts: opts, tools: tools.ForMode(opts.Mode, opts.Tier, opts.Browser, opts.ContextWindow)}
+	if opts.Tier == llm.TierCompact {
+		opts.Skills = nil // Compact has no skill surface
+	}
+	specs := tools.ForMode(opts.Mode, opts.Tier, opts.Browser, opts.ContextWindow)
+	if len(opts.Skills) > 0 {
+		specs = append(specs, tools.LoadSkillSpec(skillIDs(opts.Skills)))
+	}
+	return &run{opts: opts, tools: specs, active: map[string]bool{}, siteShown: map[string]bool{}}
 }
 
 // loop makes model requests from step first on. Corrections are applied

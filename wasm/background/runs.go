@@ -9,9 +9,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/webbrain/webbrain/wasm/adapters"
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/settings"
+	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -179,6 +181,10 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		},
 		Steering:   ru.steer,
 		Checkpoint: func(cp agent.Checkpoint) error { return r.saveRecord(ru, &cp) },
+		Skills:     skills.Catalog(ru.mode, cfg.Tier),
+	}
+	if s.SiteAdapters {
+		opts.SiteAdapter = adapters.Match
 	}
 	var out agent.Outcome
 	if ru.resume != nil {

@@ -1,5 +1,5 @@
 // Package settings holds the user's portable configuration (providers, the
-// active provider, the step limit), its validation, its storage under the
+// active provider, the step limit, site adapters), its validation, its storage under the
 // "settings" key of storage.local and the webbrain-config/1 transfer format.
 package settings
 
@@ -21,6 +21,9 @@ type Settings struct {
 	Providers      []llm.Config `json:"providers"`
 	ActiveProvider string       `json:"activeProvider"`
 	MaxSteps       int          `json:"maxSteps"`
+	// SiteAdapters adds WebBrain's notes for known sites (adapters/) to
+	// the agent's messages. Absent in a stored or imported object: true.
+	SiteAdapters bool `json:"siteAdapters"`
 }
 
 // DefaultMaxSteps is the step limit of a first start.
@@ -38,6 +41,7 @@ func Defaults() Settings {
 		}},
 		ActiveProvider: "ollama",
 		MaxSteps:       DefaultMaxSteps,
+		SiteAdapters:   true,
 	}
 }
 
@@ -101,7 +105,7 @@ func Save(ctx context.Context, st platform.Storage, s Settings) error {
 func Decode(raw json.RawMessage) (Settings, error) { return decode(raw, "") }
 
 func decode(raw json.RawMessage, prefix string) (Settings, error) {
-	var s Settings
+	s := Settings{SiteAdapters: true} // settings saved before the field existed
 	if len(raw) == 0 || isNull(raw) {
 		return s, &FieldError{Field: join(prefix, ""), Message: "The settings are missing."}
 	}

@@ -187,3 +187,34 @@ func TestImportRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestSiteAdaptersDefaultOnAndTravel(t *testing.T) {
+	if !Defaults().SiteAdapters {
+		t.Fatal("site adapters are off by default")
+	}
+	// Settings stored before the field existed keep adapters on.
+	old, err := Decode(json.RawMessage(`{"providers":[{"id":"a","name":"A","kind":"anthropic","baseUrl":"https://api.anthropic.com","tier":"full"}],"activeProvider":"a","maxSteps":5}`))
+	if err != nil || !old.SiteAdapters {
+		t.Fatalf("absent siteAdapters: %+v, %v", old, err)
+	}
+	off := twoProviders()
+	off.SiteAdapters = false
+	ctx := context.Background()
+	st := platformtest.NewStorage()
+	if err := Save(ctx, st, off); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Load(ctx, st); err != nil || got.SiteAdapters {
+		t.Fatalf("stored false came back as %+v, %v", got, err)
+	}
+	raw, _ := json.Marshal(Export(off, time.Unix(0, 0)))
+	if !strings.Contains(string(raw), `"siteAdapters":false`) {
+		t.Fatalf("export lacks siteAdapters: %s", raw)
+	}
+	if got, err := Import(raw); err != nil || got.SiteAdapters {
+		t.Fatalf("import: %+v, %v", got, err)
+	}
+	if _, err := Decode(json.RawMessage(`{"providers":[],"activeProvider":"a","maxSteps":5,"siteAdapters":"yes"}`)); err == nil {
+		t.Fatal("a string siteAdapters was accepted")
+	}
+}

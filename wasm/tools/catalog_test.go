@@ -162,3 +162,33 @@ func TestFirefoxClickDescriptionWarnsOfSyntheticEvents(t *testing.T) {
 		t.Error("click description is the same in both browsers")
 	}
 }
+
+func TestLoadSkillSpecListsTheCatalog(t *testing.T) {
+	spec := LoadSkillSpec([]string{"humanizer", "form-filling"})
+	var s struct {
+		Properties struct {
+			SkillID struct {
+				Enum []string `json:"enum"`
+			} `json:"skill_id"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if err := json.Unmarshal(spec.Parameters, &s); err != nil {
+		t.Fatal(err)
+	}
+	if spec.Name != LoadSkill || !slices.Equal(s.Properties.SkillID.Enum, []string{"humanizer", "form-filling"}) || !slices.Equal(s.Required, []string{"skill_id"}) {
+		t.Errorf("load_skill spec = %s %s", spec.Name, spec.Parameters)
+	}
+	if !ReadOnly(LoadSkill) {
+		t.Error("load_skill is not read-only")
+	}
+	for _, tier := range []string{"compact", "mid", "full"} {
+		for _, mode := range []string{ModeAsk, ModeAct} {
+			for _, s := range ForMode(mode, tier, "chrome", 0) {
+				if s.Name == LoadSkill {
+					t.Errorf("%s/%s: ForMode offers load_skill without a catalog", mode, tier)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,206 @@
+// Package skills parses WebBrain's packaged skills (the Markdown files of
+// the repository's skills/ directory), validates them and gives the
+// catalog a mode and tier may use. A skill is instructions for one kind
+// of task that the model loads with load_skill when the user's request
+// needs them.
+package skills
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	data "github.com/webbrain/webbrain/skills"
+	"github.com/webbrain/webbrain/wasm/llm"
+)
+
+// Skill is one parsed skill.
+type Skill struct {
+	ID      string
+	Name    string // the first "# " heading
+	Summary string
+	Modes   []string // "ask", "act"
+	Intents []string
+	// Instructions is the Markdown with the metadata fence removed: what
+	// load_skill returns.
+	Instructions string
+}
+
+// Limits from the spec.
+const (
+	MaxSummaryChars = 200
+	MaxIntents      = 6
+	MaxIntentChars  = 40
+)
+
+// Modes a skill can declare, as in package agent.
+const (
+	ModeAsk = "ask"
+	ModeAct = "act"
+)
+
+const fenceOpen = "```webbrain-skill"
+
+// loaded parses the packaged skills once per module start.
+var loaded = sync.OnceValues(func() ([]Skill, error) { return Load(data.Files.ReadFile, fileIDs(data.Files, ".md")) })
+
+// Packaged returns the valid packaged skills in id order and an error
+// naming every invalid one; invalid skills are left out.
+func Packaged() ([]Skill, error) { return loaded() }
+
+// Catalog returns the packaged skills eligible in mode and tier: none for
+// the Compact tier, only skills that declare "ask" in Ask (any mode other
+// than Act counts as Ask, failing closed), those that declare "act" in Act.
+func Catalog(mode, tier string) []Skill {
+	all, _ := Packaged()
+	return Eligible(all, mode, tier)
+}
+
+// Eligible filters all as Catalog does.
+func Eligible(all []Skill, mode, tier string) []Skill {
+	if tier == llm.TierCompact {
+		return nil
+	}
+	want := ModeAsk
+	if mode == ModeAct {
+		want = ModeAct
+	}
+	var out []Skill
+	for _, s := range all {
+		if slices.Contains(s.Modes, want) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Load reads and validates <id>.md for each id through read, in the order
+// of ids.
+func Load(read func(name string) ([]byte, error), ids []string) ([]Skill, error) {
+	var out []Skill
+	var problems []string
+	for _, id := range ids {
+		raw, err := read(id + ".md")
+		if err == nil {
+			var s Skill
+			if s, err = Parse(id, string(raw)); err == nil {
+				out = append(out, s)
+				continue
+			}
+		}
+		problems = append(problems, "skill "+id+".md: "+err.Error())
+	}
+	if len(problems) > 0 {
+		return out, errors.New(strings.Join(problems, "; "))
+	}
+	return out, nil
+}
+
+// fileIDs lists the ids of the files with extension ext in fsys.
+func fileIDs(fsys embed.FS, ext string) []string {
+	entries, _ := fsys.ReadDir(".")
+	var ids []string
+	for _, e := range entries {
+		if id, ok := strings.CutSuffix(e.Name(), ext); ok {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// metadata is the JSON of the webbrain-skill fence.
+type metadata struct {
+	Summary string   `json:"summary"`
+	Modes   []string `json:"modes"`
+	Intents []string `json:"intents"`
+}
+
+// Parse reads one skill file and validates it.
+func Parse(id, text string) (Skill, error) {
+	if !validID(id) {
+		return Skill{}, fmt.Errorf("id %q: use lowercase letters, digits and hyphens", id)
+	}
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	meta, rest, err := cutFence(text)
+	if err != nil {
+		return Skill{}, err
+	}
+	var m metadata
+	if err := json.Unmarshal([]byte(meta), &m); err != nil {
+		return Skill{}, fmt.Errorf("metadata: %w", err)
+	}
+	s := Skill{ID: id, Name: heading(rest), Summary: strings.TrimSpace(m.Summary), Modes: m.Modes, Intents: m.Intents, Instructions: strings.TrimSpace(rest)}
+	return s, s.validate()
+}
+
+// cutFence returns the JSON of the only webbrain-skill fence and the text
+// without it.
+func cutFence(text string) (meta, rest string, err error) {
+	start := strings.Index(text, fenceOpen+"\n")
+	if start < 0 {
+		return "", "", errors.New("no ```webbrain-skill metadata fence")
+	}
+	body := start + len(fenceOpen) + 1
+	end := strings.Index(text[body:], "\n```")
+	if end < 0 {
+		return "", "", errors.New("the metadata fence is not closed")
+	}
+	after := body + end + len("\n```")
+	rest = text[:start] + strings.TrimLeft(text[after:], "\n")
+	if strings.Contains(rest, fenceOpen) {
+		return "", "", errors.New("more than one metadata fence")
+	}
+	return text[body : body+end], rest, nil
+}
+
+// heading is the text of the first level-one heading.
+func heading(md string) string {
+	for _, line := range strings.Split(md, "\n") {
+		if name, ok := strings.CutPrefix(line, "# "); ok {
+			return strings.TrimSpace(name)
+		}
+	}
+	return ""
+}
+
+func (s Skill) validate() error {
+	switch {
+	case s.Name == "":
+		return errors.New(`no "# Name" heading`)
+	case s.Summary == "" || len([]rune(s.Summary)) > MaxSummaryChars:
+		return fmt.Errorf("summary must be 1-%d characters", MaxSummaryChars)
+	case len(s.Modes) == 0:
+		return errors.New(`modes must list "ask", "act" or both`)
+	case len(s.Intents) > MaxIntents:
+		return fmt.Errorf("at most %d intents", MaxIntents)
+	case strings.TrimSpace(strings.TrimPrefix(s.Instructions, "# "+s.Name)) == "":
+		return errors.New("no instructions")
+	}
+	for _, m := range s.Modes {
+		if m != ModeAsk && m != ModeAct {
+			return fmt.Errorf("unknown mode %q", m)
+		}
+	}
+	for _, in := range s.Intents {
+		if strings.TrimSpace(in) == "" || len([]rune(in)) > MaxIntentChars {
+			return fmt.Errorf("intent %q must be 1-%d characters", in, MaxIntentChars)
+		}
+	}
+	return nil
+}
+
+func validID(id string) bool {
+	if id == "" || strings.HasPrefix(id, "-") || strings.HasSuffix(id, "-") {
+		return false
+	}
+	for _, c := range id {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
+			return false
+		}
+	}
+	return true
+}
