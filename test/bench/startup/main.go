@@ -1,6 +1,6 @@
 // Command startup measures how fast the extension's service worker gets the
 // Go core ready after Chrome stopped it, the case a user meets whenever the
-// worker went idle. It loads dist/chrome in headless Chromium, then, run after
+// worker went idle, and how fast the side panel is usable once opened. It loads dist/chrome in headless Chromium, then, run after
 // run, stops every service worker (CDP ServiceWorker.stopAllWorkers), wakes
 // ours with a chrome.runtime.sendMessage from an extension page and reads the
 // timing jsglue/background.js recorded in globalThis.wbStartup.
@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/serviceworker"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -102,7 +103,55 @@ func run(chromium, ext string, n int) error {
 	report("  worker start -> Go ready", samples, func(s sample) float64 { return s.ready })
 	report("  background.js start -> Go ready", samples, func(s sample) float64 { return s.script })
 	report("  message to stopped worker -> reply", samples, func(s sample) float64 { return s.roundTrip })
+
+	var opens []sample
+	for range n {
+		ms, err := openPanel(browserCtx, origin)
+		if err != nil {
+			return err
+		}
+		opens = append(opens, sample{ready: ms})
+	}
+	fmt.Printf("side panel over %d opens (ms)                   median    min    max\n", n)
+	report("  navigation start -> usable", opens, func(s sample) float64 { return s.ready })
 	return nil
+}
+
+// usableProbe runs at document start in the panel and records when it is
+// usable: its tab bound (the transcript has a run status) and the active
+// provider shown (the settings answered).
+const usableProbe = `new MutationObserver((_, mo) => {
+	const status = document.querySelector('#transcript')?.dataset.runStatus;
+	const provider = document.querySelector('#provider')?.textContent ?? '';
+	if (status && provider && !provider.startsWith('Loading')) {
+		window.__wbUsableAt = performance.now();
+		mo.disconnect();
+	}
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});`
+
+// openPanel opens the side panel page in a new tab and returns the time
+// from navigation start to usable.
+func openPanel(browserCtx context.Context, origin string) (float64, error) {
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		_, err := cdp.Call(ctx, target, page.AddScriptToEvaluateOnNewDocument,
+			page.AddScriptToEvaluateOnNewDocumentParams{Source: usableProbe})
+		return err
+	}), chromedp.Navigate(origin+"sidepanel/sidepanel.html?tabId=1")); err != nil {
+		return 0, fmt.Errorf("open the panel: %w", err)
+	}
+	for range 200 {
+		at, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`window.__wbUsableAt ?? 0`))
+		if err != nil {
+			return 0, err
+		}
+		if at > 0 {
+			return at, nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return 0, errors.New("the side panel never became usable")
 }
 
 // restart stops the worker, wakes it with a message and collects its timing.
