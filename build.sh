@@ -53,6 +53,20 @@ set_version() {
 	' "$1" "$VERSION"
 }
 
+# join_content_script replaces the copied parts of the content script in
+# $1 with the one content.js the background injects: the parts in the order
+# extension/content/content.parts lists them (test/content reads it too).
+join_content_script() {
+	local dir=$1 part
+	while IFS= read -r part || [ -n "$part" ]; do
+		[ -z "$part" ] && continue
+		cat "extension/content/$part"
+		rm "$dir/$part"
+	done <extension/content/content.parts >"$dir/content.js"
+	rm "$dir/content.parts"
+	node --check "$dir/content.js" # a part left out or misordered breaks the whole script
+}
+
 # assemble lays out dist/$1 from the one source of every file.
 assemble() {
 	local b=$1 out=$DIST/$1
@@ -62,6 +76,7 @@ assemble() {
 	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/"
 	cp jsglue/*.js "$out/"
 	cp -R extension/. "$out/"
+	join_content_script "$out/content"
 	# Browser-only files, the manifest among them, sit in chrome/ or firefox/.
 	cp -R "$b/." "$out/"
 	set_version "$b/manifest.json" >"$out/manifest.json"

@@ -1,10 +1,10 @@
 //go:build browser
 
-// Package content tests the page tools of extension/content/content.js in
-// headless Chromium: each test opens a fixture page, injects
-// accessibility-tree.js and content.js as the extension does (no extension
-// APIs: the scripts must work without them), calls window.__wbRunTool and
-// checks what the page itself observed.
+// Package content tests the page tools of the content script (the parts
+// extension/content/content.parts lists) in headless Chromium: each test
+// opens a fixture page, injects accessibility-tree.js and the joined parts
+// as the extension does (no extension APIs: the scripts must work without
+// them), calls window.__wbRunTool and checks what the page itself observed.
 //
 //	go test -tags browser -p 1 ./test/content/
 package content
@@ -28,7 +28,7 @@ import (
 var suite struct {
 	browser context.Context
 	server  *httptest.Server
-	scripts string // accessibility-tree.js then content.js
+	scripts string // accessibility-tree.js then the content script
 }
 
 func TestMain(m *testing.M) {
@@ -45,15 +45,16 @@ func run(m *testing.M) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var scripts []string
-	for _, f := range []string{"accessibility-tree.js", "content.js"} {
-		b, err := os.ReadFile(filepath.Join(root, "extension", "content", f))
-		if err != nil {
-			return 0, err
-		}
-		scripts = append(scripts, string(b))
+	dir := filepath.Join(root, "extension", "content")
+	tree, err := os.ReadFile(filepath.Join(dir, "accessibility-tree.js"))
+	if err != nil {
+		return 0, err
 	}
-	suite.scripts = strings.Join(scripts, "\n;\n")
+	content, err := contentScript(dir)
+	if err != nil {
+		return 0, err
+	}
+	suite.scripts = string(tree) + "\n;\n" + content
 
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir(filepath.Join(root, "test", "content", "testdata"))))
@@ -77,6 +78,27 @@ func run(m *testing.M) (int, error) {
 	}
 	suite.browser = browser
 	return m.Run(), nil
+}
+
+// contentScript joins the parts of content.js in the order content.parts
+// lists them, as build.sh does.
+func contentScript(dir string) (string, error) {
+	list, err := os.ReadFile(filepath.Join(dir, "content.parts"))
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, name := range strings.Split(string(list), "\n") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		part, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return "", err
+		}
+		b.Write(part)
+	}
+	return b.String(), nil
 }
 
 // page is one tab with the content scripts injected.

@@ -1,0 +1,53 @@
+// Content script part (content.parts), the last: the tool table,
+// window.__wbRunTool and the runtime.onMessage listener. It closes the
+// function core.js opens.
+
+  const TOOLS = {
+    get_accessibility_tree: getTree,
+    click_ax: clickAx,
+    type_ax: typeAx,
+    set_field: setField,
+    click,
+    type_text: typeText,
+    press_keys: pressKeys,
+    scroll,
+    read_page: readPage,
+    get_selection: getSelectionTool,
+    get_window_info: getWindowInfo,
+    extract_data: extractData,
+    wait_for_element: waitForElement,
+    wait_for_stable: waitForStable,
+  };
+
+  async function runTool(name, args) {
+    const lookup = (o) => (Object.prototype.hasOwnProperty.call(o, name) ? o[name] : null);
+    const fn = lookup(TOOLS) || lookup(INTERNAL);
+    if (!fn) return { ok: false, error: `Unknown page tool ${JSON.stringify(name)}. Page tools: ${Object.keys(TOOLS).join(', ')}.` };
+    let a = args;
+    if (typeof a === 'string') {
+      try { a = a.trim() ? JSON.parse(a) : {}; } catch { return { ok: false, error: `The arguments of ${name} are not valid JSON.` }; }
+    }
+    if (!a || typeof a !== 'object') a = {};
+    if (name !== 'trusted_finish') dropPending(); // a fallback or a new action ends a waiting one
+    try {
+      if (name === 'trusted_prepare') return { ok: true, result: await fn(a) };
+      const text = String(await fn(a));
+      return { ok: true, result: name === 'get_accessibility_tree' ? text : clip(text, RESULT_CAP) };
+    } catch (e) {
+      if (e instanceof ToolError) return { ok: false, error: e.message };
+      return { ok: false, error: `${name} failed on this page: ${e && e.message ? e.message : String(e)}` };
+    }
+  }
+
+  Object.defineProperty(win, '__wbRunTool', { value: runTool, configurable: true });
+
+  const ext = (typeof browser !== 'undefined' && browser && browser.runtime && browser.runtime.onMessage) ? browser
+    : (typeof chrome !== 'undefined' && chrome && chrome.runtime && chrome.runtime.onMessage) ? chrome : null;
+  if (ext) {
+    ext.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
+      if (!msg || msg.wb !== 'tool') return false;
+      runTool(msg.name, msg.args).then(sendResponse);
+      return true; // the reply is sent asynchronously
+    });
+  }
+})();
