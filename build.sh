@@ -275,6 +275,8 @@ bench() {
 	gz=$(gzip -9 -c "$DIST/webbrain.wasm" | wc -c)
 	awk -v r="$raw" -v g="$gz" 'BEGIN { printf "webbrain.wasm: %d bytes (%.2f MB), gzip -9: %d bytes (%.2f MB)\n", r, r/1e6, g, g/1e6 }'
 	go run ./test/bench/startup -ext "$DIST/chrome" -n 20
+	npm_ci "$ROOT/test/firefox"
+	go test -tags firefox -count=1 -run TestFirefoxStartupBench -v ./test/firefox -args -bench-startup
 	if [ -f test/bench/axtree/bench.mjs ]; then
 		npm_ci "$ROOT/test/bench/axtree"
 		node test/bench/axtree/bench.mjs

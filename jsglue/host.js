@@ -42,7 +42,54 @@
     update: (tabId, url) => tabCall(async () => tabInfo(await api.tabs.update(tabId, { url }))),
     goBack: (tabId) => tabCall(() => api.tabs.goBack(tabId)),
     goForward: (tabId) => tabCall(() => api.tabs.goForward(tabId)),
+    capture: (tabId) => tabCall(() => capture(tabId)),
   };
+
+  // Screenshots of the visible viewport as JPEG, resolving to
+  // {mediaType, data} with data in base64. Firefox captures any tab with
+  // tabs.captureTab. Chrome uses the debugger (attached for trusted input
+  // anyway), which works whether or not the tab is in front; when that
+  // fails or hangs it falls back to captureVisibleTab, which only sees the
+  // active tab of a window.
+  const shotOptions = { format: "jpeg", quality: 60 };
+  const cdpShotMs = 5000;
+
+  async function capture(tabId) {
+    if (typeof api.tabs.captureTab === "function") return dataURLImage(await api.tabs.captureTab(tabId, shotOptions));
+    let cdpErr = null;
+    if (debuggerBridge) {
+      try {
+        const shot = await withTimeout(
+          debuggerBridge.sendCommand(tabId, "Page.captureScreenshot", shotOptions),
+          cdpShotMs,
+          "the debugger took too long to capture the tab",
+        );
+        return { mediaType: "image/jpeg", data: shot.data };
+      } catch (err) {
+        if (noTabPattern.test(message(err))) throw err;
+        cdpErr = err;
+      }
+    }
+    const tab = await api.tabs.get(tabId);
+    if (!tab.active) {
+      throw new Error(`the tab is not in front and cannot be captured${cdpErr ? ` (${message(cdpErr)})` : ""}`);
+    }
+    return dataURLImage(await api.tabs.captureVisibleTab(tab.windowId, shotOptions));
+  }
+
+  function dataURLImage(url) {
+    const m = /^data:([^;,]+);base64,(.*)$/s.exec(url ?? "");
+    if (!m) throw new Error("the browser returned no image");
+    return { mediaType: m[1], data: m[2] };
+  }
+
+  function withTimeout(promise, ms, what) {
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(what)), ms);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  }
 
   // The content scripts are injected on demand, on the first tool call in a
   // page, not declared for every page: most pages a person opens never see
@@ -107,7 +154,7 @@
           headers[k.toLowerCase()] = v;
         });
         entry.reader = resp.body ? resp.body.getReader() : null;
-        return { id: req.id, status: resp.status, headers };
+        return { id: req.id, status: resp.status, url: resp.url, headers };
       } catch (err) {
         streams.delete(req.id);
         throw err;

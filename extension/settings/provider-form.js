@@ -44,6 +44,7 @@ export function fillProviderForm(p) {
   if (!p.kind) $("p-kind").value = "openai-chat";
   if (!p.tier) $("p-tier").value = "mid";
   $("p-contextWindow").value = p.contextWindow ? String(p.contextWindow) : "";
+  $("p-vision").checked = p.vision === true;
   $("p-apiKey").type = "password";
   $("p-apiKey-toggle").setAttribute("aria-pressed", "false");
   $("p-apiKey-toggle").textContent = "Show";
@@ -58,6 +59,7 @@ export function readProviderForm(id) {
   const cw = $("p-contextWindow");
   p.contextWindow = cw.value === "" ? 0 : cw.valueAsNumber;
   if (cw.value === "" && cw.validity.badInput) p.contextWindow = NaN;
+  p.vision = $("p-vision").checked;
   if (p.kind !== "azure") {
     delete p.deployment;
     delete p.apiVersion;

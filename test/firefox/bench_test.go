@@ -12,6 +12,7 @@ import (
 )
 
 var (
+	benchRun    = flag.Bool("bench-startup", false, "run TestFirefoxStartupBench (a benchmark, not part of the test suite)")
 	benchStarts = flag.Int("starts", 7, "TestFirefoxStartupBench: how many background-page starts to measure")
 	benchFresh  = flag.Bool("fresh", false, "TestFirefoxStartupBench: start a fresh browser for every start instead of reinstalling the add-on")
 )
@@ -21,8 +22,13 @@ var (
 // start) over several starts, each a reinstall of the add-on or, with
 // -fresh, a fresh browser, and prints the median:
 //
-//	go test -tags firefox -run TestFirefoxStartupBench -v ./test/firefox [-args -starts=9 -fresh]
+//	go test -tags firefox -run TestFirefoxStartupBench -v ./test/firefox -args -bench-startup [-starts=9 -fresh]
+//
+// It prints numbers and asserts none, so the test suite skips it.
 func TestFirefoxStartupBench(t *testing.T) {
+	if !*benchRun {
+		t.Skip("a benchmark: pass -args -bench-startup (./build.sh bench does)")
+	}
 	dir := distDir(t)
 	n := *benchStarts
 	if n < 1 {

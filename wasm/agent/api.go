@@ -84,6 +84,9 @@ type Options struct {
 	// A non-empty catalog is listed in the system prompt and offers
 	// load_skill; the Compact tier never gets one.
 	Skills []skills.Skill
+	// Screenshot captures the run's tab for a model that sees images (the
+	// provider's vision setting); nil: no screenshots are sent.
+	Screenshot func(ctx context.Context) (llm.Image, error)
 	// Emit receives every event of the turn, in order.
 	Emit func(Event)
 	// Steering, when set, delivers the user's corrections.

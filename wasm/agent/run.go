@@ -51,6 +51,7 @@ func Run(ctx context.Context, opts Options, history []llm.Message, userText stri
 	r.loops = newLoopDetector(pageURL)
 	r.conv = append(r.conv, llm.Message{Role: llm.RoleUser, Content: userMessage(userText, pageURL, title) + r.siteNotesFor(pageURL)})
 	r.task = len(r.conv) - 1
+	r.attachFirstScreenshot(ctx)
 	return r.loop(ctx, 1)
 }
 
@@ -86,6 +87,7 @@ func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
 	if done {
 		return r.finish(final), nil
 	}
+	r.screenshotAfter(ctx, open)
 	return r.loop(ctx, step+1)
 }
 
@@ -110,6 +112,8 @@ func (r *run) loop(ctx context.Context, first int) (Outcome, error) {
 	trimmed := false // the emergency trim was used for this request
 	for step := first; step <= r.opts.MaxSteps; {
 		applied := r.applyCorrections()
+		// Pruned in place, so what is stored stays bounded too.
+		r.conv = llm.PruneImages(r.conv, keepImages)
 		if needsCompaction(r.conv, r.lastInput, r.opts.ContextWindow) {
 			if err := r.compact(ctx); err != nil {
 				return r.outcome(""), err
@@ -160,6 +164,7 @@ func (r *run) loop(ctx context.Context, first int) (Outcome, error) {
 		if done {
 			return r.finish(final), nil
 		}
+		r.screenshotAfter(ctx, res.ToolCalls)
 		step++
 	}
 	return r.handOff(ctx)

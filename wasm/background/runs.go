@@ -186,6 +186,12 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if s.SiteAdapters {
 		opts.SiteAdapter = adapters.Match
 	}
+	if cfg.Vision && r.p.Capture != nil {
+		opts.Screenshot = func(ctx context.Context) (llm.Image, error) {
+			mediaType, data, err := r.p.Capture.Capture(ctx, ru.tabID)
+			return llm.Image{MediaType: mediaType, Data: data}, err
+		}
+	}
 	var out agent.Outcome
 	if ru.resume != nil {
 		out, err = agent.Resume(ctx, opts, *ru.resume)

@@ -56,6 +56,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req *platform.Request) (*platform.R
 	}
 	return &platform.Response{
 		Status: v.Get("status").Int(),
+		URL:    v.Get("url").String(),
 		Header: header,
 		Body:   &body{host: f.host, id: id, ctx: ctx, cancel: cancel},
 	}, nil

@@ -16,6 +16,7 @@ func New() platform.Platform {
 	host := js.Global().Get("wbHost")
 	p := platform.Platform{
 		Tabs:    tabs{host.Get("tabs")},
+		Capture: tabs{host.Get("tabs")},
 		Content: content{host.Get("content")},
 		Local:   storage{host.Get("local")},
 		Session: storage{host.Get("session")},

@@ -38,6 +38,16 @@ func (t tabs) GoForward(ctx context.Context, tabID int) error {
 	return tabErr(err)
 }
 
+// Capture implements platform.Capturer: host.js captures through the
+// debugger (Chrome) or tabs.captureTab (Firefox).
+func (t tabs) Capture(ctx context.Context, tabID int) (mediaType, data string, err error) {
+	v, err := call(ctx, t.js, "capture", tabID)
+	if err != nil {
+		return "", "", tabErr(err)
+	}
+	return v.Get("mediaType").String(), v.Get("data").String(), nil
+}
+
 // tabErr maps host.js's "NoTab" errors to platform.ErrNoTab.
 func tabErr(err error) error {
 	if isName(err, "NoTab") {

@@ -40,6 +40,14 @@ type anthropicBlock struct {
 	Input     json.RawMessage `json:"input,omitempty"`
 	ToolUseID string          `json:"tool_use_id,omitempty"`
 	Content   string          `json:"content,omitempty"`
+	Source    *anthropicImage `json:"source,omitempty"`
+}
+
+// anthropicImage is the base64 source of an image block.
+type anthropicImage struct {
+	Type      string `json:"type"` // base64
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
 }
 
 type anthropicMessage struct {
@@ -90,6 +98,11 @@ func anthropicMessages(in []Message) (system string, out []anthropicMessage) {
 		default:
 			if strings.TrimSpace(m.Content) != "" {
 				blocks = append(blocks, anthropicBlock{Type: "text", Text: m.Content})
+			}
+			if m.Role == RoleUser {
+				for _, im := range m.Images {
+					blocks = append(blocks, anthropicBlock{Type: "image", Source: &anthropicImage{Type: "base64", MediaType: im.MediaType, Data: im.Data}})
+				}
 			}
 		}
 		if len(blocks) == 0 {

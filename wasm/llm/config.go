@@ -27,4 +27,6 @@ type Config struct {
 	ContextWindow int    `json:"contextWindow"`
 	Deployment    string `json:"deployment,omitempty"` // azure
 	APIVersion    string `json:"apiVersion,omitempty"` // azure
+	// Vision: the model reads images, so runs send it screenshots of the tab.
+	Vision bool `json:"vision"`
 }

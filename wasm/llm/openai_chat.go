@@ -37,7 +37,7 @@ func (w *chatWire) headers() map[string]string {
 
 type chatMessage struct {
 	Role       string         `json:"role"`
-	Content    *string        `json:"content"`
+	Content    any            `json:"content"` // string, parts, or nil for null
 	ToolCalls  []chatToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string         `json:"tool_call_id,omitempty"`
 	Name       string         `json:"name,omitempty"`
@@ -61,10 +61,12 @@ func (w *chatWire) encode(req Request, model string, stream bool) ([]byte, error
 	msgs := make([]chatMessage, 0, len(req.Messages))
 	for _, m := range req.Messages {
 		cm := chatMessage{Role: m.Role, ToolCallID: m.ToolCallID, Name: m.Name}
-		content := m.Content
 		// An assistant turn that only calls tools carries content null.
-		if content != "" || m.Role != RoleAssistant || len(m.ToolCalls) == 0 {
-			cm.Content = &content
+		if m.Content != "" || m.Role != RoleAssistant || len(m.ToolCalls) == 0 {
+			cm.Content = m.Content
+		}
+		if m.Role == RoleUser && len(m.Images) > 0 {
+			cm.Content = chatParts(m)
 		}
 		for _, tc := range m.ToolCalls {
 			var c chatToolCall
@@ -99,6 +101,27 @@ func (w *chatWire) encode(req Request, model string, stream bool) ([]byte, error
 		}
 	}
 	return json.Marshal(body)
+}
+
+// chatPart is one entry of a content array: text or an image_url.
+type chatPart struct {
+	Type     string        `json:"type"`
+	Text     string        `json:"text,omitempty"`
+	ImageURL *chatImageURL `json:"image_url,omitempty"`
+}
+
+type chatImageURL struct {
+	URL string `json:"url"`
+}
+
+// chatParts is a user message with images: its text, then each image as
+// a data URL.
+func chatParts(m Message) []chatPart {
+	parts := []chatPart{{Type: "text", Text: m.Content}}
+	for _, im := range m.Images {
+		parts = append(parts, chatPart{Type: "image_url", ImageURL: &chatImageURL{URL: im.dataURL()}})
+	}
+	return parts
 }
 
 // withSchema gives a tool without parameters the empty object schema

@@ -59,10 +59,23 @@ func responsesInput(in []Message) (instructions string, items []map[string]any) 
 		case RoleSystem:
 			items = append(items, map[string]any{"role": "developer", "content": m.Content})
 		default:
-			items = append(items, map[string]any{"role": RoleUser, "content": m.Content})
+			items = append(items, map[string]any{"role": RoleUser, "content": responsesContent(m)})
 		}
 	}
 	return strings.Join(sys, "\n\n"), items
+}
+
+// responsesContent is a user message's content: its text, or with images
+// an input_text part followed by one input_image part per image.
+func responsesContent(m Message) any {
+	if len(m.Images) == 0 {
+		return m.Content
+	}
+	parts := []map[string]string{{"type": "input_text", "text": m.Content}}
+	for _, im := range m.Images {
+		parts = append(parts, map[string]string{"type": "input_image", "image_url": im.dataURL()})
+	}
+	return parts
 }
 
 func (w *responsesWire) encode(req Request, model string, stream bool) ([]byte, error) {

@@ -25,7 +25,18 @@ type Message struct {
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`   // assistant
 	ToolCallID string     `json:"tool_call_id,omitempty"` // tool
 	Name       string     `json:"name,omitempty"`         // tool: the tool's name
+	Images     []Image    `json:"images,omitempty"`       // user: screenshots of the tab
 }
+
+// Image is a picture sent with a user message; Data is base64 without
+// the data: URL prefix.
+type Image struct {
+	MediaType string `json:"mediaType"` // image/jpeg or image/png
+	Data      string `json:"data"`
+}
+
+// dataURL is the image as the OpenAI formats take it.
+func (im Image) dataURL() string { return "data:" + im.MediaType + ";base64," + im.Data }
 
 // ToolCall is one function call requested by the model. Arguments is the
 // complete JSON object text.

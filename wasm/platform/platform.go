@@ -35,6 +35,14 @@ type Tabs interface {
 	GoForward(ctx context.Context, tabID int) error
 }
 
+// Capturer takes a screenshot of the visible part of a tab. It is apart
+// from Tabs so that tab fakes need not implement it; a nil Capturer means
+// screenshots are unavailable.
+type Capturer interface {
+	// Capture returns the image's media type and its base64 data.
+	Capture(ctx context.Context, tabID int) (mediaType, data string, err error)
+}
+
 // Content sends one request to the content script of a tab's top frame and
 // returns its JSON reply. Implementations inject the content scripts when
 // the page has none yet (a tab opened before the extension was installed).
@@ -62,6 +70,7 @@ type Request struct {
 // Response is a fetch response whose Body streams as it arrives.
 type Response struct {
 	Status int
+	URL    string            // where the response came from, after any redirects
 	Header map[string]string // lower-case names
 	Body   io.ReadCloser
 }
@@ -121,6 +130,7 @@ type Broadcaster interface {
 // Platform bundles everything the background needs.
 type Platform struct {
 	Tabs     Tabs
+	Capture  Capturer // nil: no screenshots
 	Content  Content
 	Local    Storage // chrome.storage.local: settings
 	Session  Storage // chrome.storage.session: conversations, run journals

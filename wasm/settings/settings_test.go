@@ -218,3 +218,28 @@ func TestSiteAdaptersDefaultOnAndTravel(t *testing.T) {
 		t.Fatal("a string siteAdapters was accepted")
 	}
 }
+
+func TestVisionDefaultsOffAndTravels(t *testing.T) {
+	s, err := Decode(json.RawMessage(`{"providers":[{"id":"a","name":"A","kind":"openai-chat","baseUrl":"http://127.0.0.1:1/v1","tier":"mid"}],"activeProvider":"a","maxSteps":5}`))
+	if err != nil || s.Providers[0].Vision {
+		t.Fatalf("a provider without vision must have it off: %+v %v", s.Providers[0], err)
+	}
+	s.Providers[0].Vision = true
+	raw, err := json.Marshal(Export(s, time.Unix(0, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"vision":true`) {
+		t.Fatalf("vision missing from the export: %s", raw)
+	}
+	got, err := Import(raw)
+	if err != nil || !got.Providers[0].Vision {
+		t.Fatalf("import lost vision: %+v %v", got.Providers, err)
+	}
+
+	_, err = Decode(json.RawMessage(`{"providers":[{"id":"a","name":"A","kind":"openai-chat","baseUrl":"http://127.0.0.1:1/v1","tier":"mid","vision":"yes"}],"activeProvider":"a","maxSteps":5}`))
+	var fe *FieldError
+	if !errors.As(err, &fe) || fe.Field != "providers.vision" && fe.Field != "providers[0].vision" {
+		t.Fatalf("wrong-type vision: %v", err)
+	}
+}

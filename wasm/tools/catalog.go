@@ -18,9 +18,10 @@ const (
 
 // Where a tool runs.
 const (
-	inContent = iota // content script of the tab's top frame
-	inTabs           // background, through platform.Tabs
-	inAgent          // the agent loop itself (done, clarify)
+	inContent    = iota // content script of the tab's top frame
+	inTabs              // background, through platform.Tabs
+	inAgent             // the agent loop itself (done, clarify)
+	inBackground        // the background alone (fetch_url)
 )
 
 // Columns of the spec's tool table.

@@ -20,6 +20,8 @@ type Dispatcher struct {
 	browser string
 	clock   platform.Clock
 	window  ReadWindow
+	// lastFetch is fetch_url's last document, for its continuations.
+	lastFetch *fetched
 }
 
 // NewDispatcher returns a Dispatcher for the tab. A nil p.Clock means the
@@ -56,6 +58,8 @@ func (d *Dispatcher) Execute(ctx context.Context, call llm.ToolCall) (string, er
 		return d.runContent(ctx, t, args, call.Arguments)
 	case inTabs:
 		return d.runTabs(ctx, t, args)
+	case inBackground:
+		return d.runFetch(ctx, args)
 	}
 	return "", fmt.Errorf("%s is handled by the agent loop, not the page", t.name)
 }
@@ -152,7 +156,7 @@ func continueHint(name string) string {
 	switch name {
 	case "get_accessibility_tree":
 		return "Read less at once: pass refId for one subtree, a smaller maxDepth or maxChars, and follow the continuation value the result gives."
-	case "read_page":
+	case "read_page", "fetch_url":
 		return "Pass a smaller maxChars and follow the continuation value the result gives to read the rest."
 	case "extract_data":
 		return "Pass ref to extract from one element at a time."

@@ -47,6 +47,17 @@ var catalog = []tool{
 		cols: colAll, runs: inContent, readOnly: true,
 	},
 	{
+		name: "fetch_url",
+		desc: "Read another web page by its URL without leaving the current page. It is a plain GET without the user's cookies or logins, so it sees what a signed-out visitor sees; it cannot submit forms or send any other request. " +
+			"It returns the readable text of an HTML page, or plain text, Markdown or JSON as it is. Addresses on this computer or a local network are refused unless the tab is showing that same host. " +
+			"To click or type on a page, navigate to it instead. A long document is cut into parts: when the result says it continues, call again with the continuation value it gives.",
+		params: `{"type":"object","properties":{` +
+			`"url":{"type":"string","description":"absolute http(s) URL"},` +
+			`"maxChars":{"type":"integer","minimum":500,"maximum":6000,"description":"size of one part (default 6000)"},` +
+			`"continuation":{"type":"string","description":"the continuation value from the previous, truncated result"}},"required":["url"]}`,
+		cols: colAll, runs: inBackground, readOnly: true,
+	},
+	{
 		name: "scroll",
 		desc: "Scroll the page or bring an element into view. Give direction (and optionally amount in pixels, default most of a screen; top and bottom jump to the ends), or ref to scroll that element into view.",
 		params: `{"type":"object","properties":{` +

@@ -11,7 +11,7 @@ import (
 // a debugger (Chrome), so the page sees event.isTrusted === true. The
 // content script still does the page's part: trusted_prepare resolves the
 // target, checks it, focuses and plans the input; trusted_finish reports
-// what the input changed (extension/content/content.js).
+// what the input changed (extension/content/trusted.js).
 var trustedTools = map[string]bool{"click_ax": true, "click": true, "type_ax": true, "type_text": true, "press_keys": true}
 
 func (d *Dispatcher) usesTrustedInput(t *tool) bool {

@@ -22,7 +22,7 @@
     };
   }
 
-  const tabs = { 5: { id: 5, url: "https://example.com/", title: "Example", status: "complete", active: true } };
+  const tabs = { 5: { id: 5, url: "https://example.com/", title: "Example", status: "complete", active: true, windowId: 1 } };
   function tab(id) {
     if (!tabs[id]) throw new Error(`No tab with id: ${id}.`);
     return tabs[id];
@@ -40,6 +40,11 @@
       update: async (id, props) => Object.assign(tab(id), { url: props.url, status: "loading" }),
       goBack: async (id) => rec.calls.push(["goBack", tab(id).id]),
       goForward: async (id) => rec.calls.push(["goForward", tab(id).id]),
+      // Chrome's fallback capture: the window's active tab only.
+      captureVisibleTab: async (windowId, opts) => {
+        rec.calls.push(["captureVisibleTab", windowId, opts]);
+        return "data:image/jpeg;base64,VklTSUJMRQ==";
+      },
       sendMessage: async (id, msg, opts) => {
         tab(id);
         if (!rec.contentReady) throw noReceiver();
@@ -58,6 +63,10 @@
       attach: async (target) => rec.calls.push(["attach", tab(target.tabId).id]),
       sendCommand: async (target, method, params) => {
         rec.calls.push(["cdp", target.tabId, method, params]);
+        if (method === "Page.captureScreenshot") {
+          if (rec.failCapture) throw new Error("Unable to capture screenshot");
+          return { data: "Q0RQ" };
+        }
         return { method, params };
       },
       detach: async (target) => rec.calls.push(["detach", target.tabId]),

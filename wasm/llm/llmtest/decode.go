@@ -91,7 +91,7 @@ func decodeChatMessage(raw json.RawMessage, msg *llm.Message) error {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return err
 	}
-	*msg = llm.Message{Role: m.Role, Content: textOf(m.Content), ToolCallID: m.ToolCallID, Name: m.Name}
+	*msg = llm.Message{Role: m.Role, Content: textOf(m.Content), Images: imagesOf(m.Content), ToolCallID: m.ToolCallID, Name: m.Name}
 	for _, c := range m.ToolCalls {
 		msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: c.ID, Name: c.Function.Name, Arguments: c.Function.Arguments})
 	}
@@ -115,6 +115,50 @@ func textOf(raw json.RawMessage) string {
 	return b.String()
 }
 
+// imagesOf decodes the image parts of a Chat Completions (image_url) or
+// Responses (input_image) content array; both carry a data URL.
+func imagesOf(raw json.RawMessage) []llm.Image {
+	var parts []struct {
+		Type     string          `json:"type"`
+		ImageURL json.RawMessage `json:"image_url"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return nil
+	}
+	var out []llm.Image
+	for _, p := range parts {
+		var url string
+		switch p.Type {
+		case "image_url":
+			var v struct {
+				URL string `json:"url"`
+			}
+			json.Unmarshal(p.ImageURL, &v)
+			url = v.URL
+		case "input_image":
+			json.Unmarshal(p.ImageURL, &url)
+		default:
+			continue
+		}
+		out = append(out, imageFromDataURL(url))
+	}
+	return out
+}
+
+// imageFromDataURL splits data:<type>;base64,<data>; anything else is
+// kept whole as Data with no media type, for a test to reject.
+func imageFromDataURL(u string) llm.Image {
+	rest, ok := strings.CutPrefix(u, "data:")
+	if !ok {
+		return llm.Image{Data: u}
+	}
+	mediaType, data, ok := strings.Cut(rest, ";base64,")
+	if !ok {
+		return llm.Image{Data: u}
+	}
+	return llm.Image{MediaType: mediaType, Data: data}
+}
+
 type anthropicBlock struct {
 	Type      string          `json:"type"`
 	Text      string          `json:"text"`
@@ -123,6 +167,11 @@ type anthropicBlock struct {
 	Input     json.RawMessage `json:"input"`
 	ToolUseID string          `json:"tool_use_id"`
 	Content   json.RawMessage `json:"content"`
+	Source    struct {
+		Type      string `json:"type"`
+		MediaType string `json:"media_type"`
+		Data      string `json:"data"`
+	} `json:"source"`
 }
 
 func anthropicMessages(system json.RawMessage, msgs []json.RawMessage) ([]llm.Message, error) {
@@ -152,13 +201,15 @@ func anthropicMessages(system json.RawMessage, msgs []json.RawMessage) ([]llm.Me
 			switch b.Type {
 			case "text":
 				msg.Content += b.Text
+			case "image":
+				msg.Images = append(msg.Images, llm.Image{MediaType: b.Source.MediaType, Data: b.Source.Data})
 			case "tool_use":
 				msg.ToolCalls = append(msg.ToolCalls, llm.ToolCall{ID: b.ID, Name: b.Name, Arguments: string(b.Input)})
 			case "tool_result":
 				out = append(out, llm.Message{Role: llm.RoleTool, ToolCallID: b.ToolUseID, Content: textOf(b.Content)})
 			}
 		}
-		if msg.Content != "" || len(msg.ToolCalls) > 0 {
+		if msg.Content != "" || len(msg.ToolCalls) > 0 || len(msg.Images) > 0 {
 			out = append(out, msg)
 		}
 	}
@@ -204,7 +255,7 @@ func responsesMessages(instructions string, input json.RawMessage) ([]llm.Messag
 			if role == "developer" {
 				role = llm.RoleSystem
 			}
-			out = append(out, llm.Message{Role: role, Content: textOf(it.Content)})
+			out = append(out, llm.Message{Role: role, Content: textOf(it.Content), Images: imagesOf(it.Content)})
 		}
 	}
 	return out, nil

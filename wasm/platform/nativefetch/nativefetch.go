@@ -47,7 +47,7 @@ func (f Fetcher) Fetch(ctx context.Context, req *platform.Request) (*platform.Re
 	for k, v := range resp.Header {
 		h[strings.ToLower(k)] = strings.Join(v, ", ")
 	}
-	return &platform.Response{Status: resp.StatusCode, Header: h, Body: cancelOnClose{resp.Body, cancel}}, nil
+	return &platform.Response{Status: resp.StatusCode, URL: resp.Request.URL.String(), Header: h, Body: cancelOnClose{resp.Body, cancel}}, nil
 }
 
 // cancelOnClose releases the request's timeout when the body is closed.
