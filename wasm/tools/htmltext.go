@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"html"
 	"net/url"
 	"strings"
 	"unicode"
@@ -94,7 +93,7 @@ func (c *converter) markup(i int) int {
 	if !t.closing && (t.name == "title" || in(rawText, t.name)) {
 		body, next := rawContent(d, end, t.name)
 		if t.name == "title" && c.title == "" && (c.skip == "" || c.skip == "head") {
-			c.title = collapse(html.UnescapeString(body))
+			c.title = collapse(unescapeHTML(body))
 		}
 		return next
 	}
@@ -147,7 +146,7 @@ func (c *converter) open(t tag) {
 		c.links = append(c.links, c.resolve(attrValue(t.attrs, "href")))
 		c.linkStart = append(c.linkStart, w.b.Len())
 	case "img":
-		if alt := collapse(html.UnescapeString(attrValue(t.attrs, "alt"))); alt != "" && len(c.links) > 0 {
+		if alt := collapse(unescapeHTML(attrValue(t.attrs, "alt"))); alt != "" && len(c.links) > 0 {
 			w.word(alt) // an image link's only text
 		}
 	case "pre":
@@ -196,7 +195,7 @@ func (c *converter) close(name string) {
 // resolve returns href as an absolute http(s) URL, or "" for links that
 // lead nowhere readable (fragments on this page, javascript:, mailto:).
 func (c *converter) resolve(href string) string {
-	href = strings.TrimSpace(html.UnescapeString(href))
+	href = strings.TrimSpace(unescapeHTML(href))
 	if href == "" || href[0] == '#' {
 		return ""
 	}
@@ -218,7 +217,7 @@ func (c *converter) text(s string) {
 		return
 	}
 	if strings.IndexByte(s, '&') >= 0 {
-		s = html.UnescapeString(s)
+		s = unescapeHTML(s)
 	}
 	if c.pre > 0 {
 		c.out.raw(s)
