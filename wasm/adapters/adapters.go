@@ -5,7 +5,6 @@
 package adapters
 
 import (
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"sync"
 
 	data "github.com/webbrain/webbrain/adapters"
+	"github.com/webbrain/webbrain/wasm/packaged"
 )
 
 // Adapter is one site adapter (docs/site-adapters.md).
@@ -38,7 +38,9 @@ const (
 )
 
 // loaded parses the packaged adapters once per module start.
-var loaded = sync.OnceValues(func() ([]Adapter, error) { return Load(data.Files.ReadFile, fileIDs(data.Files, ".json")) })
+var loaded = sync.OnceValues(func() ([]Adapter, error) {
+	return Load(data.Files.ReadFile, packaged.FileIDs(data.Files, ".json"))
+})
 
 // Packaged returns the valid packaged adapters in id order and an error
 // naming every invalid one; invalid adapters are left out, so one bad file
@@ -48,39 +50,10 @@ func Packaged() ([]Adapter, error) { return loaded() }
 // Load reads and validates <id>.json for each id through read, in the
 // order of ids.
 func Load(read func(name string) ([]byte, error), ids []string) ([]Adapter, error) {
-	var out []Adapter
-	var problems []string
-	for _, id := range ids {
-		a, err := parse(read, id)
-		if err != nil {
-			problems = append(problems, "adapter "+id+".json: "+err.Error())
-			continue
-		}
-		out = append(out, a)
-	}
-	if len(problems) > 0 {
-		return out, errors.New(strings.Join(problems, "; "))
-	}
-	return out, nil
+	return packaged.Load(read, ids, ".json", "adapter", parse)
 }
 
-// fileIDs lists the ids of the files with extension ext in fsys.
-func fileIDs(fsys embed.FS, ext string) []string {
-	entries, _ := fsys.ReadDir(".")
-	var ids []string
-	for _, e := range entries {
-		if id, ok := strings.CutSuffix(e.Name(), ext); ok {
-			ids = append(ids, id)
-		}
-	}
-	return ids
-}
-
-func parse(read func(string) ([]byte, error), id string) (Adapter, error) {
-	raw, err := read(id + ".json")
-	if err != nil {
-		return Adapter{}, err
-	}
+func parse(id string, raw []byte) (Adapter, error) {
 	var a Adapter
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return Adapter{}, err
@@ -94,7 +67,7 @@ func parse(read func(string) ([]byte, error), id string) (Adapter, error) {
 // Validate checks the schema rules of docs/site-adapters.md.
 func (a Adapter) Validate() error {
 	switch {
-	case !validID(a.ID):
+	case !packaged.ValidID(a.ID):
 		return fmt.Errorf("id %q: use lowercase letters, digits and hyphens", a.ID)
 	case strings.TrimSpace(a.Name) == "" || len(a.Name) > maxNameChars:
 		return fmt.Errorf("name must be 1-%d characters", maxNameChars)
@@ -116,16 +89,4 @@ func (a Adapter) Validate() error {
 		}
 	}
 	return nil
-}
-
-func validID(id string) bool {
-	if id == "" || strings.HasPrefix(id, "-") || strings.HasSuffix(id, "-") {
-		return false
-	}
-	for _, c := range id {
-		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
-			return false
-		}
-	}
-	return true
 }

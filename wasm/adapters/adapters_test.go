@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	data "github.com/webbrain/webbrain/adapters"
+	"github.com/webbrain/webbrain/wasm/packaged"
 )
 
 func TestPackagedAdaptersAreValid(t *testing.T) {
@@ -147,7 +148,7 @@ func TestLoadReportsBadAdaptersAndKeepsGoodOnes(t *testing.T) {
 // The runtime decoder ignores unknown fields to stay small; a misspelt
 // field in a packaged adapter fails here.
 func TestPackagedAdaptersHaveOnlyKnownFields(t *testing.T) {
-	for _, id := range fileIDs(data.Files, ".json") {
+	for _, id := range packaged.FileIDs(data.Files, ".json") {
 		raw, err := data.Files.ReadFile(id + ".json")
 		if err != nil {
 			t.Fatal(err)

@@ -6,7 +6,6 @@
 package skills
 
 import (
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 
 	data "github.com/webbrain/webbrain/skills"
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/packaged"
 )
 
 // Skill is one parsed skill.
@@ -46,7 +46,9 @@ const (
 const fenceOpen = "```webbrain-skill"
 
 // loaded parses the packaged skills once per module start.
-var loaded = sync.OnceValues(func() ([]Skill, error) { return Load(data.Files.ReadFile, fileIDs(data.Files, ".md")) })
+var loaded = sync.OnceValues(func() ([]Skill, error) {
+	return Load(data.Files.ReadFile, packaged.FileIDs(data.Files, ".md"))
+})
 
 // Packaged returns the valid packaged skills in id order and an error
 // naming every invalid one; invalid skills are left out.
@@ -81,35 +83,9 @@ func Eligible(all []Skill, mode, tier string) []Skill {
 // Load reads and validates <id>.md for each id through read, in the order
 // of ids.
 func Load(read func(name string) ([]byte, error), ids []string) ([]Skill, error) {
-	var out []Skill
-	var problems []string
-	for _, id := range ids {
-		raw, err := read(id + ".md")
-		if err == nil {
-			var s Skill
-			if s, err = Parse(id, string(raw)); err == nil {
-				out = append(out, s)
-				continue
-			}
-		}
-		problems = append(problems, "skill "+id+".md: "+err.Error())
-	}
-	if len(problems) > 0 {
-		return out, errors.New(strings.Join(problems, "; "))
-	}
-	return out, nil
-}
-
-// fileIDs lists the ids of the files with extension ext in fsys.
-func fileIDs(fsys embed.FS, ext string) []string {
-	entries, _ := fsys.ReadDir(".")
-	var ids []string
-	for _, e := range entries {
-		if id, ok := strings.CutSuffix(e.Name(), ext); ok {
-			ids = append(ids, id)
-		}
-	}
-	return ids
+	return packaged.Load(read, ids, ".md", "skill", func(id string, raw []byte) (Skill, error) {
+		return Parse(id, string(raw))
+	})
 }
 
 // metadata is the JSON of the webbrain-skill fence.
@@ -121,7 +97,7 @@ type metadata struct {
 
 // Parse reads one skill file and validates it.
 func Parse(id, text string) (Skill, error) {
-	if !validID(id) {
+	if !packaged.ValidID(id) {
 		return Skill{}, fmt.Errorf("id %q: use lowercase letters, digits and hyphens", id)
 	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
@@ -191,16 +167,4 @@ func (s Skill) validate() error {
 		}
 	}
 	return nil
-}
-
-func validID(id string) bool {
-	if id == "" || strings.HasPrefix(id, "-") || strings.HasSuffix(id, "-") {
-		return false
-	}
-	for _, c := range id {
-		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '-' {
-			return false
-		}
-	}
-	return true
 }

@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 
 	data "github.com/webbrain/webbrain/skills"
+	"github.com/webbrain/webbrain/wasm/packaged"
 )
 
 func TestPackagedSkillsAreValid(t *testing.T) {
@@ -118,7 +119,7 @@ func TestLoadKeepsGoodSkills(t *testing.T) {
 // The runtime decoder ignores unknown metadata fields to stay small; a
 // misspelt field in a packaged skill fails here.
 func TestPackagedMetadataHasOnlyKnownFields(t *testing.T) {
-	for _, id := range fileIDs(data.Files, ".md") {
+	for _, id := range packaged.FileIDs(data.Files, ".md") {
 		raw, err := data.Files.ReadFile(id + ".md")
 		if err != nil {
 			t.Fatal(err)
