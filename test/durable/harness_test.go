@@ -40,31 +40,12 @@ func TestMain(m *testing.M) {
 }
 
 func runSuite(m *testing.M) (int, error) {
-	root, err := testenv.RepoRoot()
+	b, err := testenv.StartExtensionBrowser(chromedp.WindowSize(1280, 900))
 	if err != nil {
 		return 0, err
 	}
-	extDir, err := testenv.BuiltExtension(root)
-	if err != nil {
-		return 0, err
-	}
-	profile, err := os.MkdirTemp("", "webbrain-durable-")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(profile)
-	opts := testenv.ExtensionOptions(profile, extDir, chromedp.WindowSize(1280, 900))
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(alloc)
-	defer cancelBrowser()
-	if err := chromedp.Do(browser); err != nil {
-		return 0, fmt.Errorf("start chromium: %w", err)
-	}
-	_, extID, err := testenv.ExtensionWorker(browser, 20*time.Second)
-	if err != nil {
-		return 0, err
-	}
+	defer b.Close()
+	root, extID, browser := b.Root, b.ExtID, b.Ctx
 	control, cancelControl := chromedp.NewContext(browser)
 	defer cancelControl()
 	if err := chromedp.Do(control, chromedp.Navigate(fmt.Sprintf("chrome-extension://%s/settings/settings.html", extID))); err != nil {

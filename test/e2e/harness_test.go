@@ -13,7 +13,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/webbrain/webbrain/test/scenario"
@@ -42,34 +41,14 @@ func TestMain(m *testing.M) {
 }
 
 func runSuite(m *testing.M) (int, error) {
-	root, err := testenv.RepoRoot()
+	b, err := testenv.StartExtensionBrowser(chromedp.WindowSize(1280, 900))
 	if err != nil {
 		return 0, err
 	}
-	extDir, err := testenv.BuiltExtension(root)
-	if err != nil {
-		return 0, err
-	}
-	profile, err := os.MkdirTemp("", "webbrain-e2e-")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(profile)
-
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), testenv.ExtensionOptions(profile, extDir, chromedp.WindowSize(1280, 900))...)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	if err := chromedp.Do(browser); err != nil { // starts the browser
-		return 0, fmt.Errorf("start chromium: %w", err)
-	}
-
-	workerInfo, extID, err := testenv.ExtensionWorker(browser, 20*time.Second)
-	if err != nil {
-		return 0, err
-	}
+	defer b.Close()
+	root, extID, browser := b.Root, b.ExtID, b.Ctx
 	wlog := &consoleLog{}
-	worker, cancelWorker := chromedp.NewContext(browser, chromedp.WithTargetID(workerInfo.TargetID), chromedp.WithListener(wlog.listen))
+	worker, cancelWorker := chromedp.NewContext(browser, chromedp.WithTargetID(b.Worker.TargetID), chromedp.WithListener(wlog.listen))
 	defer cancelWorker()
 	if err := chromedp.Do(worker); err != nil {
 		return 0, fmt.Errorf("attach to the service worker: %w", err)

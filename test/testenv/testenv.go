@@ -114,3 +114,48 @@ func ExtensionWorker(browser context.Context, timeout time.Duration) (*target.In
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// ExtensionBrowser is headless Chromium running the built extension.
+type ExtensionBrowser struct {
+	Root   string          // the repository root
+	Ctx    context.Context // chromedp context owning the browser
+	ExtID  string          // the extension's id
+	Worker *target.Info    // its service worker target
+	close  func()
+}
+
+// StartExtensionBrowser starts Chromium with dist/chrome loaded in a fresh
+// profile and waits for the extension's service worker. Close ends it.
+func StartExtensionBrowser(extra ...chromedp.ExecAllocatorOption) (*ExtensionBrowser, error) {
+	root, err := RepoRoot()
+	if err != nil {
+		return nil, err
+	}
+	extDir, err := BuiltExtension(root)
+	if err != nil {
+		return nil, err
+	}
+	profile, err := os.MkdirTemp("", "webbrain-chromium-")
+	if err != nil {
+		return nil, err
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), ExtensionOptions(profile, extDir, extra...)...)
+	ctx, cancelBrowser := chromedp.NewContext(alloc)
+	b := &ExtensionBrowser{Root: root, Ctx: ctx, close: func() {
+		cancelBrowser()
+		cancelAlloc()
+		os.RemoveAll(profile)
+	}}
+	if err := chromedp.Do(ctx); err != nil {
+		b.Close()
+		return nil, fmt.Errorf("start chromium: %w", err)
+	}
+	if b.Worker, b.ExtID, err = ExtensionWorker(ctx, 20*time.Second); err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// Close stops the browser and removes its profile.
+func (b *ExtensionBrowser) Close() { b.close() }
