@@ -58,8 +58,11 @@ func run(m *testing.M) (int, error) {
 
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir(filepath.Join(root, "test", "content", "testdata"))))
-	edge := filepath.Join(root, "..", "shared", "corpus", "edge-pages")
+	edge := filepath.Join(testenv.SharedDir(root), "corpus", "edge-pages")
 	mux.Handle("/edge/", http.StripPrefix("/edge/", http.FileServer(http.Dir(edge))))
+	// Pages the end-to-end suites use too live once, in test/scenario.
+	scenarioPages := filepath.Join(root, "test", "scenario", "testdata")
+	mux.Handle("/scenario/", http.StripPrefix("/scenario/", http.FileServer(http.Dir(scenarioPages))))
 	suite.server = httptest.NewServer(mux)
 	defer suite.server.Close()
 
@@ -107,7 +110,8 @@ type page struct {
 	ctx context.Context
 }
 
-// open loads path (under testdata/, or /edge/... for the shared edge pages)
+// open loads path (under testdata/, /edge/... for the shared edge pages,
+// /scenario/... for the pages shared with the end-to-end suites)
 // in a new tab and injects the content scripts.
 func open(t *testing.T, path string) *page {
 	t.Helper()

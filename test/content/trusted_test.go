@@ -84,7 +84,7 @@ func (p *page) perform(pl plan) {
 }
 
 func TestTrustedClickPreparesAndReports(t *testing.T) {
-	p := open(t, "/trusted.html")
+	p := open(t, "/scenario/trusted.html")
 	pl := p.prepare("click_ax", map[string]any{"ref": p.ref("#far")})
 	if len(pl.Steps) != 1 || pl.Steps[0].Mouse == nil {
 		t.Fatalf("plan %+v, want one mouse click", pl)
@@ -104,7 +104,7 @@ func TestTrustedClickPreparesAndReports(t *testing.T) {
 }
 
 func TestTrustedTypingClearsFocusesAndReports(t *testing.T) {
-	p := open(t, "/trusted.html")
+	p := open(t, "/scenario/trusted.html")
 	p.do(`document.getElementById('far').focus()`)
 	pl := p.prepare("type_ax", map[string]any{"ref": p.ref("#name"), "text": "Zoë A"})
 	if p.js(`document.activeElement.id`) != "name" {
