@@ -28,9 +28,11 @@
       try { a = a.trim() ? JSON.parse(a) : {}; } catch { return { ok: false, error: `The arguments of ${name} are not valid JSON.` }; }
     }
     if (!a || typeof a !== 'object') a = {};
-    if (name !== 'trusted_finish') dropPending(); // a fallback or a new action ends a waiting one
+    // A fallback or a new action ends a waiting trusted input; the gate's
+    // read-only probes do not.
+    if (!READ_ONLY_INTERNAL.has(name)) dropPending();
     try {
-      if (name === 'trusted_prepare') return { ok: true, result: await fn(a) };
+      if (lookup(INTERNAL)) return { ok: true, result: await fn(a) }; // objects for the background
       const text = String(await fn(a));
       return { ok: true, result: name === 'get_accessibility_tree' ? text : clip(text, RESULT_CAP) };
     } catch (e) {

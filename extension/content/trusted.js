@@ -123,3 +123,4 @@
   // INTERNAL entries are the background's, not the model's: prepare answers
   // an object, not text.
   const INTERNAL = { trusted_prepare: prepareTrusted, trusted_finish: finishTrusted };
+  const READ_ONLY_INTERNAL = new Set(['trusted_finish', 'wb_probe', 'wb_links']);

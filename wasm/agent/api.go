@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/webbrain/webbrain/wasm/adapters"
+	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/skills"
 )
@@ -32,6 +33,10 @@ const (
 	// "auto") or dropped because the provider rejected the request as too
 	// long (reason "overflow"); count is how many.
 	EventContextCompacted = "context_compacted"
+	// EventApproval: WebBrain asks the user before an action (id, text,
+	// approval); EventApprovalResolved: the answer (id, decision, reason).
+	EventApproval         = "approval"
+	EventApprovalResolved = "approval_resolved"
 )
 
 // Event is one update of a running turn.
@@ -46,7 +51,11 @@ type Event struct {
 	Options []string `json:"options,omitempty"` // clarify
 	Step    int      `json:"step,omitempty"`    // step
 	Count   int      `json:"count,omitempty"`   // context_compacted
-	Reason  string   `json:"reason,omitempty"`  // context_compacted
+	Reason  string   `json:"reason,omitempty"`  // context_compacted; approval_resolved: user, timeout or stopped
+	// Approval is the card of an approval event.
+	Approval *guard.Approval `json:"approval,omitempty"`
+	// Decision answers an approval (approval_resolved).
+	Decision string `json:"decision,omitempty"`
 }
 
 // Executor runs one tool call against the run's tab and returns the text
@@ -74,6 +83,11 @@ type Options struct {
 	ContextWindow int
 	Executor      Executor
 	Clarifier     Clarifier
+	// Gate guards every tool call (package guard); nil: none.
+	Gate Gate
+	// Task is the user's request as typed, without the page details the
+	// turn adds; Run uses its userText when it is empty.
+	Task string
 	// Page returns the tab's current URL and title for the user message.
 	Page func(ctx context.Context) (url, title string)
 	// SiteAdapter returns the site adapter for a page URL (adapters.Match)

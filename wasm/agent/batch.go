@@ -30,6 +30,22 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall) (fin
 			r.closeCalls(calls[i:], resultSteered)
 			return "", false, nil
 		}
+		// The gate decides before the call is recorded as dispatched: a
+		// restart while the user is asked checks (and asks) again.
+		refusal, err := r.gateCheck(ctx, call)
+		if err != nil || ctx.Err() != nil {
+			r.closeCalls(calls[i:], resultStopped)
+			return "", false, ctx.Err()
+		}
+		if refusal != "" {
+			r.emit(Event{Kind: EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
+			r.refuse(call, refusal)
+			if err := r.save(step, ""); err != nil {
+				_, err = r.persistFail(calls[i+1:], err)
+				return "", false, err
+			}
+			continue
+		}
 		if err := r.save(step, call.ID); err != nil {
 			_, err = r.persistFail(calls[i:], err)
 			return "", false, err
@@ -58,6 +74,7 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall) (fin
 			urlAfter, _ = r.opts.Page(ctx)
 		}
 		v := r.loops.observe(observation{name: call.Name, args: call.Arguments, result: result, isError: isErr, urlBefore: urlBefore, urlAfter: urlAfter})
+		r.observed(result, urlAfter)
 		result += r.siteChange(urlBefore, urlAfter)
 		if v.nudge != "" {
 			result += "\n\n" + v.nudge
@@ -127,7 +144,7 @@ func (r *run) clarify(ctx context.Context, call llm.ToolCall) (string, bool, str
 	if err != nil {
 		return "Error: no answer from the user: " + err.Error(), true, ""
 	}
-	return "The user answered: " + answer, false, ""
+	return answerPrefix + answer, false, ""
 }
 
 // addResult appends a tool message and reports it.
@@ -166,4 +183,23 @@ func orEmptyObject(s string) string {
 		return "{}"
 	}
 	return s
+}
+
+// refuse gives call the gate's refusal as its error result; the loop
+// detector sees it, so a model that keeps trying is stopped.
+func (r *run) refuse(call llm.ToolCall, refusal string) {
+	result := "Error: " + refusal
+	r.loops.observe(observation{name: call.Name, args: call.Arguments, result: result, isError: true})
+	r.addResult(call, result, true)
+}
+
+// observed tells the gate what the call returned and where the tab is.
+func (r *run) observed(result, pageURL string) {
+	if r.opts.Gate == nil {
+		return
+	}
+	r.opts.Gate.Observe(result)
+	if pageURL != "" {
+		r.opts.Gate.Visit(pageURL)
+	}
 }

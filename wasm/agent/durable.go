@@ -47,6 +47,8 @@ type Checkpoint struct {
 	Dispatched   string        `json:"dispatched,omitempty"`
 	Applied      []string      `json:"applied,omitempty"`
 	Called       []string      `json:"called,omitempty"`
+	// StartURL is the page the turn began on: the site the user works on.
+	StartURL string `json:"startUrl,omitempty"`
 }
 
 // save hands the turn's state to Options.Checkpoint. dispatched names the
@@ -57,7 +59,7 @@ func (r *run) save(step int, dispatched string) error {
 	}
 	return r.opts.Checkpoint(Checkpoint{
 		Conversation: slices.Clone(r.conv), Task: r.task, Step: step, Dispatched: dispatched,
-		Applied: slices.Clone(r.applied), Called: slices.Clone(r.called),
+		Applied: slices.Clone(r.applied), Called: slices.Clone(r.called), StartURL: r.startURL,
 	})
 }
 
@@ -80,8 +82,11 @@ func (r *run) newCorrections() []Correction {
 func (r *run) applyCorrections() []Correction {
 	cs := r.newCorrections()
 	for _, c := range cs {
-		r.conv = append(r.conv, llm.Message{Role: llm.RoleUser, Content: "Correction from the user (it takes precedence over the earlier request): " + c.Text})
+		r.conv = append(r.conv, llm.Message{Role: llm.RoleUser, Content: correctionPrefix + c.Text})
 		r.applied = append(r.applied, c.ID)
+	}
+	if len(cs) > 0 {
+		r.authorize()
 	}
 	return cs
 }

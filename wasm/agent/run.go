@@ -38,6 +38,7 @@ type run struct {
 	active    map[string]bool // skills loaded in this turn
 	site      string          // id of the adapter of the current page
 	siteShown map[string]bool // names of the sites whose notes this turn carries
+	startURL  string          // the page the turn began on
 }
 
 // Run runs one user turn on top of history and returns the conversation
@@ -48,9 +49,14 @@ func Run(ctx context.Context, opts Options, history []llm.Message, userText stri
 	r := newRun(opts)
 	r.conv = withSystem(history, systemPrompt(r.opts.Mode, r.opts.Tier)+skillCatalog(r.opts.Skills))
 	pageURL, title := r.page(ctx)
+	r.startURL = pageURL
+	if r.opts.Task == "" {
+		r.opts.Task = userText
+	}
 	r.loops = newLoopDetector(pageURL)
 	r.conv = append(r.conv, llm.Message{Role: llm.RoleUser, Content: userMessage(userText, pageURL, title) + r.siteNotesFor(pageURL)})
 	r.task = len(r.conv) - 1
+	r.authorize()
 	r.attachFirstScreenshot(ctx)
 	return r.loop(ctx, 1)
 }
@@ -64,7 +70,9 @@ func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
 	r.conv, r.task = cp.Conversation, cp.Task
 	r.applied, r.called = cp.Applied, cp.Called
 	r.active = loadedSkills(r.conv[r.task:], r.opts.Skills)
+	r.startURL = cp.StartURL
 	pageURL, _ := r.page(ctx)
+	r.rehydrateGate(pageURL)
 	r.loops = newLoopDetector(pageURL)
 	r.siteShown = shownSites(r.conv[r.task:])
 	r.setSite(pageURL)
@@ -214,7 +222,10 @@ func (r *run) outcome(final string) Outcome {
 	return Outcome{Conversation: r.conv, Final: final}
 }
 
+// finish ends the turn with the answer the user sees, cleaned by the gate
+// (the conversation keeps the model's own words).
 func (r *run) finish(final string) Outcome {
+	final = r.cleanAnswer(final)
 	r.emit(Event{Kind: EventFinal, Text: final})
 	return r.outcome(final)
 }

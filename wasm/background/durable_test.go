@@ -26,6 +26,10 @@ type pageCounter struct {
 func (c *pageCounter) Send(ctx context.Context, _ int, msg json.RawMessage) (json.RawMessage, error) {
 	var m struct{ Name string }
 	_ = json.Unmarshal(msg, &m)
+	if strings.HasPrefix(m.Name, "wb_") {
+		// The action gate's probe: an ordinary button, not a page action.
+		return json.RawMessage(`{"ok":true,"result":{"tag":"button","role":"button","type":"button","name":"Go"}}`), nil
+	}
 	c.mu.Lock()
 	c.calls = append(c.calls, m.Name)
 	hold := c.hold

@@ -216,6 +216,18 @@ func (j *journal) hasEvent(kind, id string) bool {
 	return false
 }
 
+// find returns the last journaled event of kind with id.
+func (j *journal) find(kind, id string) (Entry, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for i := len(j.state.Events) - 1; i >= 0; i-- {
+		if e := j.state.Events[i]; e.Kind == kind && e.ID == id {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
 func (j *journal) status() string {
 	j.mu.Lock()
 	defer j.mu.Unlock()

@@ -55,6 +55,7 @@ type message struct {
 	RequestID string          `json:"requestId"`
 	ID        string          `json:"id"`
 	Answer    string          `json:"answer"`
+	Decision  string          `json:"decision"` // approval_answer
 	Settings  json.RawMessage `json:"settings"`
 	Provider  json.RawMessage `json:"provider"`
 	Config    json.RawMessage `json:"config"`
@@ -109,6 +110,8 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.steer(ctx, m, sender)
 	case "clarify_answer":
 		return r.clarifyAnswer(m)
+	case "approval_answer":
+		return r.approvalAnswer(m)
 	case "settings_get":
 		return r.settingsGet(ctx)
 	case "settings_save":

@@ -11,6 +11,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/adapters"
 	"github.com/webbrain/webbrain/wasm/agent"
+	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/settings"
 	"github.com/webbrain/webbrain/wasm/skills"
@@ -34,6 +35,7 @@ type run struct {
 
 	j     *journal
 	clar  *clarifier
+	appr  *approver
 	steer *steerBox
 
 	resumed bool              // continued after a background restart
@@ -79,6 +81,7 @@ func (r *Router) chatStart(m message) reply {
 	ru := r.newRun(m.TabID, id, m.Mode, m.Text)
 	ru.j = newJournal(r.p, m.TabID, id, m.Mode)
 	ru.clar = newClarifier(ru.j)
+	ru.appr = newApprover(r, ru.j)
 	r.launch(ru)
 	return okReply("requestId", id)
 }
@@ -154,6 +157,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		}
 	}
 	window := agent.ContextWindow(cfg)
+	disp := tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser).WithContextWindow(window)
 	opts := agent.Options{
 		Provider:      prov,
 		Mode:          ru.mode,
@@ -161,8 +165,12 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Browser:       r.p.Browser,
 		MaxSteps:      s.MaxSteps,
 		ContextWindow: window,
-		Executor:      tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser).WithContextWindow(window),
+		Executor:      disp,
 		Clarifier:     ru.clar,
+		Gate: guard.New(guard.Config{
+			Mode: ru.mode, AskBeforeActions: true, Prober: disp, Approver: ru.appr,
+		}),
+		Task: ru.text,
 		Page: func(ctx context.Context) (string, string) {
 			tab, err := r.p.Tabs.Get(ctx, ru.tabID)
 			if err != nil {
@@ -290,6 +298,23 @@ func (r *Router) clarifyAnswer(m message) reply {
 		return failf("This question belongs to a request that is no longer running.")
 	}
 	if err := ru.clar.answer(m.ID, m.Answer); err != nil {
+		return errReply(err)
+	}
+	return okReply()
+}
+
+func (r *Router) approvalAnswer(m message) reply {
+	if rep := needTab(m); rep != nil {
+		return rep
+	}
+	ru := r.active(m.TabID)
+	if ru == nil {
+		return failf("No run is active in this tab.")
+	}
+	if m.RequestID != ru.requestID {
+		return failf("This card belongs to a request that is no longer running.")
+	}
+	if err := ru.appr.answer(m.ID, guard.Decision(m.Decision)); err != nil {
 		return errReply(err)
 	}
 	return okReply()

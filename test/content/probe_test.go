@@ -1,0 +1,86 @@
+//go:build browser
+
+package content
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// probe is what wb_probe answers (guard.Probe in the Go core).
+type probe struct {
+	Tag, Role, Type, Name, Text, Href string
+	InForm                            bool
+	FormAction, FormMethod, FormName  string
+	FormFields                        []struct{ Name, Label, Type, Value string }
+	RecordText                        string `json:"record"`
+	DialogText                        string `json:"dialog"`
+	Enter                             bool
+	Multiline                         bool
+	EnterFrom                         *probe
+}
+
+func (p *page) internal(name string, args map[string]any, out any) {
+	p.t.Helper()
+	a, _ := json.Marshal(args)
+	raw := evalJS[json.RawMessage](p, fmt.Sprintf(`window.__wbRunTool(%q, %s).then((r) => r.ok ? r.result : {error: r.error})`, name, a))
+	if err := json.Unmarshal(raw, out); err != nil {
+		p.t.Fatalf("%s: %s (%v)", name, raw, err)
+	}
+}
+
+// TestProbeDescribesWhatAnActionWouldDo checks the action gate's view of
+// controls: the button an icon sits in, the form it submits with its
+// fields (passwords hidden), the item a row's button acts on, the dialog
+// a confirmation sits in, and what Enter in a field submits.
+func TestProbeDescribesWhatAnActionWouldDo(t *testing.T) {
+	p := open(t, "/probe.html")
+	var send probe
+	p.internal("wb_probe", map[string]any{"ref": p.ref("#compose button")}, &send)
+	if send.Tag != "button" || send.Type != "submit" || !send.InForm || send.FormMethod != "post" ||
+		!strings.HasSuffix(send.FormAction, "/mail/send") || send.FormName != "New message" || !strings.Contains(send.Name, "Send now") {
+		t.Fatalf("send button probe %+v", send)
+	}
+	fields := map[string]string{}
+	for _, f := range send.FormFields {
+		fields[f.Name] = f.Value
+	}
+	if fields["to"] != "bob@example.com" || fields["body"] != "See you at noon" || fields["pw"] != "(hidden)" || fields["token"] != "abc123" {
+		t.Fatalf("form fields %+v", send.FormFields)
+	}
+
+	var del probe
+	p.internal("wb_probe", map[string]any{"ref": p.ref("#del2")}, &del)
+	if !strings.Contains(del.RecordText, "Quarterly report") || strings.Contains(del.RecordText, "Picnic") {
+		t.Fatalf("row delete record %q", del.RecordText)
+	}
+
+	var ok probe
+	p.internal("wb_probe", map[string]any{"ref": p.ref("#ok")}, &ok)
+	if !strings.Contains(ok.DialogText, "Delete this repository?") {
+		t.Fatalf("dialog %q", ok.DialogText)
+	}
+
+	var enter probe
+	p.internal("wb_probe", map[string]any{"ref": p.ref("#compose input[name=subject]"), "enter": true}, &enter)
+	if enter.Type != "submit" || enter.EnterFrom == nil || !strings.Contains(enter.Name, "Send now") {
+		t.Fatalf("Enter in the subject %+v", enter)
+	}
+	var composer probe
+	p.internal("wb_probe", map[string]any{"ref": p.ref("#composer"), "enter": true}, &composer)
+	if !composer.Enter || !composer.Multiline || composer.Name != "Message #general" {
+		t.Fatalf("Enter in the composer %+v", composer)
+	}
+
+	var links struct {
+		URL   string   `json:"url"`
+		Links []string `json:"links"`
+	}
+	p.internal("wb_links", map[string]any{}, &links)
+	joined := strings.Join(links.Links, " ")
+	if !strings.Contains(joined, "/docs/help?x=1") || strings.Contains(joined, "hidden.example.net") || !strings.HasSuffix(links.URL, "/probe.html") {
+		t.Fatalf("links %+v", links)
+	}
+}

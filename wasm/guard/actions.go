@@ -1,0 +1,294 @@
+package guard
+
+import (
+	"context"
+	"strings"
+)
+
+// checkClick classifies what a click would do and decides whether the
+// user's words cover it.
+func (g *Gate) checkClick(ctx context.Context, tool string, args map[string]any) (*ask, string) {
+	p, err := g.probe(ctx, tool, args, false)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return g.judgeControl(ctx, tool, p)
+}
+
+// checkEnter decides what Enter in a field submits: its form's submit
+// control, or the composer the field is.
+func (g *Gate) checkEnter(ctx context.Context, tool string, args map[string]any) (*ask, string) {
+	p, err := g.probe(ctx, tool, args, true)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return g.judgeControl(ctx, tool, p)
+}
+
+// checkTyping asks before text the user did not give leaves through a
+// field: a secret read from a page. A typed Enter (submit) is judged like
+// pressing Enter in the field.
+func (g *Gate) checkTyping(ctx context.Context, tool string, args map[string]any) (*ask, string) {
+	text := typedText(args)
+	if found := g.secretsNotFromUser(text); len(found) > 0 {
+		p, _ := g.probe(ctx, tool, args, false)
+		site := hostOf(p.PageURL)
+		var details []Detail
+		if f := firstNonEmpty(p.Name, p.Placeholder, p.AriaLabel); f != "" {
+			details = append(details, Detail{"Field", f})
+		}
+		for _, m := range found {
+			details = append(details, Detail{"Secret", hint(m)})
+		}
+		what := kindName(found[0].Kind)
+		return &ask{
+			approval: Approval{
+				Text:     "Type a " + what + " that came from a page, not from you, into a field on " + orUnknown(site) + ".",
+				Category: "type_data", Site: site, URL: p.PageURL, Details: details,
+				Reasons: []string{"The text contains a " + what + " that your request did not give. Pages sometimes trick assistants into typing secrets where others can read them."},
+			},
+			grant: "type_data|" + SiteOf(site),
+			key:   "type|" + site + "|" + text,
+		}, ""
+	}
+	if submit, _ := args["submit"].(bool); submit && tool == "type_ax" {
+		return g.checkEnter(ctx, tool, args)
+	}
+	if _, ok := args["checked"]; ok && tool == "set_field" {
+		// A switch can grant access or turn on payments.
+		return g.checkClick(ctx, tool, args)
+	}
+	return nil, ""
+}
+
+func typedText(args map[string]any) string {
+	var parts []string
+	for _, k := range []string{"text", "value"} {
+		if s, ok := args[k].(string); ok {
+			parts = append(parts, s)
+		}
+	}
+	if vs, ok := args["values"].([]any); ok {
+		for _, v := range vs {
+			if s, ok := v.(string); ok {
+				parts = append(parts, s)
+			}
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (g *Gate) probe(ctx context.Context, tool string, args map[string]any, enter bool) (Probe, error) {
+	if g.cfg.Prober == nil {
+		return Probe{}, nil
+	}
+	a := map[string]any{"tool": tool}
+	for _, k := range []string{"ref", "x", "y"} {
+		if v, ok := args[k]; ok {
+			a[k] = v
+		}
+	}
+	if enter {
+		a["enter"] = true
+	}
+	return g.cfg.Prober.Probe(ctx, a)
+}
+
+// judgeControl decides on the control a click or Enter activates.
+func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, string) {
+	c := Classify(p.control())
+	if p.Enter && c.Category == CatNone && p.Multiline {
+		// Enter in a message box outside any form sends what it holds.
+		c = Classification{Category: CatSend, Caption: "Enter in " + quoteCaption(firstNonEmpty(p.Name, p.Placeholder, "the message box"))}
+	}
+	if p.EnterFrom != nil && c.Caption != "" {
+		c.Caption = "Enter in " + quoteCaption(firstNonEmpty(p.EnterFrom.Name, p.EnterFrom.Placeholder, "a field")) + ", which activates " + c.Caption
+	}
+	switch c.Category {
+	case CatNone:
+		return nil, ""
+	case CatNavigate:
+		return g.checkURL(ctx, tool, p.Href, true, p.PageURL)
+	}
+	return g.judgeConsequential(tool, p, c)
+}
+
+// judgeConsequential lets a consequential action through only when the
+// user's words ask for this kind of action, on a site they are working
+// on, with the values (recipients, amounts, accounts, item) they gave.
+func (g *Gate) judgeConsequential(tool string, p Probe, c Classification) (*ask, string) {
+	auth := g.cfg.Authority
+	site := hostOf(p.PageURL)
+	var reasons []string
+	if !auth.Requested(c.Category) {
+		reasons = append(reasons, "Your request did not ask to "+verbOf(c.Category)+".")
+	}
+	if s := SiteOf(site); s != auth.StartSite() && !auth.NamedSite(site) {
+		reasons = append(reasons, "This happens on "+orUnknown(site)+", not on the site you started on or named.")
+	}
+	if p.FormAction != "" {
+		if dest := hostOf(p.FormAction); dest != "" && SiteOf(dest) != SiteOf(site) && !auth.NamedSite(dest) {
+			reasons = append(reasons, "The form sends its data to another site, "+dest+".")
+		}
+	}
+	details := []Detail{{"Action", c.Caption}}
+	for _, v := range c.Values {
+		details = append(details, Detail{valueLabel(v), v.Value})
+		if r := g.valueReason(c.Category, v); r != "" {
+			reasons = append(reasons, r)
+		}
+	}
+	if item := itemOf(p, c); item != "" && needsItemMatch(c.Category) && !auth.SharesWord(item) {
+		reasons = append(reasons, "The item does not match anything your request named.")
+	}
+	secret := false // a secret leaving is asked about even with the setting off
+	for _, f := range p.FormFields {
+		for _, m := range g.secretsNotFromUser(f.Value) {
+			secret = true
+			reasons = append(reasons, "The form holds a "+kindName(m.Kind)+" that your request did not give.")
+			details = append(details, Detail{"Secret", hint(m)})
+		}
+	}
+	if len(reasons) == 0 || (!g.cfg.AskBeforeActions && !secret) {
+		return nil, ""
+	}
+	text := actionText(c.Category, c.Caption, site)
+	return &ask{
+		approval: Approval{Text: text, Category: string(c.Category), Site: site, URL: p.PageURL, Details: details, Reasons: reasons},
+		grant:    string(c.Category) + "|" + SiteOf(site),
+		key:      string(c.Category) + "|" + site + "|" + c.Caption + "|" + detailsKey(details),
+	}, ""
+}
+
+// valueReason says why a value the action carries is not the user's.
+func (g *Gate) valueReason(cat Category, v Value) string {
+	auth := g.cfg.Authority
+	switch v.Kind {
+	case "recipient":
+		if !auth.Mentions(v.Value) {
+			return "The recipient " + v.Value + " is not one your request named."
+		}
+	case "account":
+		if !auth.Mentions(v.Value) {
+			return "The account " + v.Value + " is not one your request gave."
+		}
+	case "amount":
+		if cat == CatPayment && !auth.MentionsAmount(v.Value) && hasAnyAmount(auth) {
+			return "The amount " + v.Value + " is not the one your request gave."
+		}
+	case "role":
+		if cat == CatShare && !auth.Mentions(v.Value) {
+			return "The access level " + v.Value + " is not one your request gave."
+		}
+	}
+	return ""
+}
+
+// hasAnyAmount: a request that named no number leaves amounts to the page
+// (a checkout total); one that named a number binds it.
+func hasAnyAmount(a *Authority) bool { return len(a.numbers) > 0 }
+
+// needsItemMatch: deleting, buying and paying are bound to the item the
+// user named.
+func needsItemMatch(c Category) bool {
+	return c == CatDelete || c == CatPurchase
+}
+
+func itemOf(p Probe, c Classification) string {
+	for _, v := range c.Values {
+		if v.Kind == "item" {
+			return v.Value
+		}
+	}
+	if p.Record != "" {
+		return p.Record
+	}
+	return p.PageTitle
+}
+
+func valueLabel(v Value) string {
+	if v.Label != "" {
+		return v.Label
+	}
+	switch v.Kind {
+	case "recipient":
+		return "Recipient"
+	case "amount":
+		return "Amount"
+	case "account":
+		return "Account"
+	case "role":
+		return "Access"
+	case "item":
+		return "Item"
+	case "url":
+		return "Address"
+	}
+	return "Text"
+}
+
+func detailsKey(ds []Detail) string {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(d.Label + "=" + d.Value + ";")
+	}
+	return b.String()
+}
+
+func verbOf(c Category) string {
+	switch c {
+	case CatSend:
+		return "send anything"
+	case CatPublish:
+		return "publish or post anything"
+	case CatDelete:
+		return "delete anything"
+	case CatPayment:
+		return "pay or move money"
+	case CatPurchase:
+		return "buy anything or add it to a cart"
+	case CatShare:
+		return "share anything or give anyone access"
+	case CatAccount:
+		return "change your account's security"
+	}
+	return "submit or change anything"
+}
+
+func actionText(c Category, caption, site string) string {
+	what := map[Category]string{
+		CatSend: "Send", CatPublish: "Publish", CatDelete: "Delete", CatPayment: "Pay or move money",
+		CatPurchase: "Buy or add to cart", CatShare: "Share or grant access", CatAccount: "Change account security",
+	}[c]
+	if what == "" {
+		what = "Submit"
+	}
+	if caption != "" {
+		what += ": " + caption
+	}
+	return what + " on " + orUnknown(site) + "."
+}
+
+func quoteCaption(s string) string {
+	s = strings.TrimSpace(s)
+	if len([]rune(s)) > 60 {
+		s = string([]rune(s)[:59]) + "…"
+	}
+	return "\"" + s + "\""
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			return strings.TrimSpace(s)
+		}
+	}
+	return ""
+}
+
+func orUnknown(site string) string {
+	if site == "" {
+		return "this page"
+	}
+	return site
+}

@@ -1,0 +1,239 @@
+package guard
+
+import (
+	"context"
+	"net/url"
+	"strings"
+)
+
+// checkURL decides on a request the agent makes the browser send: a
+// navigation, a fetch_url GET or a click on a link. URLs the user gave and
+// the sites the run works on pass, and so do links the page visibly shows
+// there; any other destination, and any URL that carries data the user did
+// not give (secrets, addresses, page text), waits for the user. Ask mode
+// sends nothing the user did not name.
+func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, from ...string) (*ask, string) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+		return nil, "" // the dispatcher refuses what is not http(s); javascript: links are controls
+	}
+	auth := g.cfg.Authority
+	host := strings.ToLower(u.Hostname())
+	site := SiteOf(host)
+	named := auth.NamedSite(host)
+	working := named || g.isVisited(site)
+
+	pageURL := ""
+	if len(from) > 0 {
+		pageURL = from[0]
+	}
+	shown := false // a link the page visibly shows, on a site the run works on
+	if linkClick {
+		shown = g.isVisited(SiteOf(hostOf(pageURL)))
+	} else if !working && g.cfg.Prober != nil {
+		if cur, links, err := g.cfg.Prober.Links(ctx); err == nil && g.isVisited(SiteOf(hostOf(cur))) {
+			pageURL = cur
+			shown = containsURL(links, u)
+		}
+	}
+	data := g.dataIn(u, working || shown)
+
+	if g.cfg.Mode == "ask" {
+		if len(data) > 0 {
+			return nil, "Ask mode sends nothing the user did not give, and this address carries " + dataKinds(data) + ". It was not fetched."
+		}
+		if named {
+			return nil, ""
+		}
+	} else if len(data) == 0 && (working || shown) {
+		if tool != "fetch_url" {
+			g.Visit(u.String())
+		}
+		return nil, ""
+	}
+
+	var reasons []string
+	if !named && !(working || shown) {
+		reasons = append(reasons, "You did not name "+host+", and the run was not working on it.")
+	} else if g.cfg.Mode == "ask" && !named {
+		reasons = append(reasons, "Ask mode only reads sites you named; you did not name "+host+".")
+	}
+	if len(data) > 0 {
+		reasons = append(reasons, "The address carries "+dataKinds(data)+" that your request did not give.")
+	}
+	cat, text := "navigate", "Open "+host
+	if tool == "fetch_url" {
+		cat, text = "fetch", "Fetch a page from "+host
+	}
+	if pageURL != "" && linkClick {
+		text += " (a link on " + hostOf(pageURL) + ")"
+	}
+	details := append([]Detail{{"Address", clipURL(u)}}, data...)
+	visit := u.String()
+	return &ask{
+		approval: Approval{Text: text + ".", Category: cat, Site: host, URL: maskSecrets(u.String()), Details: details, Reasons: reasons},
+		grant:    cat + "|" + site,
+		key:      cat + "|" + u.String(),
+		allowed: func() {
+			if len(data) == 0 || tool != "fetch_url" {
+				g.Visit(visit)
+			}
+		},
+	}, ""
+}
+
+// dataIn lists what a URL carries that the user did not give: secrets and
+// e-mail addresses anywhere in it; on a site the run does not work on,
+// also text the run read from pages and the user's own longer phrases.
+func (g *Gate) dataIn(u *url.URL, trustedDest bool) []Detail {
+	auth := g.cfg.Authority
+	var out []Detail
+	seen := map[string]bool{}
+	add := func(label, v string) {
+		if !seen[label+v] {
+			seen[label+v] = true
+			out = append(out, Detail{label, v})
+		}
+	}
+	for _, tok := range urlTokens(u) {
+		for _, m := range g.secretsNotFromUser(tok) {
+			add("Secret in the address", hint(m))
+		}
+		for _, e := range emailsIn(tok) {
+			if !auth.Mentions(e) {
+				add("E-mail address in the address", e)
+			}
+		}
+		if trustedDest || len([]rune(tok)) < 8 {
+			continue
+		}
+		low := strings.ToLower(tok)
+		switch {
+		case len([]rune(tok)) >= 12 && strings.Contains(auth.words, low):
+			add("Your words in the address", clipText(tok, 60))
+		case !auth.Mentions(tok) && g.inCorpus(low):
+			add("Page text in the address", clipText(tok, 60))
+		}
+	}
+	return out
+}
+
+func (g *Gate) inCorpus(s string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, c := range g.corpus {
+		if strings.Contains(c, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// urlTokens are the decoded parts of a URL that can carry data: path
+// segments, query keys and values, the fragment, and the user-info.
+func urlTokens(u *url.URL) []string {
+	var out []string
+	for _, seg := range strings.Split(u.EscapedPath(), "/") {
+		if s, err := url.PathUnescape(seg); err == nil && s != "" {
+			out = append(out, s)
+		}
+	}
+	for k, vs := range u.Query() {
+		out = append(out, k)
+		out = append(out, vs...)
+	}
+	if u.Fragment != "" {
+		out = append(out, u.Fragment)
+	}
+	if u.User != nil {
+		out = append(out, u.User.String())
+	}
+	// Values inside a value ("a=b&c=d" encoded once more) are found by
+	// scanning the whole query text too.
+	if q, err := url.QueryUnescape(u.RawQuery); err == nil && q != "" {
+		out = append(out, q)
+	}
+	return out
+}
+
+// emailsIn finds e-mail addresses in s.
+func emailsIn(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		if s[i] != '@' {
+			continue
+		}
+		a := i
+		for a > 0 && isAddrByte(s[a-1], true) {
+			a--
+		}
+		b := i + 1
+		for b < len(s) && isAddrByte(s[b], false) {
+			b++
+		}
+		domain := strings.TrimRight(s[i+1:b], ".")
+		if a < i && strings.Contains(domain, ".") {
+			out = append(out, strings.ToLower(s[a:i+1]+domain))
+		}
+	}
+	return out
+}
+
+func isAddrByte(c byte, local bool) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '-':
+		return true
+	case local && (c == '_' || c == '+' || c == '%'):
+		return true
+	}
+	return false
+}
+
+// containsURL reports whether u is one of the links (the fragment aside).
+func containsURL(links []string, u *url.URL) bool {
+	want := withoutFragment(u)
+	for _, l := range links {
+		if lu, err := url.Parse(l); err == nil && withoutFragment(lu) == want {
+			return true
+		}
+	}
+	return false
+}
+
+func withoutFragment(u *url.URL) string {
+	c := *u
+	c.Fragment, c.RawFragment = "", ""
+	return strings.TrimSuffix(c.String(), "/")
+}
+
+func dataKinds(ds []Detail) string {
+	var kinds []string
+	seen := map[string]bool{}
+	for _, d := range ds {
+		k := strings.TrimSuffix(strings.ToLower(d.Label), " in the address")
+		if !seen[k] {
+			seen[k] = true
+			kinds = append(kinds, k)
+		}
+	}
+	switch len(kinds) {
+	case 0:
+		return "data"
+	case 1:
+		return kinds[0]
+	}
+	return strings.Join(kinds[:len(kinds)-1], ", ") + " and " + kinds[len(kinds)-1]
+}
+
+// clipURL shows a URL on a card without its secrets.
+func clipURL(u *url.URL) string {
+	return clipText(maskSecrets(u.String()), 200)
+}
+
+func clipText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,60 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/webbrain/webbrain/wasm/guard"
+)
+
+// Probe implements guard.Prober: the content script describes the element
+// an action would reach (wb_probe) without acting on it.
+func (d *Dispatcher) Probe(ctx context.Context, args map[string]any) (guard.Probe, error) {
+	var p guard.Probe
+	raw, err := d.internal(ctx, "wb_probe", args)
+	if err != nil {
+		return p, err
+	}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return p, fmt.Errorf("the page sent an unreadable description of the element")
+	}
+	return p, nil
+}
+
+// Links implements guard.Prober: the page's URL and its visible links.
+func (d *Dispatcher) Links(ctx context.Context) (string, []string, error) {
+	raw, err := d.internal(ctx, "wb_links", map[string]any{})
+	if err != nil {
+		return "", nil, err
+	}
+	var l struct {
+		URL   string   `json:"url"`
+		Links []string `json:"links"`
+	}
+	if err := json.Unmarshal(raw, &l); err != nil {
+		return "", nil, fmt.Errorf("the page sent an unreadable list of links")
+	}
+	return l.URL, l.Links, nil
+}
+
+// internal runs one of the content script's background-only entries and
+// returns its result object.
+func (d *Dispatcher) internal(ctx context.Context, name string, args map[string]any) (json.RawMessage, error) {
+	msg, err := json.Marshal(map[string]any{"wb": "tool", "name": name, "args": args})
+	if err != nil {
+		return nil, err
+	}
+	raw, err := d.p.Content.Send(ctx, d.tabID, msg)
+	if err != nil {
+		return nil, fmt.Errorf("WebBrain could not check the page before acting: %v", err)
+	}
+	var r contentReply
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return nil, fmt.Errorf("the page sent an unreadable reply")
+	}
+	if !r.OK {
+		return nil, fmt.Errorf("%s", Untrusted(r.Error))
+	}
+	return r.Result, nil
+}
