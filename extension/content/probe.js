@@ -1,7 +1,7 @@
 // Content script part (content.parts): what the action gate sees before a
 // page action is sent (wb_probe) and the links the page visibly shows
 // (wb_links). Both only read the page; the background's guard decides
-// (docs/security.md). The probe never runs the action and changes nothing.
+// (docs/decisions/action-gate.md). The probe never runs the action and changes nothing.
 
   const PROBE_TEXT = 400;     // captions and values
   const PROBE_RECORD = 2000;  // the bounded container of the item acted on

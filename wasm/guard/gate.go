@@ -1,5 +1,5 @@
 // Package guard keeps a fooled model from turning the agent against its
-// user (docs/security.md). Before each page action, navigation or fetch
+// user (docs/decisions/action-gate.md). Before each page action, navigation or fetch
 // the Gate looks at what the action would really do (a probe of the
 // control on the page, the URL), classifies it and compares it with the
 // user's own words (Authority). What the words did not clearly ask for
