@@ -4,23 +4,33 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/webbrain/webbrain/wasm/agent"
+	"github.com/webbrain/webbrain/wasm/platform"
 )
 
 // clarifier is a run's agent.Clarifier: Ask waits until the panel answers
 // with clarify_answer for the same request and question id.
 type clarifier struct {
-	j *journal
+	j     *journal
+	clock platform.Clock
 
 	mu       sync.Mutex
 	waiting  map[string]chan string // buffered: an answer may arrive before Ask waits
 	answered map[string]bool
 }
 
-func newClarifier(j *journal) *clarifier {
-	return &clarifier{j: j, waiting: map[string]chan string{}, answered: map[string]bool{}}
+func newClarifier(j *journal, clock platform.Clock) *clarifier {
+	return &clarifier{j: j, clock: clock, waiting: map[string]chan string{}, answered: map[string]bool{}}
 }
+
+// clarifyTimeout bounds the wait for an answer: a run never waits forever.
+// The model then hears that nobody answered and is told to play it safe.
+const clarifyTimeout = 10 * time.Minute
+
+// errNoAnswer is the model's result when a question timed out.
+var errNoAnswer = errors.New("the user did not answer within 10 minutes. Do nothing the user did not clearly ask for (no deleting, paying, sending, publishing or sharing on a guess); finish what the request itself asks, or call done and say what is left for the user to decide")
 
 // Ask journals the question unless the agent already emitted it, then
 // waits for the answer or the end of the run.
@@ -39,6 +49,11 @@ func (c *clarifier) Ask(ctx context.Context, id, question string, options []stri
 	select {
 	case answer := <-ch:
 		return answer, nil
+	case <-c.clock.After(clarifyTimeout):
+		c.mu.Lock()
+		c.answered[id] = true // a late answer is refused, not queued
+		c.mu.Unlock()
+		return "", errNoAnswer
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}

@@ -11,8 +11,9 @@ import (
 
 func TestClarifierWaitsForTheMatchingAnswer(t *testing.T) {
 	ui := &broadcaster{}
-	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: newFakeClock(), UI: ui}, 1, "r", agent.ModeAct)
-	c := newClarifier(j)
+	clock := newFakeClock()
+	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: clock, UI: ui}, 1, "r", agent.ModeAct)
+	c := newClarifier(j, clock)
 
 	got := make(chan string, 1)
 	go func() {
@@ -42,8 +43,9 @@ func TestClarifierWaitsForTheMatchingAnswer(t *testing.T) {
 
 func TestClarifierDoesNotRepeatTheAgentsEvent(t *testing.T) {
 	ui := &broadcaster{}
-	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: newFakeClock(), UI: ui}, 1, "r", agent.ModeAct)
-	c := newClarifier(j)
+	clock := newFakeClock()
+	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: clock, UI: ui}, 1, "r", agent.ModeAct)
+	c := newClarifier(j, clock)
 	j.add(Entry{Event: agent.Event{Kind: agent.EventClarify, ID: "q1", Text: "Sure?"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -52,5 +54,24 @@ func TestClarifierDoesNotRepeatTheAgentsEvent(t *testing.T) {
 	}
 	if n := len(ui.updates()); n != 1 {
 		t.Fatalf("%d clarify broadcasts, want 1", n)
+	}
+}
+
+func TestUnansweredQuestionTimesOutToTheSafeAnswer(t *testing.T) {
+	clock := newFakeClock()
+	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: clock, UI: &broadcaster{}}, 1, "r", agent.ModeAct)
+	c := newClarifier(j, clock)
+	got := make(chan error, 1)
+	go func() {
+		_, err := c.Ask(context.Background(), "q1", "Delete both?", nil)
+		got <- err
+	}()
+	eventually(t, "the wait", func() bool { return clock.Waiters() > 0 })
+	clock.Advance(clarifyTimeout)
+	if err := <-got; !errors.Is(err, errNoAnswer) {
+		t.Fatalf("timeout: %v", err)
+	}
+	if err := c.answer("q1", "yes"); err == nil {
+		t.Fatal("a late answer was taken")
 	}
 }

@@ -94,7 +94,7 @@ func (r *Router) resumeRun(tabID int, rec runRecord, j Journal, steer json.RawMe
 	}
 	ru := r.newRun(tabID, rec.RequestID, rec.Mode, rec.Text)
 	ru.j = resumedJournal(r.p, tabID, j)
-	ru.clar = newClarifier(ru.j)
+	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
 	ru.resume = rec.Checkpoint
 	ru.resumed = true

@@ -80,7 +80,7 @@ func (r *Router) chatStart(m message) reply {
 	}
 	ru := r.newRun(m.TabID, id, m.Mode, m.Text)
 	ru.j = newJournal(r.p, m.TabID, id, m.Mode)
-	ru.clar = newClarifier(ru.j)
+	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
 	r.launch(ru)
 	return okReply("requestId", id)
