@@ -185,7 +185,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 			case agent.EventCorrection:
 				ru.steer.markApplied(ev.ID)
 			}
-			ru.j.add(Entry{Event: ev})
+			ru.j.add(Entry{Event: maskEvent(ev)})
 		},
 		Steering:   ru.steer,
 		Checkpoint: func(cp agent.Checkpoint) error { return r.saveRecord(ru, &cp) },
@@ -215,7 +215,7 @@ func (r *Router) keepConversation(ru *run, conv []llm.Message) {
 	ru.persistMu.Lock()
 	defer ru.persistMu.Unlock()
 	if !ru.cleared && conv != nil {
-		r.saveConversation(ru.tabID, conv)
+		r.saveConversation(ru.tabID, storedConversation(conv))
 	}
 }
 
