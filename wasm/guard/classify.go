@@ -230,6 +230,15 @@ func Classify(c Control) Classification {
 			return verdict(c, cat, quote(c)+why)
 		}
 		return verdict(c, Category(cls), quote(c))
+	case cls == string(CatSend):
+		// "Send" in a share dialog or a money form grants or pays.
+		if cat, why := formSpecific(c); cat == CatShare || cat == CatPayment || cat == CatAccount {
+			return verdict(c, cat, quote(c)+why)
+		}
+		if dialogCat == CatShare || dialogCat == CatPayment {
+			return verdict(c, dialogCat, quote(c)+" in dialog "+clipQuote(c.Dialog, 80))
+		}
+		return verdict(c, CatSend, quote(c))
 	case isCategory(cls):
 		return verdict(c, Category(cls), quote(c))
 	case cls == clsGeneric:
@@ -590,6 +599,11 @@ func values(c Control, cat Category) []Value {
 			}
 		}
 	}
+	if cat == CatPurchase || cat == CatPayment {
+		for _, a := range amounts(c.Record) {
+			add("amount", "", a) // the product's or order's price
+		}
+	}
 	if c.Record != "" {
 		add("item", "", c.Record)
 	}
@@ -837,7 +851,7 @@ func Requested(task string) map[Category]bool {
 	for _, m := range scan(t, requestEntries) {
 		e := m.e
 		if e.cjk {
-			if cjkNegated(t, m) {
+			if cjkNegated(t, m) || e.noun && !cjkVerbPosition(t, m.pos) {
 				continue
 			}
 		} else {
@@ -927,6 +941,19 @@ func cjkNegated(t string, m match) bool {
 	after := t[m.end:]
 	for _, n := range cjkNegAfter {
 		if strings.HasPrefix(after, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func cjkVerbPosition(t string, pos int) bool {
+	before := t[:pos]
+	if before == "" || strings.HasSuffix(before, " ") {
+		return true
+	}
+	for _, w := range cjkMarker {
+		if strings.HasSuffix(before, w) {
 			return true
 		}
 	}

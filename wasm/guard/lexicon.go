@@ -24,7 +24,7 @@ const (
 // captionLex: what a control's own caption says. Longest match wins, so
 // "Cancel subscription" beats "Cancel" and "Delete filter" beats "Delete".
 var captionLex = map[string]string{
-	string(CatDelete): `delete|delete*|remove|remove*|erase|trash|move to trash|destroy|revoke|revoke*|deactivate|disable account|close account|close my account|permanently|discard permanently|unsubscribe|cancel subscription|cancel my subscription|cancel order|cancel plan|cancel membership|cancel booking|cancel reservation|leave organization|leave workspace|leave group|uninstall|wipe|empty trash|clear history|clear data|clear all data|` +
+	string(CatDelete): `delete|delete*|remove|remove*|erase|trash|move to trash|destroy|revoke|revoke*|deactivate|disable account|close account|close my account|permanently|discard permanently|unsubscribe|cancel subscription|cancel my subscription|cancel your subscription|cancel your order|cancel your plan|cancel your membership|cancel order|cancel plan|cancel membership|cancel booking|cancel reservation|leave organization|leave workspace|leave group|uninstall|wipe|empty trash|clear history|clear data|clear all data|` +
 		`löschen|lösch*|entfernen|entfern*|kündigen|abbestellen|abmelden vom newsletter|widerrufen|endgültig|in den papierkorb|konto schließen|abo kündigen|bestellung stornieren|stornieren|` +
 		`supprimer|supprim*|effacer|retirer|désabonner|se désabonner|désinscrire|révoquer|annuler l'abonnement|annuler la commande|résilier|mettre à la corbeille|` +
 		`eliminar|elimina|borrar|borra|quitar|cancelar suscripción|cancelar la suscripción|cancelar pedido|cancelar el pedido|darse de baja|darme de baja|revocar|mover a la papelera|` +
@@ -32,13 +32,13 @@ var captionLex = map[string]string{
 		`eliminare|cancella|rimuovi|verwijderen|verwijder|opzeggen|` +
 		`删除|刪除|移除|删掉|清空回收站|取消订阅|取消訂閱|退订|退訂|注销|註銷|撤销|撤銷|吊销|取消订单|取消訂單|` +
 		`削除|消去|解約|退会|配信停止|購読解除|取り消し|取消す|ゴミ箱に移動`,
-	string(CatSend): `send|send now|send message|send email|send invitation|send reply|forward|reply all|send it|` +
-		`senden|absenden|jetzt senden|nachricht senden|weiterleiten|verschicken|` +
-		`envoyer|envoyer le message|transférer le message|` +
-		`enviar|enviar mensaje|enviar correo|reenviar|enviar mensagem|enviar e-mail|encaminhar|` +
+	string(CatSend): `send|send now|send message|send email|send invitation|send reply|send it|` +
+		`senden|absenden|jetzt senden|nachricht senden|verschicken|` +
+		`envoyer|envoyer le message|` +
+		`enviar|enviar mensaje|enviar correo|enviar mensagem|enviar e-mail|` +
 		`invia|verstuur|versturen|` +
-		`发送|發送|发出|寄出|转发邮件|轉寄|` +
-		`送信|送信する|メッセージを送信|転送`,
+		`发送|發送|发出|寄出|` +
+		`送信|送信する|メッセージを送信`,
 	string(CatPublish): `post|publish|publish*|tweet|post reply|post comment|add comment|submit review|submit comment|comment now|go live|make it live|retweet|repost|` +
 		`veröffentlichen|veröffentlich*|posten|kommentar abschicken|` +
 		`publier|poster|publier le commentaire|` +
@@ -103,7 +103,7 @@ var captionLex = map[string]string{
 	clsDeny:                  `no|no thanks|keep|keep it|keep subscription|don't|do not|nein|behalten|non|garder|no gracias|mantener|não|manter|否|不要|不用了|保留|いいえ|やめる`,
 	"~" + string(CatPublish): `reply|comment|review|write a review|leave a review|answer|antworten|kommentieren|bewerten|répondre|commenter|responder|comentar|rispondi|回复|回覆|评论|評論|返信|コメント|レビュー`,
 	"~" + string(CatShare):   `share|invite|invite people|teilen|einladen|partager|inviter|compartir|invitar|compartilhar|convidar|condividi|delen|分享|共享|邀请|邀請|共有|シェア|招待`,
-	"~" + string(CatSend):    `message|send a message|nachricht|message privé|mensaje|mensagem|私信|メッセージ`,
+	"~" + string(CatSend):    `message|send a message|forward|reply all|weiterleiten|transférer|reenviar|encaminhar|转发|轉寄|転送|nachricht|message privé|mensaje|mensagem|私信|メッセージ`,
 }
 
 // Checkbox and switch labels that grant or pay by being switched on.
@@ -126,7 +126,7 @@ var hrefDelete = []string{"delete", "remove", "destroy", "unsubscribe", "trash",
 // Field keys. Short keys (three letters or fewer) must be a whole word of
 // the field's name or label; longer ones may be part of one ("recipient_email").
 var (
-	keyRecipient = keys(`to|cc|bcc|an|para|recipient|recipients|invitee|invitees|add people|emails|payee|beneficiary|empfänger|begünstigter|destinataire|destinataires|bénéficiaire|destinatario|destinatarios|beneficiario|destinatário|favorecido|收件人|收件者|收款人|宛先|送信先|受取人`)
+	keyRecipient = keys(`to|cc|bcc|an|para|recipient|recipients|invitee|invitees|collaborator|username|user name|member|add people|emails|payee|beneficiary|empfänger|begünstigter|destinataire|destinataires|bénéficiaire|destinatario|destinatarios|beneficiario|destinatário|favorecido|收件人|收件者|收款人|宛先|送信先|受取人`)
 	keyBody      = keys(`body|message|msg|content|text|comment|reply|post|review|note|nachricht|kommentar|inhalt|corps|commentaire|mensaje|comentario|cuerpo|mensagem|comentário|正文|内容|內容|消息|评论|評論|留言|本文|メッセージ|コメント`)
 	keyPublic    = keys(`comment|reply|post|review|status|tweet|kommentar|commentaire|comentario|comentário|评论|評論|回复|コメント|返信|投稿|レビュー`)
 	keyAmount    = keys(`amount|sum|betrag|summe|montant|importe|monto|valor|quantia|金额|金額|振込金額`)
@@ -148,11 +148,13 @@ var (
 	// Words that, just before a request verb, negate it.
 	negBefore = map[string]bool{"not": true, "never": true, "don": true, "dont": true, "doesn": true, "didn": true, "won": true, "shouldn": true, "without": true, "nicht": true, "kein": true, "keine": true, "keinen": true, "nie": true, "niemals": true, "ohne": true, "ne": true, "n": true, "jamais": true, "sans": true, "no": true, "nunca": true, "sin": true, "nao": true, "sem": true, "non": true, "niet": true, "geen": true, "mai": true, "senza": true}
 	// Words that, just after one, negate it ("lösche es nicht", "supprime pas").
-	negAfter = map[string]bool{"nicht": true, "pas": true, "niet": true, "not": true}
+	negAfter = map[string]bool{"nicht": true, "pas": true, "niet": true, "not": true, "kein": true, "keine": true, "keinen": true, "nichts": true, "nothing": true, "rien": true, "nada": true}
 	// CJK negations before a verb (不要删除, 请勿删除, 别发) and Japanese
 	// ones after the stem (削除しないで).
 	cjkNegBefore = []string{"不", "别", "別", "勿", "没", "沒", "莫", "禁止"}
-	cjkNegAfter  = []string{"ないで", "しないで", "しない", "せず", "するな", "はいけ", "はだめ", "ちゃだめ", "禁止"}
+	cjkNegAfter  = []string{"ないで", "しないで", "しない", "せず", "するな", "な", "はいけ", "はだめ", "ちゃだめ", "禁止"}
+	// CJK words after which a noun-like verb is in verb position (帮我买).
+	cjkMarker = []string{"请", "請", "帮我", "幫我", "帮", "幫", "替我", "给我", "給我", "去", "再", "然后", "然後", "并", "並"}
 	// Words that put the next word in verb position: a request marker.
 	reqMarker = map[string]bool{"please": true, "pls": true, "plz": true, "kindly": true, "you": true, "to": true, "and": true, "then": true, "also": true, "just": true, "now": true, "me": true, "s": true, "bitte": true, "du": true, "sie": true, "und": true, "dann": true, "tu": true, "vous": true, "de": true, "et": true, "puis": true, "puedes": true, "favor": true, "y": true, "luego": true, "pode": true, "podes": true, "voce": true, "e": true, "depois": true, "quero": true, "quiero": true, "puoi": true, "je": true}
 	// Markers that rule out a request: "how to delete" asks for knowledge.
@@ -165,8 +167,8 @@ var requestLex = map[string]string{
 	"delete":   `delete|delete*|remove|erase|trash|get rid of|~cancel|unsubscribe|revoke|close my account|deactivate|lösche|löschen|lösch|entferne|entfernen|kündige|kündigen|abbestellen|widerrufe|storniere|stornieren|supprime|supprimer|supprimez|efface|effacer|~retire|retirer|annule|annuler|résilie|résilier|désabonne|borra|borrar|borre|elimina|eliminar|elimine|quita|quitar|cancela|cancelar|cancele|darme de baja|apague|apagar|apaga|exclua|excluir|exclui|remova|remover|cancela|elimina|cancella|rimuovi|verwijder|删除|删掉|刪除|移除|删了|取消订阅|取消訂閱|退订|注销|註銷|撤销|削除して|削除する|削除を|消して|消去して|解約して|退会して|配信停止`,
 	"send":     `send|~email|~mail|reply|reply to|answer the email|answer the message|forward|~message|~text|~dm|sende|senden|schicke|schick|schicken|antworte|beantworte|leite|weiterleiten|envoie|envoyer|envoyez|réponds|répondre|répondez|transfère|envía|envia|enviar|envíe|manda|mandar|responde|responder|reenvía|envie|mande|responda|encaminhe|invia|manda|rispondi|stuur|verstuur|发送|發送|发给|發給|发邮件|發郵件|回复|回覆|转发|轉發|寄给|送って|送信して|送信する|返信して|メールして|転送して`,
 	"publish":  `~post|publish|~comment|comment on|leave a comment|~review|write a review|leave a review|tweet|~reply|veröffentliche|veröffentlichen|poste|posten|kommentiere|kommentieren|bewerte|publie|publier|poste|poster|commente|commenter|publica|publicar|comenta|comentar|publique|comente|pubblica|publiceer|发布|發佈|发表|發表|发帖|發帖|评论一下|写评论|寫評論|留言|投稿して|投稿する|コメントして|公開して|レビューを書いて|ツイートして|返信して`,
-	"payment":  `pay|~transfer|wire|send money|checkout|refund|tip|donate|withdraw|place the order|place an order|complete the purchase|bezahle|bezahlen|zahle|zahlen|überweise|überweisen|erstatte|spende|paie|payer|paye|payez|vire|virer|rembourse|rembourser|faire un don|paga|pagar|pague|transfiere|transferir|transfira|reembolsa|reembolsar|reembolse|dona|donar|doe|doar|betaal|支付|付款|付钱|付錢|转账|轉帳|汇款|匯款|退款|捐款|支払って|払って|振り込んで|振込して|送金して|返金して|寄付して`,
-	"purchase": `+buy|+~order|+purchase|add to cart|add it to cart|add to my cart|add to basket|add to bag|subscribe|~book|bid|+kaufe|+kaufen|+kauf|+bestelle|+bestellen|in den warenkorb|abonniere|abonnieren|buche|buchen|+achète|+acheter|+achetez|+~commande|+commander|ajoute au panier|ajouter au panier|abonne|réserve|réserver|+~compra|+comprar|+compre|+pide|+pedir|añade al carrito|añadir al carrito|agrega al carrito|añade a la cesta|adicione ao carrinho|adicionar ao carrinho|suscríbete|suscribir|~reserva|reservar|assine|assinar|+acquista|+ordina|+koop|+kopen|+bestel|+购买|+購買|+买|+買|+下单|+下單|+订购|+訂購|加入购物车|加入購物車|订阅|訂閱|预订|預訂|+買って|+購入して|+注文して|カートに入れて|カートに追加して|予約して|購読して`,
+	"payment":  `pay|~transfer|wire|fais un virement|faire un virement|send money|checkout|refund|tip|donate|withdraw|place the order|place an order|complete the purchase|bezahle|bezahlen|zahle|zahlen|überweise|überweisen|erstatte|spende|paie|payer|paye|payez|vire|virer|rembourse|rembourser|faire un don|paga|pagar|pague|transfiere|transferir|transfira|reembolsa|reembolsar|reembolse|dona|donar|doe|doar|betaal|支付|付款|付钱|付錢|转账|轉帳|汇款|匯款|退款|捐款|支払って|払って|振り込んで|振込して|送金して|返金して|寄付して`,
+	"purchase": `+buy|+~order|+purchase|add to cart|to my cart|to the cart|to cart|to my basket|to the basket|add to bag|au panier|al carrito|a la cesta|ao carrinho|subscribe|~book|bid|+kaufe|+kaufen|+kauf|+bestelle|+bestellen|in den warenkorb|abonniere|abonnieren|buche|buchen|+achète|+acheter|+achetez|+~commande|+commander|ajoute au panier|ajouter au panier|abonne|réserve|réserver|+~compra|+comprar|+compre|+pide|+pedir|añade al carrito|añadir al carrito|agrega al carrito|añade a la cesta|adicione ao carrinho|adicionar ao carrinho|suscríbete|suscribir|~reserva|reservar|assine|assinar|+acquista|+ordina|+koop|+kopen|+bestel|+购买|+購買|+~买|+~買|+下单|+下單|+订购|+訂購|加入购物车|加入購物車|订阅|訂閱|预订|預訂|+買って|+購入して|+注文して|カートに入れて|カートに追加して|予約して|購読して`,
 	"share":    `share|share with|invite|give access|grant access|add as collaborator|add collaborator|make public|teile|teilen|lade|einladen|freigeben|gib|partage|partager|invite|inviter|comparte|compartir|invita|invitar|compartilhe|compartilhar|convide|convidar|condividi|invita|deel|delen|分享|共享|邀请|邀請|共有して|シェアして|招待して`,
 	"account":  `change my password|change the password|change password|reset my password|reset password|update my password|change my email|enable 2fa|disable 2fa|enable two-factor|generate a token|generate a new token|create an api key|sign out of all devices|passwort ändern|ändere mein passwort|ändere das passwort|setze mein passwort zurück|change mon mot de passe|changer mon mot de passe|modifie mon mot de passe|cambia mi contraseña|cambiar mi contraseña|cambia la contraseña|altere minha senha|alterar minha senha|mude minha senha|redefina minha senha|修改密码|修改密碼|更改密码|更改密碼|重置密码|パスワードを変更して|パスワードを変えて|パスワードをリセットして`,
 	"submit":   `submit|fill in and submit|fill out and submit|sign up|register|~apply|rsvp|~book|save|confirm|schicke das formular ab|absenden|einreichen|registriere|registrieren|speichere|speichern|bewirb|soumets|soumettre|inscris|inscrire|enregistre|enregistrer|postule|envía el formulario|regístrate|registrar|guarda|guardar|envie o formulário|cadastre|cadastrar|salve|salvar|提交|注册|註冊|报名|報名|保存一下|登録して|申し込んで|応募して|保存して|提出して`,
