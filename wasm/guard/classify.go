@@ -253,6 +253,9 @@ func Classify(c Control) Classification {
 		}
 		return verdict(c, CatSubmit, quote(c))
 	case cls == clsStep:
+		if cat, why := formSpecific(c); cat != CatNone {
+			return verdict(c, cat, quote(c)+why) // "Next" on a transfer form
+		}
 		if c.InForm {
 			return verdict(c, CatSubmit, quote(c))
 		}
@@ -324,8 +327,17 @@ func linkVerdict(c Control) Classification {
 	}
 	// Words of the path and query: "/repos/x/delete", "?action=delete&id=3".
 	t := fold(strings.NewReplacer("_", " ", "-", " ").Replace(u))
+	q := ""
+	if i := strings.IndexByte(u, '?'); i >= 0 {
+		q = fold(strings.NewReplacer("_", " ", "-", " ").Replace(u[i:]))
+	}
 	for _, w := range hrefDelete {
 		if strings.Contains(t, " "+w+" ") {
+			return verdict(c, CatDelete, quote(c)+" to "+clip(c.Href, 120))
+		}
+	}
+	for _, w := range hrefQueryDelete {
+		if strings.Contains(q, " "+w+" ") {
 			return verdict(c, CatDelete, quote(c)+" to "+clip(c.Href, 120))
 		}
 	}
@@ -554,6 +566,8 @@ func values(c Control, cat Category) []Value {
 			continue // a secret is never echoed
 		}
 		switch {
+		case keyAccount.in(t) && digits(v) >= 6:
+			add("account", label, v)
 		case keyRecipient.in(t) || typ == "email" && fieldRecipients:
 			found := false
 			for _, e := range emails(v) {
@@ -568,14 +582,12 @@ func values(c Control, cat Category) []Value {
 				add("recipient", label, v)
 			}
 		case keyAmount.in(t):
-			if cur := fieldValue(c.FormFields, "currency", "währung", "devise", "moneda", "moeda", "币种", "通貨"); cur != "" && !strings.Contains(v, cur) {
+			if cur := fieldValue(c.FormFields, keyCurrency); cur != "" && !strings.Contains(v, cur) {
 				v += " " + cur
 			}
 			add("amount", label, v)
 		case keyCard.in(t):
 			add("account", label, mask(v))
-		case keyAccount.in(t) && digits(v) >= 6:
-			add("account", label, v)
 		case keyRole.in(t):
 			add("role", label, v)
 		case typ == "textarea" || keyBody.in(t) || keySubject.in(t) && cat == CatSend:
@@ -613,15 +625,14 @@ func values(c Control, cat Category) []Value {
 	return out
 }
 
+var keyCurrency = keys(`currency|währung|waehrung|devise|moneda|moeda|币种|幣別|通貨`)
+
 // fieldValue is the value of the first field whose name or label holds
 // one of the keys.
-func fieldValue(fs []Field, ks ...string) string {
+func fieldValue(fs []Field, k keySet) string {
 	for _, f := range fs {
-		t := fieldText(f)
-		for _, k := range ks {
-			if strings.Contains(t, k) && strings.TrimSpace(f.Value) != "" {
-				return strings.TrimSpace(f.Value)
-			}
+		if k.in(fieldText(f)) && strings.TrimSpace(f.Value) != "" {
+			return strings.TrimSpace(f.Value)
 		}
 	}
 	return ""

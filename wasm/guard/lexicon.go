@@ -121,7 +121,12 @@ var toggleLex = map[Category]string{
 }
 
 // A link whose path or query names one of these performs it on a GET.
-var hrefDelete = []string{"delete", "remove", "destroy", "unsubscribe", "trash", "erase", "revoke", "cancel", "purge"}
+// "trash" and "cancel" also name folders and pages ("/trash"), so they
+// count only in the query ("?action=trash").
+var (
+	hrefDelete      = []string{"delete", "remove", "destroy", "unsubscribe", "erase", "revoke", "purge"}
+	hrefQueryDelete = []string{"trash", "cancel"}
+)
 
 // Field keys. Short keys (three letters or fewer) must be a whole word of
 // the field's name or label; longer ones may be part of one ("recipient_email").
