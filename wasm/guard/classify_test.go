@@ -10,7 +10,9 @@ func btn(name string) Control {
 	return Control{Tool: "click_ax", Tag: "button", Role: "button", Type: "button", Name: name}
 }
 
-func divBtn(name string) Control { return Control{Tool: "click_ax", Tag: "div", Role: "button", Name: name} }
+func divBtn(name string) Control {
+	return Control{Tool: "click_ax", Tag: "div", Role: "button", Name: name}
+}
 
 func link(name, href string) Control {
 	return Control{Tool: "click_ax", Tag: "a", Role: "link", Name: name, Href: href}
@@ -358,5 +360,157 @@ func TestClassify(t *testing.T) {
 	}
 	if len(classifyCases) < 120 {
 		t.Errorf("only %d cases", len(classifyCases))
+	}
+}
+
+func TestRequested(t *testing.T) {
+	cases := []struct {
+		task string
+		want []Category // must be asked for
+		not  []Category // must not be
+	}{
+		// English
+		{"email Bob the report", []Category{CatSend}, []Category{CatPublish, CatDelete}},
+		{"buy the cheapest cable", []Category{CatPurchase, CatPayment}, nil},
+		{"delete my draft", []Category{CatDelete}, []Category{CatSend}},
+		{"Please remove the old invoices from the list.", []Category{CatDelete}, nil},
+		{"can you send the invoice to alice@example.com?", []Category{CatSend}, nil},
+		{"add the blue mug to my cart", []Category{CatPurchase}, []Category{CatPayment}},
+		{"reply to John's email and say yes", []Category{CatSend}, nil},
+		{"answer the email from HR", []Category{CatSend}, nil},
+		{"post a comment saying thanks", []Category{CatPublish}, nil},
+		{"write a review for the blender", []Category{CatPublish}, nil},
+		{"share the doc with alice@example.com", []Category{CatShare}, nil},
+		{"invite Bob to the workspace", []Category{CatShare}, nil},
+		{"give access to Carol", []Category{CatShare}, nil},
+		{"change my password to something stronger", []Category{CatAccount}, nil},
+		{"fill in and submit the form", []Category{CatSubmit}, nil},
+		{"sign up for the newsletter", []Category{CatSubmit}, nil},
+		{"book a table for two at 8pm", []Category{CatSubmit, CatPurchase}, nil},
+		{"transfer €50 to Jane", []Category{CatPayment}, nil},
+		{"cancel my Netflix subscription", []Category{CatDelete}, nil},
+		{"order two pizzas", []Category{CatPurchase, CatPayment}, nil},
+		{"refund the last order", []Category{CatPayment}, nil},
+		{"don't delete anything", nil, []Category{CatDelete}},
+		{"do not send the email yet", nil, []Category{CatSend}},
+		{"never buy anything", nil, []Category{CatPurchase, CatPayment}},
+		{"how to delete my account?", nil, []Category{CatDelete}},
+		{"summarize this page", nil, allCats},
+		{"what's in my cart?", nil, allCats},
+		{"check my order status", nil, allCats},
+		{"read the comments on this post", nil, allCats},
+		{"summarize this post", nil, allCats},
+		{"find the cheapest flight to Lisbon", nil, allCats},
+		// German
+		{"Lösche den Entwurf", []Category{CatDelete}, nil},
+		{"Bitte sende Bob den Bericht", []Category{CatSend}, nil},
+		{"Kaufe das günstigste Kabel", []Category{CatPurchase, CatPayment}, nil},
+		{"Leg die Tasse in den Warenkorb", []Category{CatPurchase}, []Category{CatPayment}},
+		{"Teile das Dokument mit Anna", []Category{CatShare}, nil},
+		{"Ändere mein Passwort", []Category{CatAccount}, nil},
+		{"Überweise 50 € an Jana", []Category{CatPayment}, nil},
+		{"Veröffentliche den Beitrag", []Category{CatPublish}, nil},
+		{"Bitte nicht löschen", nil, []Category{CatDelete}},
+		{"Lösche die Datei nicht", nil, []Category{CatDelete}},
+		{"Sende keine E-Mail", nil, []Category{CatSend}},
+		{"Fasse diese Seite zusammen", nil, allCats},
+		{"Was liegt in meinem Warenkorb?", nil, allCats},
+		// French
+		{"Supprime mon brouillon", []Category{CatDelete}, nil},
+		{"Envoie le rapport à Bob", []Category{CatSend}, nil},
+		{"Achète le câble le moins cher", []Category{CatPurchase, CatPayment}, nil},
+		{"Ajoute ce livre au panier", []Category{CatPurchase}, []Category{CatPayment}},
+		{"Partage le document avec Anne", []Category{CatShare}, nil},
+		{"Change mon mot de passe", []Category{CatAccount}, nil},
+		{"Publie le commentaire", []Category{CatPublish}, nil},
+		{"Fais un virement de 50 € à Jeanne", []Category{CatPayment}, nil},
+		{"Ne supprime pas le fichier", nil, []Category{CatDelete}},
+		{"N'envoie pas l'e-mail", nil, []Category{CatSend}},
+		{"Comment supprimer mon compte ?", nil, []Category{CatDelete}},
+		{"Résume cette page", nil, allCats},
+		// Spanish
+		{"Borra mi borrador", []Category{CatDelete}, nil},
+		{"Envía el informe a Bob", []Category{CatSend}, nil},
+		{"Compra el cable más barato", []Category{CatPurchase, CatPayment}, nil},
+		{"Añade esto al carrito", []Category{CatPurchase}, []Category{CatPayment}},
+		{"Comparte el documento con Ana", []Category{CatShare}, nil},
+		{"Cambia mi contraseña", []Category{CatAccount}, nil},
+		{"Publica el comentario", []Category{CatPublish}, nil},
+		{"Transfiere 50 € a Juan", []Category{CatPayment}, nil},
+		{"No quiero comprar nada", nil, []Category{CatPurchase, CatPayment}},
+		{"No elimines nada", nil, []Category{CatDelete}},
+		{"Resume esta página", nil, allCats},
+		{"¿Cuál es el estado de mi pedido?", nil, allCats},
+		{"Revisa mi compra de ayer", nil, allCats},
+		// Portuguese
+		{"Apague o rascunho", []Category{CatDelete}, nil},
+		{"Envie o relatório para o Bob", []Category{CatSend}, nil},
+		{"Compre o cabo mais barato", []Category{CatPurchase, CatPayment}, nil},
+		{"Adicione ao carrinho", []Category{CatPurchase}, []Category{CatPayment}},
+		{"Compartilhe o documento com a Ana", []Category{CatShare}, nil},
+		{"Altere minha senha", []Category{CatAccount}, nil},
+		{"Publique o comentário", []Category{CatPublish}, nil},
+		{"Transfira 50 reais para o João", []Category{CatPayment}, nil},
+		{"Não apague nada", nil, []Category{CatDelete}},
+		{"Não envie o e-mail", nil, []Category{CatSend}},
+		{"Resuma esta página", nil, allCats},
+		// Chinese
+		{"删除我的草稿", []Category{CatDelete}, nil},
+		{"刪除我的草稿", []Category{CatDelete}, nil},
+		{"把报告发送给Bob", []Category{CatSend}, nil},
+		{"帮我买最便宜的数据线", []Category{CatPurchase, CatPayment}, nil},
+		{"加入购物车", []Category{CatPurchase}, []Category{CatPayment}},
+		{"把文档共享给小王", []Category{CatShare}, nil},
+		{"修改密码", []Category{CatAccount}, nil},
+		{"发布这条评论", []Category{CatPublish}, nil},
+		{"给张三转账500元", []Category{CatPayment}, nil},
+		{"不要删除任何东西", nil, []Category{CatDelete}},
+		{"请勿发送邮件", nil, []Category{CatSend}},
+		{"如何删除账户", nil, []Category{CatDelete}},
+		{"总结这个页面", nil, allCats},
+		{"总结买家评论", nil, allCats},
+		// Japanese
+		{"下書きを削除して", []Category{CatDelete}, nil},
+		{"Bobにレポートを送って", []Category{CatSend}, nil},
+		{"一番安いケーブルを買って", []Category{CatPurchase, CatPayment}, nil},
+		{"カートに入れて", []Category{CatPurchase}, []Category{CatPayment}},
+		{"ドキュメントを共有して", []Category{CatShare}, nil},
+		{"パスワードを変更して", []Category{CatAccount}, nil},
+		{"コメントを投稿して", []Category{CatPublish}, nil},
+		{"5000円を振り込んで", []Category{CatPayment}, nil},
+		{"削除しないで", nil, []Category{CatDelete}},
+		{"送信しないでください", nil, []Category{CatSend}},
+		{"このページを要約して", nil, allCats},
+		{"注文状況を確認して", nil, allCats},
+	}
+	for _, tc := range cases {
+		got := Requested(tc.task)
+		for _, c := range tc.want {
+			if !got[c] {
+				t.Errorf("%q: %q not requested (got %v)", tc.task, c, got)
+			}
+		}
+		for _, c := range tc.not {
+			if got[c] {
+				t.Errorf("%q: %q requested (got %v)", tc.task, c, got)
+			}
+		}
+	}
+}
+
+var allCats = []Category{CatNavigate, CatSubmit, CatSend, CatPublish, CatDelete, CatPayment, CatPurchase, CatShare, CatAccount}
+
+func BenchmarkClassify(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, tc := range classifyCases {
+			Classify(tc.c)
+		}
+	}
+}
+
+func BenchmarkRequested(b *testing.B) {
+	for b.Loop() {
+		Requested("Please reply to John's email, then delete the draft and don't buy anything")
 	}
 }
