@@ -146,7 +146,8 @@ func readCaptions(t string) reading {
 // dialog's question; view words there ("Cancel" buttons) say nothing.
 func firstCategory(t string) Category {
 	best, bestPos, bestLen := "", len(t), 0
-	for _, m := range scan(t, captionEntries) {
+	ms := scan(t, captionEntries)
+	for _, m := range ms {
 		if !isCategory(m.e.cls) {
 			continue
 		}
@@ -156,7 +157,7 @@ func firstCategory(t string) Category {
 		}
 	}
 	// A longer view phrase at the same place ("remove filter") cancels it.
-	for _, m := range scan(t, captionEntries) {
+	for _, m := range ms {
 		if m.e.cls == clsView && m.pos == bestPos && m.end-m.pos > bestLen {
 			return CatNone
 		}

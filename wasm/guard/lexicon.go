@@ -229,13 +229,21 @@ type entry struct {
 	cls    string // category or class
 }
 
-func compile(m map[string]string) []entry {
-	var out []entry
+// lexicon indexes entries so a scan looks only at phrases whose first
+// word the text holds: the tables are long and Classify runs per click.
+type lexicon struct {
+	byWord map[string][]*entry // Latin, by first word
+	prefix []*entry            // one-word Latin prefixes ("lösch*")
+	cjk    []*entry            // substrings
+}
+
+func compile(m map[string]string) *lexicon {
+	lx := &lexicon{byWord: map[string][]*entry{}}
 	for cls, list := range m {
 		weak := strings.HasPrefix(cls, "~")
 		cls = strings.TrimPrefix(cls, "~")
 		for _, w := range strings.Split(list, "|") {
-			e := entry{cls: cls, weak: weak}
+			e := &entry{cls: cls, weak: weak}
 			if strings.HasPrefix(w, "+") {
 				e.pay, w = true, w[1:]
 			}
@@ -246,20 +254,25 @@ func compile(m map[string]string) []entry {
 				e.prefix, w = true, strings.TrimSuffix(w, "*")
 			}
 			e.p = strings.TrimSpace(fold(w))
-			if e.p == "" {
-				continue
+			switch first, _, multi := strings.Cut(e.p, " "); {
+			case e.p == "":
+			case hasCJK(e.p):
+				e.cjk = true
+				lx.cjk = append(lx.cjk, e)
+			case e.prefix && !multi:
+				lx.prefix = append(lx.prefix, e)
+			default:
+				lx.byWord[first] = append(lx.byWord[first], e)
 			}
-			e.cjk = hasCJK(e.p)
-			out = append(out, e)
 		}
 	}
-	return out
+	return lx
 }
 
 var (
 	captionEntries = compile(captionLex)
 	requestEntries = compile(requestLex)
-	toggleEntries  = func() []entry {
+	toggleEntries  = func() *lexicon {
 		m := map[string]string{}
 		for c, l := range toggleLex {
 			m[string(c)] = l
@@ -274,37 +287,50 @@ type match struct {
 	e        *entry
 }
 
-// scan returns every occurrence of the entries in folded, space-padded t.
-func scan(t string, es []entry) []match {
+// scan returns every occurrence of the lexicon's phrases in folded,
+// space-padded t.
+func scan(t string, lx *lexicon) []match {
 	var ms []match
-	for i := range es {
-		e := &es[i]
-		needle := e.p
-		if !e.cjk {
-			needle = " " + e.p
-			if !e.prefix {
-				needle += " "
+	for p := 1; p < len(t); p++ {
+		if t[p-1] != ' ' || t[p] == ' ' {
+			continue
+		}
+		q := p + strings.IndexByte(t[p:], ' ')
+		if q < p {
+			q = len(t)
+		}
+		for _, e := range lx.byWord[t[p:q]] {
+			if !strings.HasPrefix(t[p:], e.p) {
+				continue
+			}
+			end := p + len(e.p)
+			switch {
+			case e.prefix:
+				for end < len(t) && t[end] != ' ' {
+					end++
+				}
+			case end < len(t) && t[end] != ' ':
+				continue
+			}
+			ms = append(ms, match{p, end, e})
+		}
+		for _, e := range lx.prefix {
+			if strings.HasPrefix(t[p:q], e.p) {
+				ms = append(ms, match{p, q, e})
 			}
 		}
+	}
+	if !hasCJK(t) {
+		return ms
+	}
+	for _, e := range lx.cjk {
 		for from := 0; ; {
-			j := strings.Index(t[from:], needle)
+			j := strings.Index(t[from:], e.p)
 			if j < 0 {
 				break
 			}
-			p := from + j
-			end := p + len(needle)
-			if !e.cjk {
-				p++ // skip the leading space
-				if !e.prefix {
-					end--
-				} else {
-					for end < len(t) && t[end] != ' ' {
-						end++
-					}
-				}
-			}
-			ms = append(ms, match{p, end, e})
-			from = p + 1
+			ms = append(ms, match{from + j, from + j + len(e.p), e})
+			from += j + 1
 		}
 	}
 	return ms
