@@ -863,7 +863,7 @@ func Requested(task string) map[Category]bool {
 	for _, m := range scan(t, requestEntries) {
 		e := m.e
 		if e.cjk {
-			if cjkNegated(t, m) || e.noun && !cjkVerbPosition(t, m.pos) {
+			if cjkNegated(t, m) || e.noun && !cjkVerbPosition(t, m.pos, m.end) {
 				continue
 			}
 		} else {
@@ -928,6 +928,9 @@ func verbPosition(t string, pos int) bool {
 	if b[0] == "to" && len(b) > 1 && reqQuestion[b[1]] {
 		return false
 	}
+	if b[0] == "s" { // "let's order", not "Bob's order"
+		return len(b) > 1 && b[1] == "let"
+	}
 	return reqMarker[b[0]]
 }
 
@@ -959,9 +962,15 @@ func cjkNegated(t string, m match) bool {
 	return false
 }
 
-func cjkVerbPosition(t string, pos int) bool {
-	before := t[:pos]
+// cjkVerbPosition: a CJK word that is also a noun (转账, 共享) is a
+// request at a clause start, after a request marker (帮我), or before
+// its object or amount (共享给, 转账500元); not in 转账记录.
+func cjkVerbPosition(t string, pos, end int) bool {
+	before, after := t[:pos], strings.TrimPrefix(t[end:], " ")
 	if before == "" || strings.HasSuffix(before, " ") {
+		return true
+	}
+	if strings.HasPrefix(after, "给") || strings.HasPrefix(after, "給") || strings.HasPrefix(after, "到") || after != "" && after[0] >= '0' && after[0] <= '9' {
 		return true
 	}
 	for _, w := range cjkMarker {

@@ -79,14 +79,14 @@ var captionLex = map[string]string{
 		`registrarse|regístrate|crear cuenta|aplicar|postularse|aceptar|rechazar|crear|guardar borrador|cadastrar|cadastre-se|criar conta|candidatar|aceitar|recusar|criar|` +
 		`注册|註冊|报名|報名|申请|申請|接受|拒绝|拒絕|创建|建立|保存草稿|` +
 		`登録|新規登録|申し込む|申し込み|応募|承認|作成|下書き保存`,
-	clsGeneric: `save|save changes|submit|update|confirm|done|apply changes|send form|` +
+	clsGeneric: `save|save changes|submit|update|confirm|apply changes|send form|` +
 		`speichern|änderungen speichern|bestätigen|einreichen|aktualisieren|übernehmen|` +
 		`enregistrer|valider|soumettre|confirmer|mettre à jour|` +
 		`guardar|guardar cambios|confirmar|salvar|enviar formulario|atualizar|actualizar|` +
 		`salva|conferma|opslaan|bevestigen|` +
-		`保存|提交|确认|確認|更新|完成|` +
-		`保存する|確定|決定|完了`,
-	clsConfirm: `ok|okay|yes|yes delete|yes i m sure|i understand|i understand the consequences|i m sure|continue|proceed|got it|` +
+		`保存|提交|确认|確認|更新|` +
+		`保存する|確定|決定`,
+	clsConfirm: `ok|okay|yes|done|完成|完了|yes i m sure|i understand|i understand the consequences|i m sure|continue|proceed|got it|` +
 		`ja|weiter|fortfahren|verstanden|` +
 		`oui|continuer|d'accord|compris|` +
 		`sí|si|vale|entendido|sim|` +
@@ -156,12 +156,12 @@ var (
 	negAfter = map[string]bool{"nicht": true, "pas": true, "niet": true, "not": true, "kein": true, "keine": true, "keinen": true, "nichts": true, "nothing": true, "rien": true, "nada": true}
 	// CJK negations before a verb (不要删除, 请勿删除, 别发) and Japanese
 	// ones after the stem (削除しないで).
-	cjkNegBefore = []string{"不", "别", "別", "勿", "没", "沒", "莫", "禁止"}
+	cjkNegBefore = []string{"不", "别", "別", "勿", "没", "沒", "莫", "禁止", "已", "被"}
 	cjkNegAfter  = []string{"ないで", "しないで", "しない", "せず", "するな", "な", "はいけ", "はだめ", "ちゃだめ", "禁止"}
 	// CJK words after which a noun-like verb is in verb position (帮我买).
 	cjkMarker = []string{"请", "請", "帮我", "幫我", "帮", "幫", "替我", "给我", "給我", "去", "再", "然后", "然後", "并", "並"}
 	// Words that put the next word in verb position: a request marker.
-	reqMarker = map[string]bool{"please": true, "pls": true, "plz": true, "kindly": true, "you": true, "to": true, "and": true, "then": true, "also": true, "just": true, "now": true, "me": true, "s": true, "bitte": true, "du": true, "sie": true, "und": true, "dann": true, "tu": true, "vous": true, "de": true, "et": true, "puis": true, "puedes": true, "favor": true, "y": true, "luego": true, "pode": true, "podes": true, "voce": true, "e": true, "depois": true, "quero": true, "quiero": true, "puoi": true, "je": true}
+	reqMarker = map[string]bool{"please": true, "pls": true, "plz": true, "kindly": true, "you": true, "to": true, "and": true, "then": true, "also": true, "just": true, "now": true, "me": true, "bitte": true, "du": true, "sie": true, "und": true, "dann": true, "tu": true, "vous": true, "et": true, "puis": true, "puedes": true, "favor": true, "y": true, "luego": true, "pode": true, "podes": true, "voce": true, "e": true, "depois": true, "quero": true, "quiero": true, "puoi": true, "je": true}
 	// Markers that rule out a request: "how to delete" asks for knowledge.
 	reqQuestion = map[string]bool{"how": true, "whether": true, "why": true, "wie": true, "comment": true, "como": true, "cómo": true}
 )
@@ -169,14 +169,14 @@ var (
 // Requested lexicon. Entries marked with a leading "~" are also nouns
 // ("the post", "my order") and count only in verb position.
 var requestLex = map[string]string{
-	"delete":   `delete|delete*|remove|erase|trash|get rid of|~cancel|unsubscribe|revoke|close my account|deactivate|lösche|löschen|lösch|entferne|entfernen|kündige|kündigen|abbestellen|widerrufe|storniere|stornieren|supprime|supprimer|supprimez|efface|effacer|~retire|retirer|annule|annuler|résilie|résilier|désabonne|borra|borrar|borre|elimina|eliminar|elimine|quita|quitar|cancela|cancelar|cancele|darme de baja|apague|apagar|apaga|exclua|excluir|exclui|remova|remover|cancela|elimina|cancella|rimuovi|verwijder|删除|删掉|刪除|移除|删了|取消订阅|取消訂閱|退订|注销|註銷|撤销|削除して|削除する|削除を|消して|消去して|解約して|退会して|配信停止`,
-	"send":     `send|~email|reply|reply to|answer the email|answer the message|forward|~message|~text|~dm|sende|senden|schicke|schick|schicken|antworte|beantworte|leite|weiterleiten|envoie|envoyer|envoyez|réponds|répondre|répondez|transfère|envía|envia|enviar|envíe|manda|mandar|responde|responder|reenvía|envie|mande|responda|encaminhe|invia|manda|rispondi|stuur|verstuur|发送|發送|发给|發給|发邮件|發郵件|回复|回覆|转发|轉發|寄给|送って|送信して|送信する|返信して|メールして|転送して`,
-	"publish":  `~post|publish|~comment|comment on|leave a comment|~review|write a review|leave a review|tweet|~reply|veröffentliche|veröffentlichen|poste|posten|kommentiere|kommentieren|bewerte|publie|publier|poste|poster|commente|commenter|publica|publicar|comenta|comentar|publique|comente|pubblica|publiceer|发布|發佈|发表|發表|发帖|發帖|评论一下|写评论|寫評論|留言|投稿して|投稿する|コメントして|公開して|レビューを書いて|ツイートして|返信して`,
-	"payment":  `pay|~transfer|wire|fais un virement|faire un virement|send money|checkout|refund|tip|donate|withdraw|place the order|place an order|complete the purchase|bezahle|bezahlen|zahle|zahlen|überweise|überweisen|erstatte|spende|paie|payer|paye|payez|vire|virer|rembourse|rembourser|faire un don|paga|pagar|pague|transfiere|transferir|transfira|reembolsa|reembolsar|reembolse|dona|donar|doe|doar|betaal|支付|付款|付钱|付錢|转账|轉帳|汇款|匯款|退款|捐款|支払って|払って|振り込んで|振込して|送金して|返金して|寄付して`,
-	"purchase": `+buy|+~order|+purchase|add to cart|to my cart|to the cart|to cart|to my basket|to the basket|add to bag|au panier|al carrito|a la cesta|ao carrinho|subscribe|~book|bid|+kaufe|+kaufen|+kauf|+bestelle|+bestellen|in den warenkorb|abonniere|abonnieren|buche|buchen|+achète|+acheter|+achetez|+~commande|+commander|ajoute au panier|ajouter au panier|abonne|réserve|réserver|+~compra|+comprar|+compre|+pide|+pedir|añade al carrito|añadir al carrito|agrega al carrito|añade a la cesta|adicione ao carrinho|adicionar ao carrinho|suscríbete|suscribir|~reserva|reservar|assine|assinar|+acquista|+ordina|+koop|+kopen|+bestel|+购买|+購買|+~买|+~買|+下单|+下單|+订购|+訂購|加入购物车|加入購物車|订阅|訂閱|预订|預訂|+買って|+購入して|+注文して|カートに入れて|カートに追加して|予約して|購読して`,
-	"share":    `share|share with|invite|give access|grant access|add as collaborator|add collaborator|make public|teile|teilen|lade|einladen|freigeben|gib|partage|partager|invite|inviter|comparte|compartir|invita|invitar|compartilhe|compartilhar|convide|convidar|condividi|invita|deel|delen|分享|共享|邀请|邀請|共有して|シェアして|招待して`,
+	"delete":   `delete|delete*|remove|erase|~trash|get rid of|~cancel|unsubscribe|revoke|close my account|deactivate|lösche|löschen|lösch|entferne|entfernen|kündige|kündigen|abbestellen|widerrufe|storniere|stornieren|supprime|supprimer|supprimez|efface|effacer|~retire|retirer|annule|annuler|résilie|résilier|désabonne|borra|borrar|borre|elimina|eliminar|elimine|quita|quitar|cancela|cancelar|cancele|darme de baja|apague|apagar|apaga|exclua|excluir|exclui|remova|remover|cancela|elimina|cancella|rimuovi|verwijder|删除|删掉|刪除|移除|删了|取消订阅|取消訂閱|退订|注销|註銷|撤销|削除して|削除する|削除を|消して|消去して|解約して|退会して|配信停止`,
+	"send":     `send|~email|~reply|reply to|answer the email|answer the message|forward|~message|~text|~dm|sende|senden|schicke|schick|schicken|antworte|beantworte|leite|weiterleiten|envoie|envoyer|envoyez|réponds|répondre|répondez|transfère|envía|envia|enviar|envíe|manda|mandar|responde|responder|reenvía|~envie|mande|responda|encaminhe|invia|manda|rispondi|stuur|verstuur|发送|發送|发给|發給|发邮件|發郵件|~回复|~回覆|转发|轉發|寄给|送って|送信して|送信する|返信して|メールして|転送して`,
+	"publish":  `~post|publish|~comment|comment on|leave a comment|~review|write a review|leave a review|tweet|~reply|veröffentliche|veröffentlichen|~poste|posten|kommentiere|kommentieren|bewerte|publie|publier|~poste|poster|commente|commenter|publica|publicar|comenta|comentar|publique|comente|pubblica|publiceer|~发布|~發佈|发表|發表|发帖|發帖|评论一下|写评论|寫評論|~留言|投稿して|投稿する|コメントして|公開して|レビューを書いて|ツイートして|返信して`,
+	"payment":  `~pay|~transfer|~wire|fais un virement|faire un virement|send money|~checkout|~refund|~tip|donate|withdraw|place the order|place an order|complete the purchase|bezahle|bezahlen|zahle|zahlen|überweise|überweisen|erstatte|spende|paie|payer|paye|payez|vire|virer|rembourse|rembourser|faire un don|~paga|pagar|pague|transfiere|transferir|transfira|reembolsa|reembolsar|reembolse|dona|donar|doar|betaal|~支付|~付款|付钱|付錢|~转账|~轉帳|汇款|匯款|~退款|捐款|支払って|払って|振り込んで|振込して|送金して|返金して|寄付して`,
+	"purchase": `+buy|+~order|+~purchase|add to cart|to my cart|to the cart|to cart|to my basket|to the basket|add to bag|au panier|al carrito|a la cesta|ao carrinho|subscribe|~book|~bid|+kaufe|+kaufen|+kauf|+bestelle|+bestellen|in den warenkorb|abonniere|abonnieren|buche|buchen|+achète|+acheter|+achetez|+~commande|+commander|ajoute au panier|ajouter au panier|abonne|~réserve|réserver|+~compra|+comprar|+compre|+pide|+pedir|añade al carrito|añadir al carrito|agrega al carrito|añade a la cesta|adicione ao carrinho|adicionar ao carrinho|suscríbete|suscribir|~reserva|reservar|assine|assinar|+acquista|+ordina|+koop|+kopen|+bestel|+购买|+購買|+~买|+~買|+下单|+下單|+订购|+訂購|加入购物车|加入購物車|~订阅|~訂閱|~预订|~預訂|+買って|+購入して|+注文して|カートに入れて|カートに追加して|予約して|購読して`,
+	"share":    `~share|share with|~invite|give access|grant access|add as collaborator|add collaborator|make public|teile|teilen|lade|einladen|freigeben|gib|~partage|partager|~invite|inviter|comparte|compartir|invita|invitar|compartilhe|compartilhar|convide|convidar|condividi|invita|deel|delen|~分享|~共享|邀请|邀請|共有して|シェアして|招待して`,
 	"account":  `change my password|change the password|change password|reset my password|reset password|update my password|change my email|enable 2fa|disable 2fa|enable two-factor|generate a token|generate a new token|create an api key|sign out of all devices|passwort ändern|ändere mein passwort|ändere das passwort|setze mein passwort zurück|change mon mot de passe|changer mon mot de passe|modifie mon mot de passe|cambia mi contraseña|cambiar mi contraseña|cambia la contraseña|altere minha senha|alterar minha senha|mude minha senha|redefina minha senha|修改密码|修改密碼|更改密码|更改密碼|重置密码|パスワードを変更して|パスワードを変えて|パスワードをリセットして`,
-	"submit":   `submit|fill in and submit|fill out and submit|sign up|register|~apply|rsvp|~book|save|confirm|schicke das formular ab|absenden|einreichen|registriere|registrieren|speichere|speichern|bewirb|soumets|soumettre|inscris|inscrire|enregistre|enregistrer|postule|envía el formulario|regístrate|registrar|guarda|guardar|envie o formulário|cadastre|cadastrar|salve|salvar|提交|注册|註冊|报名|報名|保存一下|登録して|申し込んで|応募して|保存して|提出して`,
+	"submit":   `submit|fill in and submit|fill out and submit|sign up|~register|~apply|rsvp|~book|~save|confirm|schicke das formular ab|absenden|einreichen|registriere|registrieren|speichere|speichern|bewirb|soumets|soumettre|inscris|inscrire|enregistre|enregistrer|postule|envía el formulario|regístrate|registrar|guarda|guardar|envie o formulário|cadastre|cadastrar|salve|salvar|提交|注册|註冊|报名|報名|保存一下|登録して|申し込んで|応募して|保存して|提出して`,
 }
 
 // keySet holds folded keys split by how they must match.
