@@ -567,6 +567,8 @@ func values(c Control, cat Category) []Value {
 			continue // a secret is never echoed
 		}
 		switch {
+		case keyCard.in(t):
+			add("account", label, mask(v))
 		case keyAccount.in(t) && digits(v) >= 6:
 			add("account", label, v)
 		case keyRecipient.in(t) || typ == "email" && fieldRecipients:
@@ -587,8 +589,6 @@ func values(c Control, cat Category) []Value {
 				v += " " + cur
 			}
 			add("amount", label, v)
-		case keyCard.in(t):
-			add("account", label, mask(v))
 		case keyRole.in(t):
 			add("role", label, v)
 		case typ == "textarea" || keyBody.in(t) || keySubject.in(t) && cat == CatSend:

@@ -401,6 +401,11 @@ func TestRequested(t *testing.T) {
 		{"read the comments on this post", nil, allCats},
 		{"summarize this post", nil, allCats},
 		{"find the cheapest flight to Lisbon", nil, allCats},
+		{"read the reply from Bob", nil, allCats},
+		{"check the refund status", nil, allCats},
+		{"what was my last purchase?", nil, allCats},
+		{"when will Bob's order arrive?", nil, allCats},
+		{"let's order pizza", []Category{CatPurchase, CatPayment}, nil},
 		// German
 		{"Lösche den Entwurf", []Category{CatDelete}, nil},
 		{"Bitte sende Bob den Bericht", []Category{CatSend}, nil},
@@ -469,6 +474,9 @@ func TestRequested(t *testing.T) {
 		{"如何删除账户", nil, []Category{CatDelete}},
 		{"总结这个页面", nil, allCats},
 		{"总结买家评论", nil, allCats},
+		{"查看共享文件夹", nil, allCats},
+		{"导出转账记录", nil, allCats},
+		{"查看已删除的邮件", nil, allCats},
 		// Japanese
 		{"下書きを削除して", []Category{CatDelete}, nil},
 		{"Bobにレポートを送って", []Category{CatSend}, nil},
@@ -513,5 +521,59 @@ func BenchmarkClassify(b *testing.B) {
 func BenchmarkRequested(b *testing.B) {
 	for b.Loop() {
 		Requested("Please reply to John's email, then delete the draft and don't buy anything")
+	}
+}
+
+func TestCaptionQuotesTheDecidingControl(t *testing.T) {
+	cases := []struct {
+		c    Control
+		want string
+	}{
+		{btn("Delete account"), `button "Delete account"`},
+		{inDialog("OK", "Delete this repository?"), `button "OK" in dialog "Delete this repository?"`},
+		{link("Delete", "https://example.com/x?action=delete"), `link "Delete" to https://example.com/x?action=delete`},
+		{submit("Save", "post", fd("new_password", "New password", "password", "x")), `button "Save" (form sets a password)`},
+	}
+	for _, tc := range cases {
+		if got := Classify(tc.c).Caption; got != tc.want {
+			t.Errorf("caption %s, want %s", got, tc.want)
+		}
+	}
+}
+
+// Secrets in the form are never shown back, and values come only from
+// the page: a card number is masked, a password is left out.
+func TestValuesKeepSecrets(t *testing.T) {
+	c := submit("Save", "post", fd("password", "Current password", "password", "hunter2"),
+		fd("new_password", "New password", "password", "s3cret!"), fd("new_password2", "Repeat", "password", "s3cret!"))
+	got := Classify(c)
+	if got.Category != CatAccount {
+		t.Fatalf("category %q", got.Category)
+	}
+	for _, v := range got.Values {
+		if strings.Contains(v.Value, "hunter2") || strings.Contains(v.Value, "s3cret") {
+			t.Errorf("secret echoed: %+v", v)
+		}
+	}
+	card := Classify(submit("Pay", "post", fd("cc-number", "Card number", "text", "4242 4242 4242 4242")))
+	for _, v := range card.Values {
+		if strings.Contains(v.Value, "4242 4242") {
+			t.Errorf("card number echoed: %+v", v)
+		}
+	}
+}
+
+func TestValueScanners(t *testing.T) {
+	if got := amounts("Transfer €500.00, then USD 1,234.56 and 1 250,00 € or 300円 but not 2024 or 12 items"); strings.Join(got, "|") != "€500.00|USD 1,234.56|1 250,00 €|300円" {
+		t.Errorf("amounts %q", got)
+	}
+	if got := ibans("to DE89 3704 0044 0532 0130 00 (Jane)"); len(got) != 1 || got[0] != "DE89 3704 0044 0532 0130 00" {
+		t.Errorf("ibans %q", got)
+	}
+	if got := emails("To: bob@example.com, carol.d@mail.example.org."); strings.Join(got, "|") != "bob@example.com|carol.d@mail.example.org" {
+		t.Errorf("emails %q", got)
+	}
+	if got := handles("cc @alice_dev and bob@example.com"); strings.Join(got, "|") != "@alice_dev" {
+		t.Errorf("handles %q", got)
 	}
 }
