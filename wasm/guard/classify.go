@@ -188,8 +188,12 @@ func Classify(c Control) Classification {
 
 	caps := captions(c)
 	r := readCaptions(fold(strings.Join(caps, " | ")))
+	// Menu items and launchers open or pick things even inside a dialog
+	// or form; any other button there may commit it.
+	launcher := role == "popupbutton" || role == "disclosuretriangle" || tag == "summary"
+	ordinary := launcher || strings.HasPrefix(role, "menuitem") || link
 	submitter := c.InForm && (typ == "submit" || typ == "image" || typ == "" && tag == "button")
-	commit := submitter || c.Dialog != "" || c.InForm && typ == "button" && !link
+	commit := submitter || !ordinary && (c.Dialog != "" || c.InForm)
 	if typ == "reset" || r.deny {
 		return Classification{}
 	}
@@ -199,7 +203,6 @@ func Classify(c Control) Classification {
 		if r.main == nil || r.main.weak {
 			return Classification{}
 		}
-		launcher := role == "popupbutton" || role == "disclosuretriangle" || tag == "summary"
 		cls := r.main.cls
 		if cls == clsGeneric && !launcher {
 			cls = string(CatSubmit)
@@ -257,10 +260,10 @@ func Classify(c Control) Classification {
 		if cat, why := formSpecific(c); cat != CatNone {
 			return verdict(c, cat, quote(c)+why) // "Next" on a transfer form
 		}
-		if c.InForm {
+		if c.InForm && !(lower(c.FormMethod) == "get" && analyze(c.FormFields).searchOnly) {
 			return verdict(c, CatSubmit, quote(c))
 		}
-		return Classification{}
+		return Classification{} // a page of results
 	}
 	// Confirmation without a question, or no telling caption at all.
 	if submitter {

@@ -127,6 +127,13 @@ var classifyCases = []classifyCase{
 
 	// --- English: menus, tabs, toggles, view ---
 	{"menu item rename", menuItem("Rename"), CatNone, nil},
+	{"menu item reply inside a dialog", with(menuItem("Reply"), func(c *Control) { c.Dialog = "Conversation with Ann" }), CatNone, nil},
+	{"drive remove access menu item", with(menuItem("Remove access"), func(c *Control) {
+		c.Dialog = "Share \"Q3 Report\" bob@example.com Editor"
+		c.Record = "Bob Lee bob@example.com Editor"
+	}), CatDelete, []string{"item=Bob Lee"}},
+	{"next in GET search form", submit("Next", "get", searchQ, fd("page", "", "hidden", "2")), CatNone, nil},
+	{"formatting button in composer form", with(btn("Bold"), func(c *Control) { c.InForm = true; c.FormMethod = "post" }), CatNone, nil},
 	{"menu item reply", menuItem("Reply"), CatNone, nil},
 	{"popup launcher more actions", Control{Tool: "click_ax", Tag: "button", Role: "popupbutton", Name: "More actions"}, CatNone, nil},
 	{"popup launcher new", Control{Tool: "click_ax", Tag: "button", Role: "popupbutton", Name: "Create"}, CatNone, nil},
@@ -402,6 +409,8 @@ func TestRequested(t *testing.T) {
 		{"summarize this post", nil, allCats},
 		{"find the cheapest flight to Lisbon", nil, allCats},
 		{"read the reply from Bob", nil, allCats},
+		{"read the reply to my question", nil, allCats},
+		{"read the comment on this post", nil, allCats},
 		{"check the refund status", nil, allCats},
 		{"what was my last purchase?", nil, allCats},
 		{"when will Bob's order arrive?", nil, allCats},
