@@ -337,6 +337,15 @@ var classifyCases = []classifyCase{
 	{"ja ゴミ箱 link", link("ゴミ箱", "https://mail.example.jp/trash"), CatNavigate, nil},
 	{"ja 次へ outside form", btn("次へ"), CatNone, nil},
 
+	{"ja 注文する", btn("注文する"), CatPayment, nil},
+	{"zh 立即下单", btn("立即下单"), CatPayment, nil},
+	{"zh 确认删除 dialog", inDialog("确认删除", "删除后无法恢复"), CatDelete, nil},
+	{"de jetzt bestellen", submit("Jetzt bestellen", "post"), CatPayment, nil},
+	{"fr commander", btn("Commander"), CatPayment, nil},
+	{"github confirm merge", submit("Confirm merge", "post"), CatSubmit, nil},
+	{"slack delete message menu", menuItem("Delete message"), CatDelete, nil},
+	{"send invite is a share", inDialog("Send invite", "Invite people to Acme"), CatShare, nil},
+
 	// --- Italian and Dutch ---
 	{"it aggiungi al carrello", btn("Aggiungi al carrello"), CatPurchase, nil},
 	{"nl verwijderen", btn("Verwijderen"), CatDelete, nil},
@@ -367,6 +376,20 @@ func TestClassify(t *testing.T) {
 	}
 	if len(classifyCases) < 120 {
 		t.Errorf("only %d cases", len(classifyCases))
+	}
+	// Every category has a row in every language (rows named "de …").
+	for _, lang := range []string{"de", "fr", "es", "pt", "zh", "ja"} {
+		seen := map[Category]bool{}
+		for _, tc := range classifyCases {
+			if strings.HasPrefix(tc.name, lang+" ") {
+				seen[tc.want] = true
+			}
+		}
+		for _, c := range allCats {
+			if !seen[c] {
+				t.Errorf("no %s row for %q", lang, c)
+			}
+		}
 	}
 }
 

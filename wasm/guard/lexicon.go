@@ -39,7 +39,7 @@ var captionLex = map[string]string{
 		`invia|verstuur|versturen|` +
 		`发送|發送|发出|寄出|` +
 		`送信|送信する|メッセージを送信`,
-	string(CatPublish): `post|publish|publish*|tweet|post reply|post comment|add comment|submit review|submit comment|comment now|go live|make it live|retweet|repost|` +
+	string(CatPublish): `post|publish|publish*|tweet|toot|post reply|post comment|add comment|submit review|submit comment|comment now|go live|make it live|retweet|repost|` +
 		`veröffentlichen|veröffentlich*|posten|kommentar abschicken|` +
 		`publier|poster|publier le commentaire|` +
 		`publicar|publica|` +
@@ -47,13 +47,13 @@ var captionLex = map[string]string{
 		`发布|發佈|發布|发表|發表|发帖|發文|提交评论|` +
 		`投稿|投稿する|公開する|公開|ツイート|ポスト`,
 	string(CatPayment): `pay|pay now|make payment|submit payment|place order|place your order|confirm order|confirm payment|confirm purchase|complete purchase|complete order|checkout|check out|proceed to checkout|transfer|transfer money|send money|wire|refund|issue refund|withdraw|tip|donate|authorize payment|` +
-		`bezahlen|jetzt bezahlen|zahlungspflichtig bestellen|kaufen und bezahlen|überweisen|überweisung|zur kasse|rückerstattung|erstatten|spenden|auszahlen|` +
-		`payer|commander et payer|passer la commande|valider la commande|virement|effectuer le virement|rembourser|remboursement|faire un don|retirer de l'argent|` +
+		`bezahlen|jetzt bezahlen|zahlungspflichtig bestellen|kostenpflichtig bestellen|jetzt bestellen|bestellen|kaufen und bezahlen|überweisen|überweisung|zur kasse|rückerstattung|erstatten|spenden|auszahlen|` +
+		`payer|commander|commander et payer|passer la commande|valider la commande|virement|effectuer le virement|rembourser|remboursement|faire un don|retirer de l'argent|` +
 		`pagar|pagar ahora|realizar pedido|realizar el pedido|confirmar pedido|tramitar pedido|finalizar compra|transferir|transferencia|reembolsar|reembolso|donar|retirar dinero|` +
 		`finalizar pedido|fazer pedido|confirmar pagamento|transferência|doar|sacar|` +
 		`paga|paga ora|betalen|afrekenen|` +
-		`支付|付款|立即支付|提交订单|提交訂單|确认订单|確認訂單|结算|結帳|结账|转账|轉帳|汇款|匯款|退款|打赏|捐赠|捐款|提现|提現|` +
-		`支払う|支払い|お支払い|注文を確定|注文確定|購入手続き|レジに進む|振込|振り込む|送金|返金|寄付|出金`,
+		`支付|付款|立即支付|下单|立即下单|下單|提交订单|提交訂單|确认订单|確認訂單|结算|結帳|结账|转账|轉帳|汇款|匯款|退款|打赏|捐赠|捐款|提现|提現|` +
+		`支払う|支払い|お支払い|注文する|注文を確定|注文確定|購入手続き|レジに進む|振込|振り込む|送金|返金|寄付|出金`,
 	string(CatPurchase): `buy|buy now|add to cart|add to basket|add to bag|add to trolley|purchase|subscribe|subscribe now|book|book now|reserve|bid|place bid|upgrade|start subscription|start trial|rent|pre-order|preorder|` +
 		`jetzt kaufen|kaufen|in den warenkorb|in den einkaufswagen|abonnieren|buchen|jetzt buchen|bieten|reservieren|` +
 		`acheter|acheter maintenant|ajouter au panier|s'abonner|abonner|réserver|enchérir|` +
