@@ -122,7 +122,8 @@ type reading struct {
 
 func readCaptions(t string) reading {
 	var r reading
-	bestLen := 0
+	var weak *entry // opener words lose to any other reading: "Delete message"
+	bestLen, weakLen := 0, 0
 	for _, m := range scan(t, captionEntries) {
 		switch m.e.cls {
 		case clsDeny:
@@ -135,9 +136,16 @@ func readCaptions(t string) reading {
 			continue
 		}
 		n := m.end - m.pos
-		if n > bestLen || n == bestLen && rank[m.e.cls] > rank[r.main.cls] {
+		if m.e.weak {
+			if n > weakLen {
+				weak, weakLen = m.e, n
+			}
+		} else if n > bestLen || n == bestLen && rank[m.e.cls] > rank[r.main.cls] {
 			r.main, bestLen = m.e, n
 		}
+	}
+	if r.main == nil {
+		r.main = weak
 	}
 	return r
 }
