@@ -122,30 +122,41 @@ type reading struct {
 
 func readCaptions(t string) reading {
 	var r reading
-	var weak *entry // opener words lose to any other reading: "Delete message"
-	bestLen, weakLen := 0, 0
+	var ms []match
 	for _, m := range scan(t, captionEntries) {
 		switch m.e.cls {
 		case clsDeny:
 			if m.pos == 1 || (m.pos >= 2 && t[m.pos-2:m.pos] == "| ") {
 				r.deny = true
 			}
-			continue
 		case clsConfirm:
 			r.confirm = true
-			continue
-		}
-		n := m.end - m.pos
-		if m.e.weak {
-			if n > weakLen {
-				weak, weakLen = m.e, n
-			}
-		} else if n > bestLen || n == bestLen && rank[m.e.cls] > rank[r.main.cls] {
-			r.main, bestLen = m.e, n
+		default:
+			ms = append(ms, m)
 		}
 	}
-	if r.main == nil {
-		r.main = weak
+	// Where phrases overlap the longest one is meant ("Delete filter",
+	// "Cancel subscription"); apart, the costlier effect wins ("Buy more").
+	// Opener words lose to any other reading ("Delete message").
+	bestLen := 0
+	for _, m := range ms {
+		n := m.end - m.pos
+		covered := false
+		for _, o := range ms {
+			if o.pos < m.end && m.pos < o.end && o.end-o.pos > n {
+				covered = true
+				break
+			}
+		}
+		if covered {
+			continue
+		}
+		switch b := r.main; {
+		case b == nil,
+			b.weak && !m.e.weak,
+			b.weak == m.e.weak && (rank[m.e.cls] > rank[b.cls] || rank[m.e.cls] == rank[b.cls] && n > bestLen):
+			r.main, bestLen = m.e, n
+		}
 	}
 	return r
 }
