@@ -8,9 +8,10 @@
 //     except a label that grants access ("Make admin", "Public"), turns on
 //     automatic payment, or changes two-factor sign-in.
 //   - Tabs, options, list and tree items, and fields (set_field, typing)
-//     are CatNone: another layer judges typed data. A type_ax or Enter
-//     (press_keys) in a field submits: in a form it is the form's submit,
-//     outside one the field's label decides ("Message #general" sends).
+//     are CatNone: another layer judges typed data. Tool "type_ax" or
+//     "press_keys" on a field means it submits (the probe reports plain
+//     typing as "set_field" or "type"): in a form that is the form's
+//     submit, outside one the field's label decides ("Message #general").
 //   - A link with a real destination is CatNavigate whatever it is named,
 //     unless its path or query performs a deletion (?action=delete,
 //     /remove, /unsubscribe); /logout is ordinary navigation.
@@ -37,6 +38,10 @@
 //
 // Values come from the control's own context (captions, dialog, fields,
 // record, href), never from the model's arguments.
+//
+// The verdict is a floor that holds when the model obeys the page: a
+// category means "ask unless the user's own words (Requested) or the
+// model-read checks allow it"; CatNone never grants anything by itself.
 //
 // Known limits: the lexicons cover common wording in English, German,
 // French, Spanish, Portuguese, Chinese and Japanese (some Italian and
