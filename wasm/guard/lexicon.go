@@ -24,20 +24,20 @@ const (
 // captionLex: what a control's own caption says. Longest match wins, so
 // "Cancel subscription" beats "Cancel" and "Delete filter" beats "Delete".
 var captionLex = map[string]string{
-	string(CatDelete): `delete|delete*|remove|remove*|erase|trash|move to trash|destroy|revoke|revoke*|deactivate|disable account|close account|close my account|permanently|discard permanently|unsubscribe|cancel subscription|cancel my subscription|cancel your subscription|cancel your order|cancel your plan|cancel your membership|cancel order|cancel plan|cancel membership|cancel booking|cancel reservation|leave organization|leave workspace|leave group|uninstall|wipe|empty trash|clear history|clear data|clear all data|` +
+	string(CatDelete): `delete|delete*|remove|remove*|erase|trash|move to trash|destroy|revoke|revoke*|deactivate|disable account|close account|close my account|permanently|discard permanently|unsubscribe|cancel subscription|cancel my subscription|cancel your subscription|cancel your order|cancel your plan|cancel your membership|cancel order|cancel plan|cancel membership|deletion|confirm deletion|leave channel|leave server|ban|ban user|kick|block user|block account|block contact|blockieren|bloquer|bloquear|löschung|suppression|eliminación|borrado|exclusão|cancel booking|cancel reservation|leave organization|leave workspace|leave group|uninstall|wipe|empty trash|clear history|clear data|clear all data|` +
 		`löschen|lösch*|entfernen|entfern*|kündigen|abbestellen|abmelden vom newsletter|widerrufen|endgültig|in den papierkorb|konto schließen|abo kündigen|bestellung stornieren|stornieren|` +
 		`supprimer|supprim*|effacer|retirer|désabonner|se désabonner|désinscrire|révoquer|annuler l'abonnement|annuler la commande|résilier|mettre à la corbeille|` +
 		`eliminar|elimina|borrar|borra|quitar|cancelar suscripción|cancelar la suscripción|cancelar pedido|cancelar el pedido|darse de baja|darme de baja|revocar|mover a la papelera|` +
 		`excluir|exclua|apagar|remover|cancelar assinatura|cancelar a assinatura|cancelar inscrição|descadastrar|revogar|mover para a lixeira|` +
 		`eliminare|cancella|rimuovi|verwijderen|verwijder|opzeggen|` +
-		`删除|刪除|移除|删掉|清空回收站|取消订阅|取消訂閱|退订|退訂|注销|註銷|撤销|撤銷|吊销|取消订单|取消訂單|` +
+		`删除|刪除|移除|删掉|撤回|清空回收站|取消订阅|取消訂閱|退订|退訂|注销|註銷|撤销|撤銷|吊销|取消订单|取消訂單|` +
 		`削除|消去|解約|退会|配信停止|購読解除|取り消し|取消す|ゴミ箱に移動`,
-	string(CatSend): `send|send now|send message|send email|send invitation|send reply|send it|` +
-		`senden|absenden|jetzt senden|nachricht senden|verschicken|` +
+	string(CatSend): `send|send now|send message|connect|send email|send invitation|send reply|send it|` +
+		`senden|absenden|abschicken|jetzt senden|nachricht senden|verschicken|` +
 		`envoyer|envoyer le message|` +
 		`enviar|enviar mensaje|enviar correo|enviar mensagem|enviar e-mail|` +
 		`invia|verstuur|versturen|` +
-		`发送|發送|发出|寄出|` +
+		`发送|發送|发出|寄出|送出|` +
 		`送信|送信する|メッセージを送信`,
 	string(CatPublish): `post|publish|publish*|tweet|toot|post reply|post comment|add comment|submit review|submit comment|comment now|go live|make it live|retweet|repost|` +
 		`veröffentlichen|veröffentlich*|posten|kommentar abschicken|` +
@@ -46,34 +46,34 @@ var captionLex = map[string]string{
 		`pubblica|plaatsen|publiceren|` +
 		`发布|發佈|發布|发表|發表|发帖|發文|提交评论|` +
 		`投稿|投稿する|公開する|公開|ツイート|ポスト`,
-	string(CatPayment): `pay|pay now|make payment|submit payment|place order|place your order|confirm order|confirm payment|confirm purchase|complete purchase|complete order|checkout|check out|proceed to checkout|transfer|transfer money|send money|wire|refund|issue refund|withdraw|tip|donate|authorize payment|` +
-		`bezahlen|jetzt bezahlen|zahlungspflichtig bestellen|kostenpflichtig bestellen|jetzt bestellen|bestellen|kaufen und bezahlen|überweisen|überweisung|zur kasse|rückerstattung|erstatten|spenden|auszahlen|` +
-		`payer|commander|commander et payer|passer la commande|valider la commande|virement|effectuer le virement|rembourser|remboursement|faire un don|retirer de l'argent|` +
-		`pagar|pagar ahora|realizar pedido|realizar el pedido|confirmar pedido|tramitar pedido|finalizar compra|transferir|transferencia|reembolsar|reembolso|donar|retirar dinero|` +
+	string(CatPayment): `pay|pay now|make payment|submit payment|send payment|submit order|add funds|top up|place order|place your order|confirm order|confirm payment|confirm purchase|complete purchase|complete order|checkout|check out|proceed to checkout|transfer|transfer money|send money|wire|refund|issue refund|withdraw|tip|donate|authorize payment|` +
+		`bezahlen|jetzt bezahlen|aufladen|bestellung absenden|zahlungspflichtig bestellen|kostenpflichtig bestellen|jetzt bestellen|bestellen|kaufen und bezahlen|überweisen|überweisung|zur kasse|rückerstattung|erstatten|spenden|auszahlen|` +
+		`payer|commander|valider le paiement|procéder au paiement|envoyer la commande|recharger|commander et payer|passer la commande|valider la commande|virement|effectuer le virement|rembourser|remboursement|faire un don|retirer de l'argent|` +
+		`pagar|pagar ahora|confirmar pago|realizar pago|enviar pedido|recargar|efetuar pagamento|recarregar|realizar pedido|realizar el pedido|confirmar pedido|tramitar pedido|finalizar compra|transferir|transferencia|reembolsar|reembolso|donar|retirar dinero|` +
 		`finalizar pedido|fazer pedido|confirmar pagamento|transferência|doar|sacar|` +
 		`paga|paga ora|betalen|afrekenen|` +
-		`支付|付款|立即支付|下单|立即下单|下單|提交订单|提交訂單|确认订单|確認訂單|结算|結帳|结账|转账|轉帳|汇款|匯款|退款|打赏|捐赠|捐款|提现|提現|` +
-		`支払う|支払い|お支払い|注文する|注文を確定|注文確定|購入手続き|レジに進む|振込|振り込む|送金|返金|寄付|出金`,
-	string(CatPurchase): `buy|buy now|add to cart|add to basket|add to bag|add to trolley|purchase|subscribe|subscribe now|book|book now|reserve|bid|place bid|upgrade|start subscription|start trial|rent|pre-order|preorder|` +
+		`支付|付款|立即支付|充值|下单|立即下单|下單|提交订单|提交訂單|确认订单|確認訂單|结算|結帳|结账|转账|轉帳|汇款|匯款|退款|打赏|捐赠|捐款|提现|提現|` +
+		`支払う|支払い|お支払い|チャージ|注文する|注文を確定|注文確定|購入手続き|レジに進む|振込|振り込む|送金|返金|寄付|出金`,
+	string(CatPurchase): `buy|buy now|add to cart|add to basket|add to bag|add to trolley|purchase|subscribe|subscribe now|book|book now|reserve|bid|place bid|upgrade|start subscription|start trial|start free trial|change plan|rent|pre-order|preorder|` +
 		`jetzt kaufen|kaufen|in den warenkorb|in den einkaufswagen|abonnieren|buchen|jetzt buchen|bieten|reservieren|` +
 		`acheter|acheter maintenant|ajouter au panier|s'abonner|abonner|réserver|enchérir|` +
 		`comprar|comprar ahora|añadir al carrito|añadir a la cesta|agregar al carrito|suscribirse|suscribirme|reservar|pujar|adicionar ao carrinho|adicionar à sacola|comprar agora|assinar|` +
 		`acquista|aggiungi al carrello|kopen|in winkelwagen|` +
 		`购买|購買|立即购买|立即購買|加入购物车|加入購物車|加入购物袋|订阅|訂閱|预订|預訂|出价|出價|` +
 		`カートに入れる|カートに追加|今すぐ購入|購入|購読|予約する|予約|入札`,
-	string(CatShare): `share with|make public|publish to web|grant access|give access|allow access|add collaborator|add member|add people|add user|add admin|make admin|make owner|transfer ownership|change role|invite members|send invite|` +
+	string(CatShare): `share with|make public|grant|change visibility|publish to web|grant access|give access|allow access|add collaborator|add member|add people|add user|add admin|make admin|make owner|transfer ownership|change role|invite members|send invite|` +
 		`freigeben|zugriff gewähren|mitglied hinzufügen|zum administrator machen|eigentümer übertragen|` +
 		`partager avec|donner accès|ajouter un membre|ajouter un collaborateur|rendre public|transférer la propriété|` +
 		`compartir con|dar acceso|añadir miembro|agregar colaborador|hacer público|transferir propiedad|compartilhar com|dar acesso|adicionar membro|adicionar colaborador|tornar público|` +
 		`共享给|分享给|授予访问权限|添加成员|添加协作者|設為管理員|设为管理员|转让所有权|設為公開|设为公开|` +
 		`アクセスを許可|メンバーを追加|管理者にする|オーナー権限を譲渡|公開に設定`,
-	string(CatAccount): `change password|update password|reset password|set password|save password|change email|update email|change email address|enable two-factor|disable two-factor|turn off two-factor|disable 2fa|enable 2fa|remove 2fa|generate new token|generate token|create token|new api key|create api key|generate api key|regenerate|sign out of all devices|sign out everywhere|log out of all sessions|authorize|authorize app|allow app|connect account|recovery codes|add passkey|remove passkey|` +
+	string(CatAccount): `change password|update password|reset password|set password|save password|change email|update email|change email address|enable two-factor|disable two-factor|turn off two-factor|disable 2fa|enable 2fa|remove 2fa|generate new token|generate token|create token|new api key|create api key|generate api key|regenerate|sign out of all devices|sign out everywhere|log out of all sessions|authorize|authorize app|allow app|install|install app|rotate key|rotate|connect account|recovery codes|add passkey|remove passkey|` +
 		`passwort ändern|kennwort ändern|passwort zurücksetzen|e-mail-adresse ändern|zwei-faktor|token generieren|überall abmelden|autorisieren|` +
 		`changer le mot de passe|modifier le mot de passe|réinitialiser le mot de passe|changer l'adresse e-mail|générer un jeton|autoriser|déconnecter tous les appareils|` +
 		`cambiar contraseña|cambiar la contraseña|restablecer contraseña|cambiar correo|generar token|autorizar|cerrar sesión en todos los dispositivos|alterar senha|redefinir senha|gerar token|alterar e-mail|` +
 		`修改密码|修改密碼|更改密码|更改密碼|重置密码|生成令牌|生成新令牌|创建令牌|授权|授權|退出所有设备|绑定手机|` +
 		`パスワードを変更|パスワード変更|パスワードをリセット|トークンを生成|新しいトークン|認証する|許可する|すべてのデバイスからログアウト|二段階認証`,
-	string(CatSubmit): `sign up|register|create account|apply|apply now|submit application|rsvp|accept invitation|accept|decline|save draft|send for review|request|enroll|join|join now|create|confirm booking|vote|approve|reject|merge|merge pull request|archive|close issue|close pull request|` +
+	string(CatSubmit): `sign up|register|create account|apply|apply now|submit application|rsvp|accept invitation|accept|decline|save draft|send for review|request|enroll|join|join now|create|confirm booking|vote|approve|reject|merge|merge pull request|archive|report|report spam|mark as spam|like|unlike|follow|unfollow|upvote|downvote|star|unstar|redeem|claim|deploy|run workflow|close issue|close pull request|` +
 		`registrieren|konto erstellen|anmelden|bewerben|annehmen|ablehnen|erstellen|entwurf speichern|zusagen|` +
 		`s'inscrire|inscription|créer un compte|postuler|accepter|refuser|créer|enregistrer le brouillon|` +
 		`registrarse|regístrate|crear cuenta|aplicar|postularse|aceptar|rechazar|crear|guardar borrador|cadastrar|cadastre-se|criar conta|candidatar|aceitar|recusar|criar|` +
@@ -163,7 +163,7 @@ var (
 	// Words that put the next word in verb position: a request marker.
 	reqMarker = map[string]bool{"please": true, "pls": true, "plz": true, "kindly": true, "you": true, "to": true, "and": true, "then": true, "also": true, "just": true, "now": true, "me": true, "bitte": true, "du": true, "sie": true, "und": true, "dann": true, "tu": true, "vous": true, "et": true, "puis": true, "puedes": true, "favor": true, "y": true, "luego": true, "pode": true, "podes": true, "voce": true, "e": true, "depois": true, "quero": true, "quiero": true, "puoi": true, "je": true}
 	// Markers that rule out a request: "how to delete" asks for knowledge.
-	reqQuestion = map[string]bool{"how": true, "whether": true, "why": true, "wie": true, "comment": true, "como": true, "cómo": true}
+	reqQuestion = map[string]bool{"how": true, "whether": true, "why": true, "which": true, "what": true, "should": true, "if": true, "welche": true, "was": true, "ob": true, "quel": true, "quelle": true, "si": true, "que": true, "qual": true, "cual": true, "wie": true, "comment": true, "como": true, "cómo": true}
 )
 
 // Requested lexicon. Entries marked with a leading "~" are also nouns
@@ -172,9 +172,9 @@ var requestLex = map[string]string{
 	"delete":   `delete|delete*|remove|erase|~trash|get rid of|~cancel|unsubscribe|revoke|close my account|deactivate|lösche|löschen|lösch|entferne|entfernen|kündige|kündigen|abbestellen|widerrufe|storniere|stornieren|supprime|supprimer|supprimez|efface|effacer|~retire|retirer|annule|annuler|résilie|résilier|désabonne|borra|borrar|borre|elimina|eliminar|elimine|quita|quitar|cancela|cancelar|cancele|darme de baja|apague|apagar|apaga|exclua|excluir|exclui|remova|remover|cancela|elimina|cancella|rimuovi|verwijder|删除|删掉|刪除|移除|删了|取消订阅|取消訂閱|退订|注销|註銷|撤销|削除して|削除する|削除を|消して|消去して|解約して|退会して|配信停止`,
 	"send":     `send|~email|~reply|~reply to|answer the email|answer the message|forward|~message|~text|~dm|sende|senden|schicke|schick|schicken|antworte|beantworte|leite|weiterleiten|envoie|envoyer|envoyez|réponds|répondre|répondez|transfère|envía|envia|enviar|envíe|manda|mandar|responde|responder|reenvía|~envie|mande|responda|encaminhe|invia|manda|rispondi|stuur|verstuur|发送|發送|发给|發給|发邮件|發郵件|~回复|~回覆|转发|轉發|寄给|送って|送信して|送信する|返信して|メールして|転送して`,
 	"publish":  `~post|publish|~comment|~comment on|leave a comment|~review|write a review|leave a review|tweet|~reply|veröffentliche|veröffentlichen|~poste|posten|kommentiere|kommentieren|bewerte|publie|publier|~poste|poster|commente|commenter|publica|publicar|comenta|comentar|publique|comente|pubblica|publiceer|~发布|~發佈|发表|發表|发帖|發帖|评论一下|写评论|寫評論|~留言|投稿して|投稿する|コメントして|公開して|レビューを書いて|ツイートして|返信して`,
-	"payment":  `~pay|~transfer|~wire|fais un virement|faire un virement|send money|~checkout|~refund|~tip|donate|withdraw|place the order|place an order|complete the purchase|bezahle|bezahlen|zahle|zahlen|überweise|überweisen|erstatte|spende|paie|payer|paye|payez|vire|virer|rembourse|rembourser|faire un don|~paga|pagar|pague|transfiere|transferir|transfira|reembolsa|reembolsar|reembolse|dona|donar|doar|betaal|~支付|~付款|付钱|付錢|~转账|~轉帳|汇款|匯款|~退款|捐款|支払って|払って|振り込んで|振込して|送金して|返金して|寄付して`,
-	"purchase": `+buy|+~order|+~purchase|add to cart|to my cart|to the cart|to cart|to my basket|to the basket|add to bag|au panier|al carrito|a la cesta|ao carrinho|subscribe|~book|~bid|+kaufe|+kaufen|+kauf|+bestelle|+bestellen|in den warenkorb|abonniere|abonnieren|buche|buchen|+achète|+acheter|+achetez|+~commande|+commander|ajoute au panier|ajouter au panier|abonne|~réserve|réserver|+~compra|+comprar|+compre|+pide|+pedir|añade al carrito|añadir al carrito|agrega al carrito|añade a la cesta|adicione ao carrinho|adicionar ao carrinho|suscríbete|suscribir|~reserva|reservar|assine|assinar|+acquista|+ordina|+koop|+kopen|+bestel|+购买|+購買|+~买|+~買|+下单|+下單|+订购|+訂購|加入购物车|加入購物車|~订阅|~訂閱|~预订|~預訂|+買って|+購入して|+注文して|カートに入れて|カートに追加して|予約して|購読して`,
-	"share":    `~share|~share with|~invite|give access|grant access|add as collaborator|add collaborator|make public|teile|teilen|lade|einladen|freigeben|gib|~partage|partager|~invite|inviter|comparte|compartir|invita|invitar|compartilhe|compartilhar|convide|convidar|condividi|invita|deel|delen|~分享|~共享|邀请|邀請|共有して|シェアして|招待して`,
+	"payment":  `~pay|~transfer|~wire|fais un virement|faire un virement|send money|~checkout|~refund|~tip|donate|withdraw|complete the purchase|bezahle|bezahlen|zahle|zahlen|überweise|überweisen|erstatte|spende|paie|payer|paye|payez|vire|virer|rembourse|rembourser|faire un don|~paga|pagar|pague|transfiere|transferir|transfira|reembolsa|reembolsar|reembolse|dona|donar|doar|betaal|~支付|~付款|付钱|付錢|~转账|~轉帳|汇款|匯款|~退款|捐款|支払って|払って|振り込んで|振込して|送金して|返金して|寄付して`,
+	"purchase": `+buy|+~order|+~purchase|+place the order|+place an order|add to cart|to my cart|to the cart|to cart|to my basket|to the basket|add to bag|au panier|al carrito|a la cesta|ao carrinho|subscribe|~book|~bid|+kaufe|+kaufen|+kauf|+bestelle|+bestellen|in den warenkorb|abonniere|abonnieren|buche|buchen|+achète|+acheter|+achetez|+~commande|+commander|ajoute au panier|ajouter au panier|abonne|~réserve|réserver|+~compra|+comprar|+compre|+pide|+pedir|añade al carrito|añadir al carrito|agrega al carrito|añade a la cesta|adicione ao carrinho|adicionar ao carrinho|suscríbete|suscribir|~reserva|reservar|assine|assinar|+acquista|+ordina|+koop|+kopen|+bestel|+购买|+購買|+~买|+~買|+下单|+下單|+订购|+訂購|加入购物车|加入購物車|~订阅|~訂閱|~预订|~預訂|+買って|+購入して|+注文して|カートに入れて|カートに追加して|予約して|購読して`,
+	"share":    `~share|~share with|~invite|give access|grant access|add as collaborator|add collaborator|as admin|as an admin|as owner|as an owner|as a collaborator|as collaborator|as editor|as an editor|make public|teile|teilen|lade|einladen|freigeben|gib|~partage|partager|~invite|inviter|comparte|compartir|invita|invitar|compartilhe|compartilhar|convide|convidar|condividi|invita|deel|delen|~分享|~共享|邀请|邀請|共有して|シェアして|招待して`,
 	"account":  `change my password|change the password|change password|reset my password|reset password|update my password|change my email|enable 2fa|disable 2fa|enable two-factor|generate a token|generate a new token|create an api key|sign out of all devices|passwort ändern|ändere mein passwort|ändere das passwort|setze mein passwort zurück|change mon mot de passe|changer mon mot de passe|modifie mon mot de passe|cambia mi contraseña|cambiar mi contraseña|cambia la contraseña|altere minha senha|alterar minha senha|mude minha senha|redefina minha senha|修改密码|修改密碼|更改密码|更改密碼|重置密码|パスワードを変更して|パスワードを変えて|パスワードをリセットして`,
 	"submit":   `submit|fill in and submit|fill out and submit|sign up|~register|~apply|rsvp|~book|~save|confirm|schicke das formular ab|absenden|einreichen|registriere|registrieren|speichere|speichern|bewirb|soumets|soumettre|inscris|inscrire|enregistre|enregistrer|postule|envía el formulario|regístrate|registrar|guarda|guardar|envie o formulário|cadastre|cadastrar|salve|salvar|提交|注册|註冊|报名|報名|保存一下|登録して|申し込んで|応募して|保存して|提出して`,
 }
