@@ -51,7 +51,10 @@
 // as tag "summary", as Chrome's computed roles do.
 package guard
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Category is what an action does to the world.
 type Category string
@@ -353,23 +356,33 @@ func linkVerdict(c Control) Classification {
 	if i := strings.IndexByte(u, '#'); i >= 0 {
 		u = u[:i]
 	}
-	// Words of the path and query: "/repos/x/delete", "?action=delete&id=3".
-	t := fold(strings.NewReplacer("_", " ", "-", " ").Replace(u))
-	q := ""
-	if i := strings.IndexByte(u, '?'); i >= 0 {
-		q = fold(strings.NewReplacer("_", " ", "-", " ").Replace(u[i:]))
-	}
-	for _, w := range hrefDelete {
-		if strings.Contains(t, " "+w+" ") {
+	// An action is a whole path segment or query key or value, or starts
+	// one ("/cart/remove/4411", "delete.php", "?action=delete&id=3",
+	// "do=delete"); an article "/how-to-remove-stains" is none.
+	path, query, _ := strings.Cut(u, "?")
+	for _, seg := range strings.Split(path, "/") {
+		if hrefAction(seg, hrefDelete) {
 			return verdict(c, CatDelete, quote(c)+" to "+clip(c.Href, 120))
 		}
 	}
-	for _, w := range hrefQueryDelete {
-		if strings.Contains(q, " "+w+" ") {
+	for _, kv := range strings.FieldsFunc(query, func(r rune) bool { return r == '&' || r == ';' }) {
+		k, v, _ := strings.Cut(kv, "=")
+		// A key names the action only whole ("delete=1"; "cancel_url" is none).
+		if slices.Contains(hrefDelete, k) || hrefAction(v, hrefDelete) || hrefAction(v, hrefQueryDelete) {
 			return verdict(c, CatDelete, quote(c)+" to "+clip(c.Href, 120))
 		}
 	}
 	return verdict(c, CatNavigate, quote(c))
+}
+
+// hrefAction: seg is one of the words or starts with one and a separator.
+func hrefAction(seg string, words []string) bool {
+	for _, w := range words {
+		if strings.HasPrefix(seg, w) && (len(seg) == len(w) || strings.IndexByte("._-+", seg[len(w)]) >= 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // formSpecific is the category a form's fields or name give beyond
@@ -431,7 +444,7 @@ func analyze(fs []Field) fieldInfo {
 	for _, fd := range fs {
 		t := fieldText(fd)
 		typ := lower(fd.Type)
-		if keyRecipient.in(t) {
+		if isRecipient(fd, t) {
 			f.recipient = true
 		}
 		if typ == "email" {
@@ -476,6 +489,11 @@ func analyze(fs []Field) fieldInfo {
 		f.newPassword = true
 	}
 	return f
+}
+
+// isRecipient: the field holds addressees; t is its fieldText.
+func isRecipient(f Field, t string) bool {
+	return keyRecipient.in(t) || recipientRows[strings.TrimSpace(fold(f.Name))] || recipientRows[strings.TrimSpace(fold(f.Label))]
 }
 
 var keySubject = keys(`subject|betreff|objet|asunto|assunto|主题|主題|件名`)
@@ -598,7 +616,7 @@ func values(c Control, cat Category) []Value {
 			add("account", label, mask(v))
 		case keyAccount.in(t) && digits(v) >= 6:
 			add("account", label, v)
-		case keyRecipient.in(t) || typ == "email" && fieldRecipients:
+		case isRecipient(fd, t) || typ == "email" && fieldRecipients:
 			found := false
 			for _, e := range emails(v) {
 				add("recipient", label, e)

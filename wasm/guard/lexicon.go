@@ -131,7 +131,7 @@ var (
 // Field keys. Short keys (three letters or fewer) must be a whole word of
 // the field's name or label; longer ones may be part of one ("recipient_email").
 var (
-	keyRecipient = keys(`to|cc|bcc|an|para|recipient|recipients|invitee|invitees|collaborator|username|user name|member|add people|emails|payee|beneficiary|empfänger|begünstigter|destinataire|destinataires|bénéficiaire|destinatario|destinatarios|beneficiario|destinatário|favorecido|收件人|收件者|收款人|宛先|送信先|受取人`)
+	keyRecipient = keys(`recipient|recipients|invitee|invitees|collaborator|username|user name|member|add people|emails|payee|beneficiary|empfänger|begünstigter|destinataire|destinataires|bénéficiaire|destinatario|destinatarios|beneficiario|destinatário|favorecido|收件人|收件者|收款人|宛先|送信先|受取人`)
 	keyBody      = keys(`body|message|msg|content|text|comment|reply|post|review|note|nachricht|kommentar|inhalt|corps|commentaire|mensaje|comentario|cuerpo|mensagem|comentário|正文|内容|內容|消息|评论|評論|留言|本文|メッセージ|コメント`)
 	keyPublic    = keys(`comment|reply|post|review|status|tweet|kommentar|commentaire|comentario|comentário|评论|評論|回复|コメント|返信|投稿|レビュー`)
 	keyAmount    = keys(`amount|sum|betrag|summe|montant|importe|monto|valor|quantia|金额|金額|振込金額`)
@@ -142,6 +142,10 @@ var (
 	keyRole      = keys(`role|permission|permissions|access|rolle|berechtigung|rôle|rol|permiso|papel|permissão|função|角色|权限|權限|権限|ロール`)
 	keySearch    = keys(`q|s|k|query|search|keyword|keywords|term|find|filter|sort|order by|orderby|page|lang|category|suche|recherche|buscar|busca|búsqueda|pesquisa|搜索|搜尋|検索|キーワード`)
 )
+
+// Address rows named by a short word ("To", "An", "Para") only when the
+// word is the whole name or label: "Enter an amount" is no address row.
+var recipientRows = map[string]bool{"to": true, "cc": true, "bcc": true, "an": true, "para": true, "a": true, "kopie": true}
 
 // Role values that a grant would give.
 var roleLex = keys(`admin|administrator|owner|editor|maintainer|moderator|manager|member|writer|commenter|viewer|reader|can edit|can view|can comment|full access|make changes to events|make changes and manage sharing|` +
