@@ -573,6 +573,9 @@ func verdict(c Control, cat Category, caption string) Classification {
 	return Classification{Category: cat, Caption: caption, Values: values(c, cat)}
 }
 
+// maxValues bounds what one approval card shows.
+const maxValues = 16
+
 // values collects what the user should see before approving: only for
 // actions that do something, and only from the page's side.
 func values(c Control, cat Category) []Value {
@@ -582,7 +585,7 @@ func values(c Control, cat Category) []Value {
 	var out []Value
 	add := func(kind, label, v string) {
 		v = clip(v, 200)
-		if v == "" {
+		if v == "" || len(out) == maxValues {
 			return
 		}
 		for _, o := range out {

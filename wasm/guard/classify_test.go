@@ -149,6 +149,7 @@ var classifyCases = []classifyCase{
 	{"clear filters", btn("Clear filters"), CatNone, nil},
 	{"remove search term", btn("Remove search term"), CatNone, nil},
 	{"delete filter chip", btn("Delete filter"), CatNone, nil},
+	{"captions do not join into phrases", with(btn("Delete"), func(c *Control) { c.Title = "Filter" }), CatDelete, nil},
 	{"next page of results", btn("Next page"), CatNone, nil},
 	{"next outside form", btn("Next"), CatNone, nil},
 	{"back", btn("Back"), CatNone, nil},

@@ -382,7 +382,7 @@ func fold(s string) string {
 				put(r + 32)
 			case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
 				put(r)
-			case r == '.' || r == ',' || r == ';' || r == ':' || r == '!' || r == '?' || r == '\n':
+			case r == '.' || r == ',' || r == ';' || r == ':' || r == '!' || r == '?' || r == '\n' || r == '|':
 				sep('|')
 			default:
 				sep(' ')
