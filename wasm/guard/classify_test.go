@@ -181,6 +181,7 @@ var classifyCases = []classifyCase{
 	{"sign up", submit("Sign up", "post", fd("email", "Email", "email", "me@example.com")), CatSubmit, nil},
 	{"rsvp", btn("RSVP"), CatSubmit, nil},
 	{"job apply", submit("Apply", "post", fd("resume", "Resume", "file", "cv.pdf")), CatSubmit, nil},
+	{"shipping form with postcode is a submit", submit("Continue", "post", fd("address1", "Address", "text", "1 Main St"), fd("postcode", "Postcode", "text", "SW1A 1AA")), CatSubmit, nil},
 	{"next step of checkout form", submit("Next", "post", fd("address", "Street address", "text", "1 Main St")), CatSubmit, nil},
 	{"continue in form with amount is payment", submit("Continue", "post",
 		fd("recipient_name", "Recipient", "text", "Jane Doe"),

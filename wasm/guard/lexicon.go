@@ -128,8 +128,8 @@ var (
 	hrefQueryDelete = []string{"trash", "cancel"}
 )
 
-// Field keys. Short keys (three letters or fewer) must be a whole word of
-// the field's name or label; longer ones may be part of one ("recipient_email").
+// Field keys, matched in a field's name (split at "_", "-" and camelCase)
+// and label.
 var (
 	keyRecipient = keys(`recipient|recipients|invitee|invitees|collaborator|username|user name|member|add people|emails|payee|beneficiary|empfänger|begünstigter|destinataire|destinataires|bénéficiaire|destinatario|destinatarios|beneficiario|destinatário|favorecido|收件人|收件者|收款人|宛先|送信先|受取人`)
 	keyBody      = keys(`body|message|msg|content|text|comment|reply|post|review|note|nachricht|kommentar|inhalt|corps|commentaire|mensaje|comentario|cuerpo|mensagem|comentário|正文|内容|內容|消息|评论|評論|留言|本文|メッセージ|コメント`)
@@ -183,23 +183,23 @@ var requestLex = map[string]string{
 	"submit":   `submit|fill in and submit|fill out and submit|sign up|~register|~apply|rsvp|~book|~save|confirm|schicke das formular ab|absenden|einreichen|registriere|registrieren|speichere|speichern|bewirb|soumets|soumettre|inscris|inscrire|enregistre|enregistrer|postule|envía el formulario|regístrate|registrar|guarda|guardar|envie o formulário|cadastre|cadastrar|salve|salvar|提交|注册|註冊|报名|報名|保存一下|登録して|申し込んで|応募して|保存して|提出して`,
 }
 
-// keySet holds folded keys split by how they must match.
+// keySet holds folded field keys. A Latin key matches whole words, also
+// with a plural "s" or a number after it ("comments", "password2") but not
+// inside another word ("postcode" is no post); a CJK key is a substring.
 type keySet struct {
-	words []string // whole-word (Latin, short)
-	subs  []string // substrings (long Latin, CJK)
+	latin, cjk []string
 }
 
 func keys(list string) keySet {
 	var k keySet
 	for _, w := range strings.Split(list, "|") {
 		f := strings.TrimSpace(fold(w))
-		if f == "" {
-			continue
-		}
-		if len(f) <= 3 && !hasCJK(f) {
-			k.words = append(k.words, f)
-		} else {
-			k.subs = append(k.subs, f)
+		switch {
+		case f == "":
+		case hasCJK(f):
+			k.cjk = append(k.cjk, f)
+		default:
+			k.latin = append(k.latin, f)
 		}
 	}
 	return k
@@ -209,12 +209,24 @@ func keys(list string) keySet {
 func (k keySet) in(t string) bool { return k.find(t) != "" }
 
 func (k keySet) find(t string) string {
-	for _, w := range k.words {
-		if strings.Contains(t, " "+w+" ") {
-			return w
+	for _, w := range k.latin {
+		for from := 0; ; {
+			j := strings.Index(t[from:], " "+w)
+			if j < 0 {
+				break
+			}
+			end := from + j + 1 + len(w)
+			rest := t[end:]
+			if n := strings.IndexByte(rest, ' '); n >= 0 {
+				rest = rest[:n]
+			}
+			if rest == "" || rest == "s" || allDigits(rest) {
+				return w
+			}
+			from = end
 		}
 	}
-	for _, s := range k.subs {
+	for _, s := range k.cjk {
 		if strings.Contains(t, s) {
 			return s
 		}
