@@ -92,8 +92,11 @@
     if (tag === 'button' && !type) type = form ? 'submit' : 'button';
     if (tag === 'input' && !type) type = 'text';
     const dlg = el.closest(DIALOG);
+    // A button that opens a menu or popup only opens it (the classifier's
+    // "popupbutton", as Chrome's computed role names it).
+    const popup = (el.getAttribute('aria-haspopup') || 'false') !== 'false' && /^(button|a|div|span)$/.test(tag);
     const c = {
-      tool, tag, role: roleOf(el), type,
+      tool, tag, role: popup ? 'popupbutton' : roleOf(el), type,
       name: clip(squash(nameOf(el)), PROBE_TEXT), text: textOf(el, PROBE_TEXT),
       title: attr(el, 'title'), ariaLabel: attr(el, 'aria-label'),
       value: tag === 'input' && ['submit', 'button', 'reset', 'image'].includes(type) ? clip(squash(el.value), PROBE_TEXT) : '',

@@ -49,7 +49,7 @@ func NewAuthority(words []string, startURL string) *Authority {
 	for _, t := range significant(a.words) {
 		a.tokens[t] = true
 	}
-	for _, h := range hostsIn(all) {
+	for _, h := range HostsIn(all) {
 		a.hosts[h] = true
 		a.sites[SiteOf(h)] = true
 	}
@@ -177,8 +177,8 @@ func hostOf(raw string) string {
 	return strings.ToLower(u.Hostname())
 }
 
-// hostsIn finds the hosts of URLs and bare domain names in text.
-func hostsIn(text string) []string {
+// HostsIn finds the hosts of URLs and bare domain names in text.
+func HostsIn(text string) []string {
 	var out []string
 	for _, f := range strings.FieldsFunc(text, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune("<>()[]\"'`,;!?", r)
@@ -336,9 +336,6 @@ func hasDigitAndLetter(w []rune) bool {
 	return d && l
 }
 
-func isCJK(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
-}
 
 // stopWords cannot identify an item: the words of actions, of shop and mail
 // pages, and filler, in the languages the classifier reads.
