@@ -336,7 +336,6 @@ func hasDigitAndLetter(w []rune) bool {
 	return d && l
 }
 
-
 // stopWords cannot identify an item: the words of actions, of shop and mail
 // pages, and filler, in the languages the classifier reads.
 var stopWords = setOf(
