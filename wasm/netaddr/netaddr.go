@@ -13,8 +13,8 @@ import (
 
 // Private says why host (a URL's host name, without port, or an address a
 // resolver returned) names this computer or a local network, as a noun
-// phrase ("a private network address"), or returns "" for a public host. Host names are judged as a browser
-// reads them: IPv4 addresses in the other notations a browser accepts
+// phrase ("a private network address"), or returns "" for a public host.
+// Host names are judged as a browser reads them: IPv4 addresses in the other notations a browser accepts
 // (2130706433, 0x7f.1, 0177.0.0.1, 127.1) count as the address they stand
 // for, and a host a browser would refuse as a malformed address is
 // refused here too.
