@@ -32,9 +32,16 @@ func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any) 
 	}
 	var target string
 	if t.name == "navigate" {
-		if target, err = checkURL(args["url"].(string)); err != nil {
+		u, err := checkURL(args["url"].(string))
+		if err != nil {
 			return "", err
 		}
+		// A page's text must not steer the tab into the user's
+		// machine or intranet (a router's admin page, a local service).
+		if err := d.checkHost(ctx, "navigate", u, before.URL); err != nil {
+			return "", err
+		}
+		target = u.String()
 	}
 	if err := d.armDialogs(ctx, before.URL); err != nil {
 		return "", err
@@ -66,22 +73,22 @@ func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any) 
 // checkURL accepts only absolute http(s) URLs; a bare host such as
 // "example.com/a" gets https. javascript:, file:, data:, chrome: and the
 // like are refused: they would run code or read local files.
-func checkURL(raw string) (string, error) {
+func checkURL(raw string) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
 	if err == nil && u.Scheme == "" && !strings.HasPrefix(raw, "/") {
 		u, err = url.Parse("https://" + raw)
 	}
 	if err != nil {
-		return "", fmt.Errorf("navigate: %q is not a valid URL", raw)
+		return nil, fmt.Errorf("navigate: %q is not a valid URL", raw)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("navigate: only http and https URLs can be opened, not %q", u.Scheme+":")
+		return nil, fmt.Errorf("navigate: only http and https URLs can be opened, not %q", u.Scheme+":")
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("navigate: %q has no host", raw)
+		return nil, fmt.Errorf("navigate: %q has no host", raw)
 	}
-	return u.String(), nil
+	return u, nil
 }
 
 // navigationStarted reports whether the tab left before's document or
