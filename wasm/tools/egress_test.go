@@ -270,3 +270,21 @@ func TestNavigateChecksResolvedAddresses(t *testing.T) {
 		t.Errorf("navigations %v", r.tabs.navs)
 	}
 }
+
+// The browser follows a navigation's redirects: a public URL that leads
+// the tab to a private host is refused where it lands, and the tab goes
+// back.
+func TestNavigateSendsTheTabBackFromARedirectInside(t *testing.T) {
+	r := newRig(ModeAct, "mid")
+	r.tabs.redirect = map[string]string{"https://short.example/x": "http://192.168.0.1/admin", "https://short.example/y": "https://long.example/y"}
+	_, err := r.run("navigate", `{"url":"https://short.example/x"}`)
+	if err == nil || !strings.Contains(err.Error(), "led the tab to http://192.168.0.1/admin") || !strings.Contains(err.Error(), "sent back") {
+		t.Errorf("error %v, want a refused landing", err)
+	}
+	if r.tabs.tab.URL != "https://shop.example/" {
+		t.Errorf("tab left on %s", r.tabs.tab.URL)
+	}
+	if out, err := r.run("navigate", `{"url":"https://short.example/y"}`); err != nil || !strings.Contains(out, "URL: https://long.example/y") {
+		t.Errorf("public redirect: %v\n%s", err, out)
+	}
+}

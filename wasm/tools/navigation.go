@@ -67,7 +67,41 @@ func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any) 
 	if err := d.armDialogs(ctx, ""); err != nil {
 		return "", err
 	}
+	if t.name == "navigate" {
+		if err := d.refuseLanding(ctx, target, tab, before); err != nil {
+			return "", err
+		}
+	}
 	return notedResult(dialogNote(d.takeDialogs(ctx)), loadReport(tab, loaded), ""), nil
+}
+
+// refuseLanding sends the tab back when the page navigate opened
+// redirected it to a private host the user did not name. The browser
+// follows a navigation's redirects itself, so only where the tab ended can
+// be judged: the private host has had its request, but the agent does not
+// get to read or act on its page.
+func (d *Dispatcher) refuseLanding(ctx context.Context, target string, tab, before platform.Tab) error {
+	u, err := url.Parse(tab.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil
+	}
+	refused := d.checkHost(ctx, "navigate", u, before.URL)
+	if refused == nil || ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err := d.armDialogs(ctx, tab.URL); err != nil {
+		return err
+	}
+	back := "The tab was sent back to the previous page."
+	if err := d.goHistory(ctx, -1); err != nil {
+		back = "Going back failed: " + err.Error()
+	} else if _, _, err := d.waitForLoad(ctx, tab); err != nil {
+		return err
+	}
+	if err := d.armDialogs(ctx, ""); err != nil {
+		return err
+	}
+	return fmt.Errorf("navigate: %s led the tab to %s: %s %s", target, u.Redacted(), strings.TrimPrefix(refused.Error(), "navigate: "), back)
 }
 
 // checkURL accepts only absolute http(s) URLs; a bare host such as
