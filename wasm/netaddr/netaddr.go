@@ -9,6 +9,8 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Private says why host (a URL's host name, without port, or an address a
@@ -29,6 +31,11 @@ func Private(host string) (reason string) {
 	if numericLast(h) {
 		// A browser reads it as IPv4 and fails; Canonical left it as it was.
 		return "a malformed numeric address"
+	}
+	if numericLast(strings.Map(otherDigits, h)) {
+		// The browser's IDNA mapping turns 𝟏 or ① into 1: an address in
+		// disguise, whichever it is.
+		return "a numeric address written with look-alike digits"
 	}
 	switch {
 	case h == "localhost" || strings.HasSuffix(h, ".localhost"):
@@ -54,7 +61,7 @@ var localSuffixes = []string{".local", ".home.arpa", ".lan", ".internal"}
 // notation it was written in, and IPv6 in its compressed form. A host a
 // browser would reject stays as it was (lower-cased).
 func Canonical(host string) string {
-	h := strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+	h := strings.TrimSuffix(fold(strings.ToLower(strings.Trim(host, "[]"))), ".")
 	if ip, err := netip.ParseAddr(h); err == nil {
 		return ip.String()
 	}
@@ -62,6 +69,42 @@ func Canonical(host string) string {
 		return ip.String()
 	}
 	return h
+}
+
+// fold applies the part of a browser's IDNA mapping (UTS 46) that can
+// turn a host into an address or a local name: fullwidth ASCII becomes
+// ASCII (１２７ is 127, ｌｏｃａｌｈｏｓｔ is localhost), the ideographic
+// full stops become dots, and invisible format characters (soft hyphen,
+// zero-width space) are dropped.
+func fold(h string) string {
+	ascii := true
+	for i := 0; i < len(h) && ascii; i++ {
+		ascii = h[i] < utf8.RuneSelf
+	}
+	if ascii {
+		return h
+	}
+	return strings.ToLower(strings.Map(func(r rune) rune {
+		switch {
+		case r >= 0xFF01 && r <= 0xFF5E:
+			return r - 0xFEE0
+		case r == 0x3002 || r == 0xFF61:
+			return '.'
+		case unicode.Is(unicode.Cf, r):
+			return -1
+		}
+		return r
+	}, h))
+}
+
+// otherDigits stands any non-ASCII number (mathematical, circled,
+// superscript digits) in for a digit, to see whether the host would be
+// numeric once the browser maps them.
+func otherDigits(r rune) rune {
+	if r >= utf8.RuneSelf && unicode.IsNumber(r) {
+		return '0'
+	}
+	return r
 }
 
 // privateAddr classifies one address; IPv6 forms that carry an IPv4

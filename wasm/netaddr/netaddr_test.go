@@ -22,6 +22,9 @@ func TestPrivate(t *testing.T) {
 		// names
 		"localhost", "LOCALHOST.", "app.localhost", "printer.local", "router.lan", "nas.home.arpa",
 		"metadata.google.internal", "intranet", "router", "wiki.", "",
+		// what a browser's IDNA mapping turns into the above
+		"１２７.０.０.１", "127。0。0。1", "127｡0｡0｡1", "ｌｏｃａｌｈｏｓｔ", "127.0.0.1\u00ad", "loc\u200balhost",
+		"０ｘ７Ｆ.1", "𝟏𝟐𝟕.𝟎.𝟎.𝟏", "①②⑦.0.0.1", "𝟖.𝟖.𝟖.𝟖",
 	}
 	for _, h := range private {
 		if Private(h) == "" {
@@ -33,6 +36,7 @@ func TestPrivate(t *testing.T) {
 		"169.255.0.1", "2001:db8::1", "[2606:4700::1111]", "64:ff9b::808:808", "::ffff:8.8.8.8",
 		"134744072", "0x08080808", "local.example.com", "lan.example.com", "internal.example.com",
 		"example.localhost.com", "xn--bcher-kva.example", "1e100.net",
+		"ｅｘａｍｐｌｅ.com", "example。com", "bücher.example", "例え.jp",
 	}
 	for _, h := range public {
 		if r := Private(h); r != "" {
@@ -73,6 +77,8 @@ func TestCanonical(t *testing.T) {
 		"999999999999999":  "999999999999999",
 		"4294967295":       "255.255.255.255",
 		"intranet.example": "intranet.example",
+		"１２７.０.０.１":        "127.0.0.1",
+		"Ｅｘａｍｐｌｅ。ＣＯＭ":      "example.com",
 	} {
 		if got := Canonical(in); got != want {
 			t.Errorf("Canonical(%q) = %q, want %q", in, got, want)

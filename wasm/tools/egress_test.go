@@ -24,6 +24,8 @@ func TestPrivateHostReadsURLsAsABrowserDoes(t *testing.T) {
 		"http://10.0.0.0x1/":                true,
 		"http://router/admin":               true,
 		"http://100.100.100.100/":           true,
+		"http://１２７.０.０.１/":                 true, // fullwidth, as a browser maps it
+		"http://ｌｏｃａｌｈｏｓｔ:3000/":            true,
 		"https://example.com/":              false,
 		"https://127.0.0.1.nip.example/":    false, // a name: only a resolver can tell
 		"https://user:pw@example.com:8443/": false,

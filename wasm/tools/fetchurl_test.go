@@ -127,6 +127,7 @@ func TestFetchURLRefusesPrivateAndOtherSchemes(t *testing.T) {
 		"http://printer.local/", "http://intranet/", "http://0x7f.1/", "http://2130706433/", "http://127.1/",
 		"http://0177.0.0.1/", "http://100.64.0.1/", "http://router.lan/", "http://nas.home.arpa/", "http://metadata.google.internal/",
 		"http://[fe80::1]/", "http://[ff02::1]/", "http://255.255.255.255/", "http://224.0.0.1/",
+		"http://%31%32%37.0.0.1/", "http://１２７.０.０.１/", "http://ｌｏｃａｌｈｏｓｔ/",
 		"file:///etc/passwd", "javascript:alert(1)", "data:text/html,hi", "chrome://settings", "ftp://files.example/",
 	} {
 		if got, err := r.fetch(context.Background(), map[string]any{"url": u}); err == nil {
