@@ -26,7 +26,8 @@ func PrivateHost(u *url.URL) (reason string) {
 // AllowHosts names the hosts the user's own words named, each a host name
 // or address with or without a port ("localhost:3000", "192.168.1.1",
 // "router"). navigate and fetch_url open such a host even when it is
-// private; a host without a port allows every port of it.
+// private; a host without a port allows every port of it. The list
+// replaces any earlier one.
 func (d *Dispatcher) AllowHosts(hosts []string) *Dispatcher {
 	d.allowed = nil
 	for _, h := range hosts {
@@ -58,10 +59,10 @@ func (d *Dispatcher) checkHost(ctx context.Context, tool string, u *url.URL, tab
 	if reason := PrivateHost(u); reason != "" {
 		return hostRefusal(tool, u, u.Hostname()+" is "+reason)
 	}
-	host := u.Hostname()
 	if d.p.Resolve == nil {
 		return nil
 	}
+	host := netaddr.Canonical(u.Hostname()) // as the browser will look it up
 	if _, err := netip.ParseAddr(host); err == nil {
 		return nil // an address needs no lookup, and PrivateHost judged it
 	}

@@ -220,8 +220,10 @@ func TestResolverRefusesNamesThatLeadInside(t *testing.T) {
 	if _, err := r.fetch(context.Background(), map[string]any{"url": "http://rebind.example/"}); err != nil {
 		t.Errorf("named host: %v", err)
 	}
-	if _, err := r.fetch(context.Background(), map[string]any{"url": "http://8.8.8.8/"}); err != nil {
-		t.Errorf("public address: %v", err)
+	for _, u := range []string{"http://8.8.8.8/", "http://0x08080808/"} {
+		if _, err := r.fetch(context.Background(), map[string]any{"url": u}); err != nil {
+			t.Errorf("public address %s: %v", u, err)
+		}
 	}
 	if len(res.asked) != 0 {
 		t.Errorf("looked up %v; named hosts and addresses need no lookup", res.asked)
