@@ -145,6 +145,9 @@
           headers: req.headers || {},
           body: req.body ?? undefined,
           signal: controller.signal,
+          // "manual" gives an opaque redirect (status 0, no location):
+          // fetch_url learns that a redirect happened, not where to.
+          redirect: req.redirect || "follow",
           // Provider APIs authenticate with keys; the user's cookies for
           // those hosts must not ride along.
           credentials: "omit",
@@ -276,6 +279,13 @@
     });
   }
 
+  // Firefox only (the "dns" permission): the addresses a name resolves
+  // to, so Go can refuse a public-looking name that leads to a private
+  // address before anything is sent. Chrome has no DNS API for extensions.
+  const dns = api.dns && {
+    resolve: async (host) => (await api.dns.resolve(host)).addresses ?? [],
+  };
+
   const alarms = {
     create: (name, periodInMinutes) => api.alarms.create(name, { periodInMinutes }),
     clear: (name) => api.alarms.clear(name),
@@ -299,6 +309,7 @@
     session: storageArea(api.storage.session),
     fetch: fetchBridge,
     debugger: debuggerBridge || null,
+    dns: dns || null,
     alarms,
     broadcast,
   };

@@ -64,3 +64,44 @@ func TestFetchURLReadsAnotherPage(t *testing.T) {
 		t.Errorf("tab URL %s after fetch_url, want it unchanged at %s", tabURL, s.pageURL)
 	}
 }
+
+// In Chrome a redirect fetched with redirect "manual" is opaque: fetch_url
+// lets the browser follow it and judges the URL that answered. A redirect
+// within the tab's host is read; one to another local host returns
+// nothing.
+func TestFetchURLRedirectsInTheBrowser(t *testing.T) {
+	fixtures, err := url.Parse(env.fixtures.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The file server redirects a file's path with a trailing slash to the file.
+	sameHost := env.fixtures.URL + "/page2.html/"
+	toLocalhost := env.fixtures.URL + "/bounce?to=" + url.QueryEscape("http://localhost:"+fixtures.Port()+"/page2.html")
+	var results []string
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		if n > 0 {
+			results = append(results, lastToolResult(req))
+		}
+		switch n {
+		case 0:
+			return callTool("fetch_url", map[string]any{"url": sameHost})
+		case 1:
+			return callTool("fetch_url", map[string]any{"url": toLocalhost})
+		}
+		return answer("done")
+	})
+	s := openSession(t, "page1.html", srv, openAIChat)
+	s.send("ask", "Read the timetable page.")
+	if got := s.waitRunEnd(); got != "done" {
+		t.Fatalf("run status %q, want done", got)
+	}
+	if len(results) != 2 {
+		t.Fatalf("results %q", results)
+	}
+	if r := results[0]; !strings.Contains(r, "ZEBRA-42") || !strings.Contains(r, "(redirected from "+sameHost+")") {
+		t.Errorf("same-host redirect: %s", r)
+	}
+	if r := results[1]; !strings.Contains(r, "redirected to http://localhost:") || strings.Contains(r, "ZEBRA-42") {
+		t.Errorf("redirect to localhost: %s", r)
+	}
+}

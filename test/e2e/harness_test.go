@@ -10,6 +10,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"testing"
@@ -54,7 +55,14 @@ func runSuite(m *testing.M) (int, error) {
 		return 0, fmt.Errorf("attach to the service worker: %w", err)
 	}
 
-	fixtures := httptest.NewServer(scenario.Fixtures(root, "test/e2e/testdata"))
+	mux := http.NewServeMux()
+	mux.Handle("/", scenario.Fixtures(root, "test/e2e/testdata"))
+	// /bounce?to=URL redirects anywhere, as an open redirector on a
+	// public site would (fetchurl_test.go).
+	mux.HandleFunc("/bounce", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
+	fixtures := httptest.NewServer(mux)
 	defer fixtures.Close()
 
 	env = &browserEnv{root: root, extID: extID, browser: browser, worker: worker, workerLg: wlog, fixtures: fixtures}

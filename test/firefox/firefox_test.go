@@ -73,6 +73,9 @@ func profilePrefs() string {
 		{"browser.newtabpage.enabled", false},
 		{"services.settings.server", "http://127.0.0.1:9/"},
 		{"dom.disable_open_during_load", false},
+		// A public-looking name that Firefox resolves to this computer,
+		// for the dns.resolve check of fetch_url (egress_test.go).
+		{"network.dns.localDomains", rebindHost},
 	}
 	var b strings.Builder
 	for _, p := range prefs {

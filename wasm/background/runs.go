@@ -157,7 +157,10 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		}
 	}
 	window := agent.ContextWindow(cfg)
-	disp := tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser).WithContextWindow(window)
+	// Hosts on this computer or the local network are reached only when the
+	// user's own request names them.
+	disp := tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser).WithContextWindow(window).
+		AllowHosts(guard.HostsIn(ru.text))
 	opts := agent.Options{
 		Provider:      prov,
 		Mode:          ru.mode,

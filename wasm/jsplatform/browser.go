@@ -50,6 +50,21 @@ func (d debugger) Dialogs(ctx context.Context, tabID int) ([]platform.Dialog, er
 	return out, nil
 }
 
+// resolver implements platform.Resolver over wbHost.dns (Firefox only).
+type resolver struct{ js js.Value }
+
+func (r resolver) Resolve(ctx context.Context, host string) ([]string, error) {
+	v, err := call(ctx, r.js, "resolve", host)
+	if err != nil {
+		return nil, err
+	}
+	var addrs []string
+	if err := json.Unmarshal(toJSON(v), &addrs); err != nil {
+		return nil, fmt.Errorf("dns: unreadable answer: %v", err)
+	}
+	return addrs, nil
+}
+
 // alarms implements platform.Alarms over wbHost.alarms.
 type alarms struct{ js js.Value }
 

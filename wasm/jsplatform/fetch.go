@@ -23,7 +23,9 @@ type Fetcher struct {
 // errClosed is returned by a Read after Close.
 var errClosed = errors.New("jsplatform: read on closed response body")
 
-// Fetch starts req and returns once the response headers are in. Ending
+// Fetch starts req and returns once the response headers are in. A
+// redirect met with platform.RedirectManual comes back as the browser
+// gives it: Status 0, no headers, URL the one requested. Ending
 // ctx (or reaching req.Timeout) aborts the fetch, also mid-body.
 func (f *Fetcher) Fetch(ctx context.Context, req *platform.Request) (*platform.Response, error) {
 	var cancel context.CancelFunc
@@ -72,6 +74,7 @@ func (f *Fetcher) request(id int64, req *platform.Request) (js.Value, error) {
 	r.Set("method", req.Method)
 	r.Set("url", req.URL)
 	r.Set("headers", headers)
+	r.Set("redirect", req.Redirect)
 	if len(req.Body) > 0 {
 		b := js.Global().Get("Uint8Array").New(len(req.Body))
 		js.CopyBytesToJS(b, req.Body)

@@ -157,3 +157,40 @@ func waitAborted(t *testing.T, signal js.Value) {
 	}
 	t.Fatal("the fetch was not aborted")
 }
+
+func TestFetchManualRedirectIsOpaque(t *testing.T) {
+	f := New().Fetch
+	resp, err := f.Fetch(context.Background(), &platform.Request{URL: "http://redirect.invalid/a", Redirect: platform.RedirectManual})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.Status != 0 || resp.URL != "http://redirect.invalid/a" || len(resp.Header) != 0 {
+		t.Errorf("opaque redirect came back as %+v", resp)
+	}
+	if got := lastRequest().Get("redirect").String(); got != "manual" {
+		t.Errorf("fetch got redirect %q", got)
+	}
+	resp, err = f.Fetch(context.Background(), &platform.Request{URL: testModuleURL(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := lastRequest().Get("redirect").String(); got != "follow" {
+		t.Errorf("a request without a mode sent redirect %q, want follow", got)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	r := New().Resolve
+	if r == nil {
+		t.Fatal("no resolver though wbHost.dns exists")
+	}
+	addrs, err := r.Resolve(context.Background(), "rebind.example")
+	if err != nil || strings.Join(addrs, " ") != "10.0.0.7 2001:db8::1" {
+		t.Errorf("Resolve = %v, %v", addrs, err)
+	}
+	if _, err := r.Resolve(context.Background(), "unknown.invalid"); err == nil || !strings.Contains(err.Error(), "UNKNOWN_HOST") {
+		t.Errorf("unknown host: err = %v", err)
+	}
+}

@@ -11,7 +11,8 @@ import (
 )
 
 // New builds a platform.Platform over globalThis.wbHost (jsglue/host.js).
-// Debugger is nil where the browser has none (Firefox).
+// Debugger is nil where the browser has none (Firefox), Resolve where it
+// gives extensions no DNS API (Chrome).
 func New() platform.Platform {
 	host := js.Global().Get("wbHost")
 	p := platform.Platform{
@@ -28,6 +29,9 @@ func New() platform.Platform {
 	}
 	if d := host.Get("debugger"); d.Truthy() {
 		p.Debugger = debugger{d}
+	}
+	if d := host.Get("dns"); d.Truthy() {
+		p.Resolve = resolver{d}
 	}
 	return p
 }

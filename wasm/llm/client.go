@@ -103,15 +103,21 @@ func (c *client) chatOnce(ctx context.Context, req Request, model string, stream
 	return res, err
 }
 
-// send performs one request and turns HTTP failures into *Error.
+// send performs one request and turns HTTP failures into *Error. A
+// redirect is never followed: the request carries the API key, which must
+// reach only the address the user configured.
 func (c *client) send(ctx context.Context, method, url string, body []byte) (*platform.Response, error) {
-	resp, err := c.fetch.Fetch(ctx, &platform.Request{Method: method, URL: url, Header: c.wire.headers(), Body: body})
+	resp, err := c.fetch.Fetch(ctx, &platform.Request{Method: method, URL: url, Header: c.wire.headers(), Body: body, Redirect: platform.RedirectManual})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, &Error{Kind: KindNetwork, Err: err, Message: redact(fmt.Sprintf(
 			"Could not reach %s. Check that the server is running and the base URL is right.", hostOf(url)), c.cfg.APIKey)}
+	}
+	if resp.Status == 0 || resp.Status >= 300 && resp.Status <= 399 {
+		resp.Body.Close()
+		return nil, redirectError(c.cfg, resp.Status, resp.Header["location"])
 	}
 	if resp.Status < 200 || resp.Status > 299 {
 		b, _ := readAll(ctx, resp.Body, 64<<10)

@@ -170,6 +170,19 @@ func endSentence(s string) string {
 	return s + "."
 }
 
+// redirectError reports a redirect the client did not follow. Status 0
+// is a browser's opaque redirect, whose location is hidden; a runtime that
+// shows the location gets it named.
+func redirectError(cfg Config, status int, location string) *Error {
+	to := ""
+	if location != "" {
+		to = " to " + location
+	}
+	return &Error{Kind: KindConfig, Status: status, Message: redact(fmt.Sprintf(
+		"%s answered with a redirect%s. WebBrain does not follow redirects from a model server, so your API key only ever goes to the address in Settings: put the address the server redirects to in the base URL.",
+		providerLabel(cfg), to), cfg.APIKey)}
+}
+
 func providerLabel(cfg Config) string {
 	if cfg.Name != "" {
 		return "The provider " + cfg.Name

@@ -60,16 +60,31 @@ type Storage interface {
 
 // Request is an HTTP request made through the browser's fetch.
 type Request struct {
-	Method  string
-	URL     string
-	Header  map[string]string
-	Body    []byte
-	Timeout time.Duration // 0: none beyond ctx
+	Method   string
+	URL      string
+	Header   map[string]string
+	Body     []byte
+	Timeout  time.Duration // 0: none beyond ctx
+	Redirect string        // RedirectFollow (""), RedirectManual or RedirectError
 }
+
+// Redirect modes of a Request, as in the fetch standard.
+const (
+	// RedirectFollow follows redirects; Response.URL is where they ended.
+	RedirectFollow = ""
+	// RedirectManual returns a redirect as the response without following
+	// it. A runtime that shows its target gives the 3xx status and the
+	// location header; a browser hides both (an opaque redirect): Status
+	// is then 0 and the header empty.
+	RedirectManual = "manual"
+	// RedirectError fails the request with an error when the server
+	// answers with a redirect.
+	RedirectError = "error"
+)
 
 // Response is a fetch response whose Body streams as it arrives.
 type Response struct {
-	Status int
+	Status int               // 0: an opaque redirect (RedirectManual)
 	URL    string            // where the response came from, after any redirects
 	Header map[string]string // lower-case names
 	Body   io.ReadCloser
@@ -79,6 +94,15 @@ type Response struct {
 // an HTTP error status is a normal Response.
 type Fetcher interface {
 	Fetch(ctx context.Context, req *Request) (*Response, error)
+}
+
+// Resolver looks up the addresses of a host name (Firefox's dns.resolve),
+// so a public-looking name that leads to a private address can be refused
+// before anything is sent. Chrome gives extensions no DNS API: there the
+// Resolver is nil and only the name itself can be judged.
+type Resolver interface {
+	// Resolve returns the addresses as text (IPv4 dotted, IPv6).
+	Resolve(ctx context.Context, host string) ([]string, error)
 }
 
 // Debugger wraps chrome.debugger (CDP). Firefox has none: a nil Debugger
@@ -135,6 +159,7 @@ type Platform struct {
 	Local    Storage // chrome.storage.local: settings
 	Session  Storage // chrome.storage.session: conversations, run journals
 	Fetch    Fetcher
+	Resolve  Resolver // nil in Chrome
 	Debugger Debugger // nil in Firefox
 	Alarms   Alarms
 	Clock    Clock

@@ -45,10 +45,15 @@ func Defaults() Settings {
 	}
 }
 
-// Active returns the configuration of the active provider.
+// Active returns the configuration of the active provider. One that would
+// send its requests in clear to a remote host is refused here, as stored
+// settings load without that rule (see validate).
 func (s Settings) Active() (llm.Config, error) {
-	for _, p := range s.Providers {
+	for i, p := range s.Providers {
 		if p.ID == s.ActiveProvider {
+			if remoteHTTP(p.BaseURL) {
+				return llm.Config{}, transportError(fmt.Sprintf("providers[%d].baseUrl", i))
+			}
 			return p, nil
 		}
 	}
@@ -79,7 +84,7 @@ func Load(ctx context.Context, st platform.Storage) (Settings, error) {
 	}
 	s, err := decode(raw, "")
 	if err == nil {
-		err = s.Validate()
+		err = s.validate("", false)
 	}
 	if err != nil {
 		return Defaults(), &LoadError{Reason: err.Error()}

@@ -52,6 +52,16 @@ func TestValidate(t *testing.T) {
 		{"maxSteps 1", func(s *Settings) { s.MaxSteps = 1 }, ""},
 		{"maxSteps 200", func(s *Settings) { s.MaxSteps = 200 }, ""},
 		{"https base URL with port", func(s *Settings) { s.Providers[0].BaseURL = "https://127.0.0.1:8080/v1" }, ""},
+		{"http to a remote name", func(s *Settings) { s.Providers[1].BaseURL = "http://x.openai.azure.com" }, "providers[1].baseUrl"},
+		{"http to a public address", func(s *Settings) { s.Providers[0].BaseURL = "http://203.0.113.9:11434/v1" }, "providers[0].baseUrl"},
+		{"http to a public address in decimal", func(s *Settings) { s.Providers[0].BaseURL = "http://3405803785/v1" }, "providers[0].baseUrl"},
+		{"http to localhost", func(s *Settings) { s.Providers[0].BaseURL = "http://localhost:1234/v1" }, ""},
+		{"http to IPv6 loopback", func(s *Settings) { s.Providers[0].BaseURL = "http://[::1]:8080/v1" }, ""},
+		{"http to a LAN address", func(s *Settings) { s.Providers[0].BaseURL = "http://192.168.1.20:11434/v1" }, ""},
+		{"http to a VPN (CGNAT) address", func(s *Settings) { s.Providers[0].BaseURL = "http://100.101.102.103:11434/v1" }, ""},
+		{"http to a .local name", func(s *Settings) { s.Providers[0].BaseURL = "http://gpu.local:8080/v1" }, ""},
+		{"http to a .lan name", func(s *Settings) { s.Providers[0].BaseURL = "http://gpu.lan:8080/v1" }, ""},
+		{"http to an intranet name", func(s *Settings) { s.Providers[0].BaseURL = "http://gpu-box:8080/v1" }, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -185,6 +195,37 @@ func TestImportRejects(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Field != c.field || fe.Message == "" {
 			t.Errorf("%s: got %v, want field %q", c.doc, err, c.field)
 		}
+	}
+}
+
+// Settings stored before https was required for remote providers still
+// load, so the user sees and fixes them; running with one is refused, and
+// saving or importing one is an error on the field.
+func TestRemoteHTTPLoadsButDoesNotRun(t *testing.T) {
+	const stored = `{"providers":[{"id":"a","name":"A","kind":"openai-chat","baseUrl":"https://api.example.com/v1","tier":"mid"},` +
+		`{"id":"b","name":"B","kind":"openai-chat","baseUrl":"http://api.example.com/v1","apiKey":"sk-secret","tier":"mid"}],"activeProvider":"b","maxSteps":5}`
+	st := platformtest.NewStorage()
+	if err := st.Set(context.Background(), map[string]json.RawMessage{StorageKey: json.RawMessage(stored)}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(context.Background(), st)
+	if err != nil || len(s.Providers) != 2 {
+		t.Fatalf("Load = %+v, %v; want the stored settings", s, err)
+	}
+	var fe *FieldError
+	if _, err := s.Active(); !errors.As(err, &fe) || fe.Field != "providers[1].baseUrl" || !strings.Contains(fe.Message, "https://") {
+		t.Errorf("Active: %v", err)
+	}
+	if err := Save(context.Background(), st, s); !errors.As(err, &fe) || fe.Field != "providers[1].baseUrl" {
+		t.Errorf("Save: %v", err)
+	}
+	s.ActiveProvider = "a"
+	if _, err := s.Active(); err != nil {
+		t.Errorf("Active with the https provider: %v", err)
+	}
+	_, err = Import(json.RawMessage(`{"format":"webbrain-config/1","settings":` + stored + `}`))
+	if !errors.As(err, &fe) || fe.Field != "settings.providers[1].baseUrl" {
+		t.Errorf("Import: %v", err)
 	}
 }
 

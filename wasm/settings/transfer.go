@@ -41,7 +41,7 @@ func Import(doc json.RawMessage) (Settings, error) {
 	if err != nil {
 		return Settings{}, err
 	}
-	if err := s.validate("settings"); err != nil {
+	if err := s.validate("settings", true); err != nil {
 		return Settings{}, err
 	}
 	return s, nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/netaddr"
 )
 
 // FieldError names the invalid value by its dotted path (for example
@@ -36,16 +37,20 @@ var (
 )
 
 // Validate checks the whole object and returns the first problem found.
-func (s Settings) Validate() error { return s.validate("") }
+func (s Settings) Validate() error { return s.validate("", true) }
 
-func (s Settings) validate(prefix string) error {
+// validate checks s; transport says whether plain http to a remote host
+// is an error. Loading leaves that rule to Active, so settings stored
+// before the rule existed still load for the user to fix rather than
+// being replaced by the defaults.
+func (s Settings) validate(prefix string, transport bool) error {
 	if len(s.Providers) == 0 {
 		return &FieldError{Field: join(prefix, "providers"), Message: "Add at least one provider."}
 	}
 	seen := map[string]bool{}
 	for i, p := range s.Providers {
 		path := join(prefix, fmt.Sprintf("providers[%d]", i))
-		if err := ValidateProvider(p, path); err != nil {
+		if err := validateProvider(p, path, transport); err != nil {
 			return err
 		}
 		if seen[p.ID] {
@@ -64,7 +69,9 @@ func (s Settings) validate(prefix string) error {
 
 // ValidateProvider checks one provider; path prefixes the field names
 // ("providers[0]", or "provider" for a provider tested on its own).
-func ValidateProvider(p llm.Config, path string) error {
+func ValidateProvider(p llm.Config, path string) error { return validateProvider(p, path, true) }
+
+func validateProvider(p llm.Config, path string, transport bool) error {
 	field := func(name string) string { return join(path, name) }
 	switch {
 	case strings.TrimSpace(p.ID) == "":
@@ -75,6 +82,8 @@ func ValidateProvider(p llm.Config, path string) error {
 		return &FieldError{Field: field("kind"), Message: fmt.Sprintf("Unknown provider kind %q; use one of %s.", p.Kind, strings.Join(kinds, ", "))}
 	case !httpURL(p.BaseURL):
 		return &FieldError{Field: field("baseUrl"), Message: "The base URL must be a full address starting with http:// or https://."}
+	case transport && remoteHTTP(p.BaseURL):
+		return transportError(field("baseUrl"))
 	case !oneOf(p.Tier, tiers):
 		return &FieldError{Field: field("tier"), Message: fmt.Sprintf("Unknown tier %q; use one of %s.", p.Tier, strings.Join(tiers, ", "))}
 	case p.ContextWindow < 0:
@@ -99,6 +108,19 @@ func oneOf(v string, set []string) bool {
 func httpURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// remoteHTTP reports whether base sends requests (and the API key) in
+// clear over the internet: http to a host that is not on this computer
+// or the local network, by the same rule fetch_url applies (netaddr).
+func remoteHTTP(base string) bool {
+	u, err := url.Parse(base)
+	return err == nil && u.Scheme == "http" && netaddr.Private(u.Hostname()) == ""
+}
+
+func transportError(field string) *FieldError {
+	return &FieldError{Field: field, Message: "Use https:// for remote providers; http is only for servers on this computer or your local network " +
+		"(an address such as 127.0.0.1, 192.168.x.x, 10.x.x.x or 100.64–127.x.x, or a name such as localhost, gpu-box or gpu-box.local)."}
 }
 
 // decodeError turns a JSON decoding failure into a FieldError.

@@ -22,6 +22,8 @@ type Dispatcher struct {
 	window  ReadWindow
 	// lastFetch is fetch_url's last document, for its continuations.
 	lastFetch *fetched
+	// allowed are the private hosts the user named (AllowHosts).
+	allowed []allowedHost
 }
 
 // NewDispatcher returns a Dispatcher for the tab. A nil p.Clock means the

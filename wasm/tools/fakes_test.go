@@ -18,6 +18,7 @@ type fakeTabs struct {
 	loadGets int // Get calls a load stays "loading"
 	pending  int
 	navs     []string
+	redirect map[string]string // where a navigation to a URL ends instead
 }
 
 func newFakeTabs(url string) *fakeTabs {
@@ -52,6 +53,9 @@ func (f *fakeTabs) Navigate(ctx context.Context, tabID int, url string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.navs = append(f.navs, url)
+	if to, ok := f.redirect[url]; ok {
+		url = to
+	}
 	f.history = append(f.history[:f.pos+1], url)
 	f.pos++
 	f.load(url)

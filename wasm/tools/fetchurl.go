@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 const (
 	fetchTimeout  = 15 * time.Second
 	fetchMaxBytes = 2 << 20 // bytes of the body read; the rest is dropped
+	maxRedirects  = 5       // redirects fetch_url follows itself, hop by hop
 )
 
 // fetched is the last document fetch_url read, so following its
@@ -38,7 +38,7 @@ func (d *Dispatcher) runFetch(ctx context.Context, args map[string]any) (string,
 	if err != nil {
 		return "", tabError(err)
 	}
-	if err := allowedHost(target, tab.URL); err != nil {
+	if err := d.checkHost(ctx, "fetch_url", target, tab.URL); err != nil {
 		return "", err
 	}
 	page := pageBudget
@@ -85,85 +85,13 @@ func fetchTarget(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// allowedHost refuses hosts on the user's machine or local network, so a
-// page's instructions cannot make the agent probe the intranet; the one
-// exception is the host (and port) the tab itself shows, a local app
-// reading its own pages. Only the URL's literal host can be judged: a
-// public name that resolves to a private address is not caught.
-func allowedHost(u *url.URL, tabURL string) error {
-	if !privateHost(u.Hostname()) {
-		return nil
-	}
-	if t, err := url.Parse(tabURL); err == nil && (t.Scheme == "http" || t.Scheme == "https") && sameHost(u, t) {
-		return nil
-	}
-	return fmt.Errorf("fetch_url: %s is on this computer or a local network, which fetch_url does not read unless the tab is showing a page of that same host", u.Host)
-}
-
-// privateHost reports whether host names the local machine or a private
-// network: loopback, private, link-local and unspecified addresses,
-// localhost, *.local and single-label intranet names. A host the browser
-// would read as an IPv4 address in another notation (0x7f.1) counts too.
-func privateHost(host string) bool {
-	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	if ip, err := netip.ParseAddr(h); err == nil {
-		ip = ip.Unmap()
-		return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified() ||
-			ip.IsMulticast() || ip.Is4() && ip.As4()[0] == 0
-	}
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasSuffix(h, ".local") {
-		return true
-	}
-	last := h[strings.LastIndexByte(h, '.')+1:]
-	return !strings.Contains(h, ".") || numericLabel(last)
-}
-
-// numericLabel reports whether a last host label makes a browser parse the
-// host as an IPv4 address (WHATWG URL: decimal or 0x hex).
-func numericLabel(s string) bool {
-	if strings.HasPrefix(s, "0x") {
-		s = s[2:]
-		return strings.Trim(s, "0123456789abcdef") == ""
-	}
-	return s != "" && strings.Trim(s, "0123456789") == ""
-}
-
-// sameHost compares host names and effective ports.
-func sameHost(a, b *url.URL) bool {
-	return strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
-}
-
-func port(u *url.URL) string {
-	if p := u.Port(); p != "" {
-		return p
-	}
-	if u.Scheme == "https" {
-		return "443"
-	}
-	return "80"
-}
-
 // fetchDocument GETs target and converts its body to text.
 func (d *Dispatcher) fetchDocument(ctx context.Context, target *url.URL, tabURL string) (*fetched, error) {
-	resp, err := d.p.Fetch.Fetch(ctx, &platform.Request{
-		Method:  "GET",
-		URL:     target.String(),
-		Header:  map[string]string{"Accept": "text/html, application/xhtml+xml, text/plain, text/markdown, application/json;q=0.9, */*;q=0.1"},
-		Timeout: fetchTimeout,
-	})
+	resp, final, err := d.get(ctx, target, tabURL)
 	if err != nil {
-		return nil, fetchError(ctx, target, err)
+		return nil, err
 	}
 	defer resp.Body.Close()
-	// The browser followed any redirects: the place it ended must pass
-	// the same rule, or a public URL could bounce to an intranet one.
-	final, err := url.Parse(resp.URL)
-	if err != nil || resp.URL == "" {
-		return nil, errors.New("fetch_url: the browser did not say which URL answered")
-	}
-	if err := allowedHost(final, tabURL); err != nil {
-		return nil, fmt.Errorf("fetch_url: %s redirected to %s, which is refused: %v", target, final.Host, strings.TrimPrefix(err.Error(), "fetch_url: "))
-	}
 	if resp.Status < 200 || resp.Status > 299 {
 		return nil, fmt.Errorf("fetch_url: %s answered HTTP %d", final, resp.Status)
 	}
@@ -173,7 +101,7 @@ func (d *Dispatcher) fetchDocument(ctx context.Context, target *url.URL, tabURL 
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, fetchMaxBytes+1))
 	if err != nil {
-		return nil, fetchError(ctx, target, err)
+		return nil, fetchError(ctx, final, err)
 	}
 	doc := &fetched{url: target.String(), final: final.String()}
 	if len(body) > fetchMaxBytes {
@@ -187,6 +115,104 @@ func (d *Dispatcher) fetchDocument(ctx context.Context, target *url.URL, tabURL 
 		doc.text = strings.TrimSpace(s)
 	}
 	return doc, nil
+}
+
+// get requests target with redirects held back, so that every place a
+// redirect leads passes checkHost before anything is sent there. A
+// redirect whose location the fetcher shows is requested in turn, at most
+// maxRedirects times. A browser hides the location (an opaque redirect,
+// status 0): get then lets the browser follow it and judges where it
+// ended, so a refused host's content never reaches the model, though the
+// browser has sent that host a request (without cookies). The hops share
+// one fetchTimeout, body included.
+func (d *Dispatcher) get(ctx context.Context, target *url.URL, tabURL string) (*platform.Response, *url.URL, error) {
+	deadline := time.Now().Add(fetchTimeout)
+	cur := target
+	for hops := 0; ; hops++ {
+		resp, err := d.request(ctx, cur, platform.RedirectManual, deadline)
+		if err != nil {
+			return nil, nil, err
+		}
+		loc := resp.Header["location"]
+		if resp.Status == 0 {
+			resp.Body.Close()
+			return d.follow(ctx, target, cur, tabURL, deadline)
+		}
+		if !isRedirect(resp.Status) || loc == "" {
+			return resp, cur, nil
+		}
+		resp.Body.Close()
+		next, err := cur.Parse(loc)
+		if err != nil {
+			return nil, nil, fmt.Errorf("fetch_url: %s redirected to %q, which is not a valid URL", cur, loc)
+		}
+		if next.Scheme != "http" && next.Scheme != "https" {
+			return nil, nil, fmt.Errorf("fetch_url: %s redirected to a %s: address, which fetch_url does not read", cur, next.Scheme)
+		}
+		next.Fragment = ""
+		if err := d.checkHost(ctx, "fetch_url", next, tabURL); err != nil {
+			return nil, nil, redirectRefusal(target, next, err)
+		}
+		if hops == maxRedirects {
+			return nil, nil, fmt.Errorf("fetch_url: %s redirected more than %d times; the last redirect pointed to %s", target, maxRedirects, next.Redacted())
+		}
+		cur = next
+	}
+}
+
+// follow fetches u letting the browser follow its redirects, then applies
+// checkHost to the URL that answered.
+func (d *Dispatcher) follow(ctx context.Context, target, u *url.URL, tabURL string, deadline time.Time) (*platform.Response, *url.URL, error) {
+	resp, err := d.request(ctx, u, platform.RedirectFollow, deadline)
+	if err != nil {
+		return nil, nil, err
+	}
+	final, err := url.Parse(resp.URL)
+	if err != nil || resp.URL == "" {
+		resp.Body.Close()
+		return nil, nil, errors.New("fetch_url: the browser did not say which URL answered")
+	}
+	if err := d.checkHost(ctx, "fetch_url", final, tabURL); err != nil {
+		resp.Body.Close()
+		return nil, nil, redirectRefusal(target, final, err)
+	}
+	return resp, final, nil
+}
+
+// request sends one GET with the time left until deadline.
+func (d *Dispatcher) request(ctx context.Context, u *url.URL, redirect string, deadline time.Time) (*platform.Response, error) {
+	left := time.Until(deadline)
+	if left <= 0 {
+		return nil, fetchError(ctx, u, context.DeadlineExceeded)
+	}
+	resp, err := d.p.Fetch.Fetch(ctx, &platform.Request{
+		Method:   "GET",
+		URL:      u.String(),
+		Header:   map[string]string{"Accept": "text/html, application/xhtml+xml, text/plain, text/markdown, application/json;q=0.9, */*;q=0.1"},
+		Timeout:  left,
+		Redirect: redirect,
+	})
+	if err != nil {
+		return nil, fetchError(ctx, u, err)
+	}
+	return resp, nil
+}
+
+func isRedirect(status int) bool {
+	switch status {
+	case 301, 302, 303, 307, 308:
+		return true
+	}
+	return false
+}
+
+// redirectRefusal says that target led to a refused place; a cancelled
+// run stays a cancellation.
+func redirectRefusal(target, to *url.URL, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("fetch_url: %s redirected to %s: %s", target, to.Redacted(), strings.TrimPrefix(err.Error(), "fetch_url: "))
 }
 
 // contentKind sorts a Content-Type into html or text, or explains why

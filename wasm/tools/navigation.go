@@ -32,9 +32,16 @@ func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any) 
 	}
 	var target string
 	if t.name == "navigate" {
-		if target, err = checkURL(args["url"].(string)); err != nil {
+		u, err := checkURL(args["url"].(string))
+		if err != nil {
 			return "", err
 		}
+		// A page's text must not steer the tab into the user's
+		// machine or intranet (a router's admin page, a local service).
+		if err := d.checkHost(ctx, "navigate", u, before.URL); err != nil {
+			return "", err
+		}
+		target = u.String()
 	}
 	if err := d.armDialogs(ctx, before.URL); err != nil {
 		return "", err
@@ -60,28 +67,62 @@ func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any) 
 	if err := d.armDialogs(ctx, ""); err != nil {
 		return "", err
 	}
+	if t.name == "navigate" {
+		if err := d.refuseLanding(ctx, target, tab, before); err != nil {
+			return "", err
+		}
+	}
 	return notedResult(dialogNote(d.takeDialogs(ctx)), loadReport(tab, loaded), ""), nil
+}
+
+// refuseLanding sends the tab back when the page navigate opened
+// redirected it to a private host the user did not name. The browser
+// follows a navigation's redirects itself, so only where the tab ended can
+// be judged: the private host has had its request, but the agent does not
+// get to read or act on its page.
+func (d *Dispatcher) refuseLanding(ctx context.Context, target string, tab, before platform.Tab) error {
+	u, err := url.Parse(tab.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil
+	}
+	refused := d.checkHost(ctx, "navigate", u, before.URL)
+	if refused == nil || ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err := d.armDialogs(ctx, tab.URL); err != nil {
+		return err
+	}
+	back := "The tab was sent back to the previous page."
+	if err := d.goHistory(ctx, -1); err != nil {
+		back = "Going back failed: " + err.Error()
+	} else if _, _, err := d.waitForLoad(ctx, tab); err != nil {
+		return err
+	}
+	if err := d.armDialogs(ctx, ""); err != nil {
+		return err
+	}
+	return fmt.Errorf("navigate: %s led the tab to %s: %s %s", target, u.Redacted(), strings.TrimPrefix(refused.Error(), "navigate: "), back)
 }
 
 // checkURL accepts only absolute http(s) URLs; a bare host such as
 // "example.com/a" gets https. javascript:, file:, data:, chrome: and the
 // like are refused: they would run code or read local files.
-func checkURL(raw string) (string, error) {
+func checkURL(raw string) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
 	if err == nil && u.Scheme == "" && !strings.HasPrefix(raw, "/") {
 		u, err = url.Parse("https://" + raw)
 	}
 	if err != nil {
-		return "", fmt.Errorf("navigate: %q is not a valid URL", raw)
+		return nil, fmt.Errorf("navigate: %q is not a valid URL", raw)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return "", fmt.Errorf("navigate: only http and https URLs can be opened, not %q", u.Scheme+":")
+		return nil, fmt.Errorf("navigate: only http and https URLs can be opened, not %q", u.Scheme+":")
 	}
 	if u.Host == "" {
-		return "", fmt.Errorf("navigate: %q has no host", raw)
+		return nil, fmt.Errorf("navigate: %q has no host", raw)
 	}
-	return u.String(), nil
+	return u, nil
 }
 
 // navigationStarted reports whether the tab left before's document or

@@ -74,6 +74,14 @@
       // fireDebuggerEvent delivers a CDP event as Chrome would.
       onEvent: { addListener: (fn) => (rec.fireDebuggerEvent = (tabId, method, params) => fn({ tabId }, method, params)) },
     },
+    // Firefox's dns.resolve, here beside Chrome's APIs: the bridge is
+    // the same whichever browser offers it.
+    dns: {
+      resolve: async (host) => {
+        if (host === "unknown.invalid") throw new Error("NS_ERROR_UNKNOWN_HOST");
+        return { addresses: host === "rebind.example" ? ["10.0.0.7", "2001:db8::1"] : ["93.184.216.34"] };
+      },
+    },
     alarms: {
       create: async (name, info) => rec.calls.push(["alarm", name, info.periodInMinutes]),
       clear: async (name) => rec.calls.push(["clearAlarm", name]),
@@ -86,7 +94,11 @@
   globalThis.fetch = (url, init = {}) => {
     // wasmbrowsertest's own file-system bridge fetches with string bodies.
     const body = ArrayBuffer.isView(init.body) ? new TextDecoder().decode(init.body) : (init.body ?? null);
-    rec.requests.push({ url, method: init.method, headers: init.headers, body, signal: init.signal });
+    rec.requests.push({ url, method: init.method, headers: init.headers, body, signal: init.signal, redirect: init.redirect });
+    // What a browser gives for a redirect fetched with redirect "manual".
+    if (String(url).startsWith("http://redirect.invalid/") && init.redirect === "manual") {
+      return Promise.resolve({ type: "opaqueredirect", status: 0, url, headers: new Headers(), body: null });
+    }
     if (String(url).startsWith("http://slow.invalid/")) {
       return new Promise((_, reject) => {
         init.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));

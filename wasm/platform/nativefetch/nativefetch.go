@@ -6,6 +6,7 @@ package nativefetch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -13,10 +14,15 @@ import (
 	"github.com/webbrain/webbrain/wasm/platform"
 )
 
+// errRedirect fails a RedirectError request that met a redirect, as the
+// browser's fetch rejects it.
+var errRedirect = errors.New("nativefetch: the server answered with a redirect, which this request does not follow")
+
 // Fetcher is a platform.Fetcher backed by an http.Client.
 type Fetcher struct{ Client *http.Client }
 
-// Fetch performs req; the response body streams.
+// Fetch performs req; the response body streams. Unlike a browser it
+// shows a manual redirect's status and location (platform.RedirectManual).
 func (f Fetcher) Fetch(ctx context.Context, req *platform.Request) (*platform.Response, error) {
 	cancel := context.CancelFunc(func() {})
 	if req.Timeout > 0 {
@@ -37,6 +43,17 @@ func (f Fetcher) Fetch(ctx context.Context, req *platform.Request) (*platform.Re
 	c := f.Client
 	if c == nil {
 		c = http.DefaultClient
+	}
+	if req.Redirect != platform.RedirectFollow {
+		// A copy: the caller's client keeps its own redirect policy.
+		stop := *c
+		stop.CheckRedirect = func(*http.Request, []*http.Request) error {
+			if req.Redirect == platform.RedirectManual {
+				return http.ErrUseLastResponse
+			}
+			return errRedirect
+		}
+		c = &stop
 	}
 	resp, err := c.Do(hr)
 	if err != nil {
