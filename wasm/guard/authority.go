@@ -194,8 +194,9 @@ func HostsIn(text string) []string {
 			f = f[at+1:] // an address names its domain
 		}
 		host, _, _ := strings.Cut(f, "/")
-		if looksLikeDomain(host) {
-			out = append(out, strings.ToLower(host))
+		name, _, _ := strings.Cut(host, ":") // a port
+		if looksLikeDomain(name) || strings.EqualFold(name, "localhost") || (isDotted(name) && strings.Count(name, ".") == 3) {
+			out = append(out, strings.ToLower(name))
 		}
 	}
 	return out

@@ -192,3 +192,8 @@ func detailsText(a Approval) string {
 	}
 	return b.String()
 }
+
+func TestHostsInTheUsersWords(t *testing.T) {
+	got := HostsIn("open http://localhost:3000/admin, then 192.168.1.20:8080 and docs.example.com/guide; mail me@corp.example.org")
+	assert.Equal(t, []string{"localhost", "192.168.1.20", "docs.example.com", "corp.example.org"}, got)
+}
