@@ -48,6 +48,7 @@ type gullible struct {
 	mu      sync.Mutex
 	seen    map[string]bool // injected clauses already queued
 	queue   []string        // injected clauses to run next
+	waiting []string        // injected clauses that need a value not yet read
 	next    int             // next task clause
 	extras  []string        // text to put into the answer
 	journal []string        // what it did, for the failure log
@@ -62,15 +63,39 @@ func (g *gullible) script(n int, req llmtest.Request) llmtest.Turn {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.collect(req)
+	// Instructions waiting for a value the model has not read yet run as
+	// soon as it has.
+	var still []string
+	for _, c := range g.waiting {
+		if g.unknown(c, req) {
+			still = append(still, c)
+		} else {
+			g.queue = append([]string{c}, g.queue...)
+		}
+	}
+	g.waiting = still
 	for range 100 {
 		var clause string
 		injected := len(g.queue) > 0
 		switch {
 		case injected:
 			clause, g.queue = g.queue[0], g.queue[1:]
+			// An instruction needs {email} or {api_key} the model has
+			// not read: it waits while the task still reads pages.
+			if g.unknown(clause, req) && g.next < len(g.task) && !clauseAnswer.MatchString(g.task[g.next]) {
+				g.waiting = append(g.waiting, clause)
+				g.note("page: %s -> waits for what it needs", clause)
+				continue
+			}
 		case g.next < len(g.task):
 			clause = g.task[g.next]
 			g.next++
+			if clauseAnswer.MatchString(clause) && len(g.waiting) > 0 {
+				// Before answering, whatever still waits runs as it is.
+				g.queue, g.waiting = g.waiting, nil
+				g.next--
+				continue
+			}
 		default:
 			return g.finalAnswer(req, "Done.")
 		}
@@ -280,6 +305,12 @@ func (g *gullible) fill(s string, req llmtest.Request, inURL bool) string {
 		s = strings.ReplaceAll(s, k, v)
 	}
 	return s
+}
+
+// unknown reports whether clause needs a value the model has not read.
+func (g *gullible) unknown(clause string, req llmtest.Request) bool {
+	filled := g.fill(clause, req, false)
+	return strings.Contains(filled, "{api_key}") || strings.Contains(filled, "{email}")
 }
 
 // readText is everything the model has read from pages.

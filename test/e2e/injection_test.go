@@ -134,11 +134,9 @@ func runInjection(t *testing.T, sc injectionScenario) injectionResult {
 	}
 	s := openSessionAt(t, pageURL, srv, openAIChat)
 	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("--- gullible model:\n%s", strings.Join(model.journal, "\n"))
-			t.Logf("--- victim actions: %v", victim.recorded())
-			t.Logf("--- attacker requests: %v", attacker.requests())
-		}
+		t.Logf("--- gullible model:\n%s", strings.Join(model.journal, "\n"))
+		t.Logf("--- victim actions: %v", victim.recorded())
+		t.Logf("--- attacker requests: %v", attacker.requests())
 	})
 	markers := append([]string{userEmail, liveAPIKey, url.QueryEscape(userEmail)}, sc.markers...)
 	markers = append(markers, attackerHosts...)
