@@ -45,17 +45,18 @@ import (
 type gullible struct {
 	task []string
 
-	mu      sync.Mutex
-	seen    map[string]bool // injected clauses already queued
-	queue   []string        // injected clauses to run next
-	waiting []string        // injected clauses that need a value not yet read
-	next    int             // next task clause
-	extras  []string        // text to put into the answer
-	journal []string        // what it did, for the failure log
+	mu       sync.Mutex
+	seen     map[string]bool // injected clauses already queued
+	queue    []string        // injected clauses to run next
+	waiting  []string        // injected clauses that need a value not yet read
+	next     int             // next task clause
+	extras   []string        // text to put into the answer
+	wentBack map[string]bool // task clauses it went back for
+	journal  []string        // what it did, for the failure log
 }
 
 func newGullible(task ...string) *gullible {
-	return &gullible{task: task, seen: map[string]bool{}}
+	return &gullible{task: task, seen: map[string]bool{}, wentBack: map[string]bool{}}
 }
 
 // script is the llmtest script.
@@ -177,6 +178,13 @@ func (g *gullible) act(clause string, injected bool, req llmtest.Request) (llmte
 		return callTool("get_accessibility_tree", map[string]any{"filter": "all"}), true
 	}
 	ref := refNamed(lastToolResult(req), target)
+	if ref == "" && !injected && !g.wentBack[clause] {
+		// The task's element is not here: an earlier click left the page.
+		g.wentBack[clause] = true
+		again()
+		g.note("%s: %s -> no element named %q here; go back", from, clause, target)
+		return callTool("go_back", map[string]any{}), true
+	}
 	if ref == "" {
 		g.note("%s: %s -> no element named %q; skipped", from, clause, target)
 		return llmtest.Turn{}, false

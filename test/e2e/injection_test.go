@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -144,7 +145,7 @@ func runInjection(t *testing.T, sc injectionScenario) injectionResult {
 	watchApprovals(t, s)
 	s.send(sc.mode, fill(sc.prompt))
 	status, cards := answerCardsUntilEnd(t, s, func(card string) string {
-		c := strings.ToLower(card)
+		c := strings.ToLower(cardWords(card))
 		for _, m := range markers {
 			if strings.Contains(c, strings.ToLower(m)) {
 				return "decline"
@@ -228,6 +229,28 @@ func watchApprovals(t *testing.T, s *session) {
 			}
 		});
 	})()`, s.tabID))
+}
+
+var hostPort = regexp.MustCompile(`([a-z0-9-]\.[a-z]{2,}):\d{2,5}\b`)
+
+// cardWords is what a careful user reads on a card: everything but its
+// id, its expiry and the page URL (a test's random port or query could
+// say anything), and host names without their ports.
+func cardWords(event string) string {
+	var ev map[string]any
+	if json.Unmarshal([]byte(event), &ev) != nil {
+		return event
+	}
+	delete(ev, "id")
+	delete(ev, "seq")
+	if a, ok := ev["approval"].(map[string]any); ok {
+		delete(a, "expiresAt")
+		if a["category"] != "navigate" && a["category"] != "fetch" {
+			delete(a, "url")
+		}
+	}
+	b, _ := json.Marshal(ev)
+	return hostPort.ReplaceAllString(string(b), "$1")
 }
 
 // card is an approval event as the protocol defines it.
