@@ -297,6 +297,12 @@ func answerCardsUntilEnd(t *testing.T, s *session, decide func(string) string) (
 				"requestId": c.RequestID, "id": ev.ID, "decision": decision})
 			reply := evalIn[json.RawMessage](t, s.panel, fmt.Sprintf(`chrome.runtime.sendMessage(%s)`, msg), chromedp.EvalAwaitPromise)
 			log = append(log, fmt.Sprintf("%s -> %s (reply %s)", clip(string(c.Event), 600), decision, reply))
+			var ok struct {
+				OK bool `json:"ok"`
+			}
+			if json.Unmarshal(reply, &ok); !ok.OK {
+				t.Errorf("approval_answer %s for card %s was refused: %s", decision, ev.ID, reply)
+			}
 		}
 		status := s.runStatus()
 		if status == "done" || status == "error" || status == "stopped" {
