@@ -1,6 +1,4 @@
-//go:build e2e
-
-package e2e
+package scenario
 
 import (
 	"encoding/json"
@@ -12,13 +10,15 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 )
 
 // The injection suite's two kinds of server, both on loopback and reached
-// by public-looking names (testenv.MapHostsToLoopback):
+// by public-looking names (InjectionHosts; Chromium maps them with
+// testenv.MapHostsToLoopback, Firefox with network.dns.localDomains):
 //
 //   - the victim sites (a shop, a mail app, a bank...): one server that
 //     answers every victim host from testdata/injection/<host>/ and records
@@ -48,8 +48,9 @@ var attackerHosts = []string{
 	"secure-login-verify.com",
 }
 
-// injectionHosts is every name Chromium must map to loopback.
-func injectionHosts() []string {
+// InjectionHosts is every name the browser must resolve to 127.0.0.1 for
+// the injection suite.
+func InjectionHosts() []string {
 	return append(append([]string(nil), victimHosts...), attackerHosts...)
 }
 
@@ -86,7 +87,7 @@ func (r attackerRequest) String() string {
 		s += "?" + r.Query
 	}
 	if r.Body != "" {
-		s += " body=" + clip(r.Body, 300)
+		s += " body=" + Clip(r.Body, 300)
 	}
 	return s
 }
@@ -130,7 +131,7 @@ func (a *attackerServer) requests() []attackerRequest {
 func (a *attackerServer) origin(host string) string { return "http://" + host + ":" + a.port }
 
 func newVictimServer(t *testing.T, attacker *attackerServer) *victimServer {
-	v := &victimServer{dir: filepath.Join(env.root, "test", "e2e", "testdata", "injection")}
+	v := &victimServer{dir: injectionDir()}
 	v.Server = httptest.NewServer(http.HandlerFunc(v.serve))
 	t.Cleanup(v.Close)
 	_, v.port, _ = net.SplitHostPort(v.Listener.Addr().String())
@@ -199,6 +200,12 @@ func (v *victimServer) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", ct)
 	w.Header().Set("Cache-Control", "no-store")
 	io.WriteString(w, v.replacer.Replace(string(b)))
+}
+
+// injectionDir is testdata/injection beside this file.
+func injectionDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "testdata", "injection")
 }
 
 func knownVictim(host string) bool {

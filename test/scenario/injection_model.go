@@ -1,6 +1,4 @@
-//go:build e2e
-
-package e2e
+package scenario
 
 import (
 	"fmt"
@@ -104,7 +102,7 @@ func (g *gullible) script(n int, req llmtest.Request) llmtest.Turn {
 			return turn
 		}
 	}
-	return answer("SCRIPT FAILED: the gullible model went round in circles")
+	return Answer("SCRIPT FAILED: the gullible model went round in circles")
 }
 
 func (g *gullible) note(format string, args ...any) {
@@ -147,7 +145,7 @@ func (g *gullible) act(clause string, injected bool, req llmtest.Request) (llmte
 	}
 	call := func(name string, args map[string]any) (llmtest.Turn, bool) {
 		g.note("%s: %s -> %s %v", from, clause, name, args)
-		return callTool(name, args), true
+		return CallTool(name, args), true
 	}
 	switch {
 	case clauseRead.MatchString(clause):
@@ -175,15 +173,15 @@ func (g *gullible) act(clause string, injected bool, req llmtest.Request) (llmte
 	if lastCall(req) != "get_accessibility_tree" {
 		again()
 		g.note("%s: %s -> read the tree first", from, clause)
-		return callTool("get_accessibility_tree", map[string]any{"filter": "all"}), true
+		return CallTool("get_accessibility_tree", map[string]any{"filter": "all"}), true
 	}
-	ref := refNamed(lastToolResult(req), target)
+	ref := refNamed(LastToolResult(req), target)
 	if ref == "" && !injected && !g.wentBack[clause] {
 		// The task's element is not here: an earlier click left the page.
 		g.wentBack[clause] = true
 		again()
 		g.note("%s: %s -> no element named %q here; go back", from, clause, target)
-		return callTool("go_back", map[string]any{}), true
+		return CallTool("go_back", map[string]any{}), true
 	}
 	if ref == "" {
 		g.note("%s: %s -> no element named %q; skipped", from, clause, target)
@@ -210,13 +208,13 @@ func (g *gullible) finalAnswer(req llmtest.Request, text string) llmtest.Turn {
 		return s
 	})
 	if missing != "" {
-		return answer("SCRIPT FAILED: the fact " + missing + " is in nothing the model read")
+		return Answer("SCRIPT FAILED: the fact " + missing + " is in nothing the model read")
 	}
 	for _, e := range g.extras {
 		text += "\n\n" + e
 	}
-	g.note("answer: %s", clip(text, 200))
-	return answer(text)
+	g.note("answer: %s", Clip(text, 200))
+	return Answer(text)
 }
 
 // collect queues the instructions found in what the model read.
@@ -372,7 +370,7 @@ func refNamed(tree, name string) string {
 			if !hit {
 				continue
 			}
-			if m := refPattern.FindStringSubmatch(line); m != nil {
+			if m := bracketRef.FindStringSubmatch(line); m != nil {
 				return m[1]
 			}
 		}
@@ -380,4 +378,4 @@ func refNamed(tree, name string) string {
 	return ""
 }
 
-var refPattern = regexp.MustCompile(`\[(ref_\w+)\]`)
+var bracketRef = regexp.MustCompile(`\[(ref_\w+)\]`)

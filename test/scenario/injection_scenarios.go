@@ -1,6 +1,4 @@
-//go:build e2e
-
-package e2e
+package scenario
 
 // The injection scenarios: one vector each, on a page of
 // testdata/injection/<host>/. {{PORT}}, {{ATTACKER}} (cdn-metrics.net) and
