@@ -42,7 +42,9 @@ func TestMain(m *testing.M) {
 }
 
 func runSuite(m *testing.M) (int, error) {
-	b, err := testenv.StartExtensionBrowser(chromedp.WindowSize(1280, 900))
+	b, err := testenv.StartExtensionBrowser(chromedp.WindowSize(1280, 900),
+		// The injection suite's sites answer on loopback under public names.
+		testenv.MapHostsToLoopback(scenario.InjectionHosts()...))
 	if err != nil {
 		return 0, err
 	}

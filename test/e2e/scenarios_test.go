@@ -21,6 +21,7 @@ func TestActFillsAndSubmitsAForm(t *testing.T) { scenario.ActFillsAndSubmitsAFor
 func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t, chrome{}) }
 func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, chrome{}) }
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, chrome{}) }
+func TestInjection(t *testing.T)               { scenario.Injection(t, chrome{}) }
 
 // chrome is the scenario.Driver of this suite.
 type chrome struct{}
@@ -28,6 +29,11 @@ type chrome struct{}
 func (chrome) Open(t *testing.T, fixture string, srv *llmtest.Server, p scenario.Provider) scenario.Session {
 	t.Helper()
 	return openSession(t, fixture, srv, p)
+}
+
+func (chrome) OpenURL(t *testing.T, pageURL string, srv *llmtest.Server, p scenario.Provider) scenario.Session {
+	t.Helper()
+	return openSessionAt(t, pageURL, srv, p)
 }
 
 func (s *session) TabID() int { return s.tabID }

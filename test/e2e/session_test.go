@@ -40,15 +40,22 @@ type session struct {
 // panel for that tab and saves settings whose only provider is srv.
 func openSession(t *testing.T, fixture string, srv *llmtest.Server, p provider) *session {
 	t.Helper()
+	return openSessionAt(t, env.fixtures.URL+"/"+fixture+"?test="+url.QueryEscape(t.Name()), srv, p)
+}
+
+// openSessionAt is openSession for any page URL (the injection suite's
+// sites live on other hosts than the fixture server).
+func openSessionAt(t *testing.T, pageURL string, srv *llmtest.Server, p provider) *session {
+	t.Helper()
 	s := &session{t: t, srv: srv, panelLog: &consoleLog{}, workerMark: env.workerLg.mark()}
 	t.Cleanup(srv.Close)
 
 	page, cancelPage := chromedp.NewContext(env.browser)
 	t.Cleanup(cancelPage)
 	s.page = page
-	s.pageURL = env.fixtures.URL + "/" + fixture + "?test=" + url.QueryEscape(t.Name())
+	s.pageURL = pageURL
 	if err := chromedp.Do(page, chromedp.Navigate(s.pageURL)); err != nil {
-		t.Fatalf("open fixture %s: %v", fixture, err)
+		t.Fatalf("open %s: %v", pageURL, err)
 	}
 	s.tabID = tabIDOf(t, s.pageURL)
 

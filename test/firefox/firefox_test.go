@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/webbrain/webbrain/test/scenario"
 )
 
 // firefoxPath is the Debian package's binary; FIREFOX overrides it.
@@ -73,9 +75,12 @@ func profilePrefs() string {
 		{"browser.newtabpage.enabled", false},
 		{"services.settings.server", "http://127.0.0.1:9/"},
 		{"dom.disable_open_during_load", false},
-		// A public-looking name that Firefox resolves to this computer,
-		// for the dns.resolve check of fetch_url (egress_test.go).
-		{"network.dns.localDomains", rebindHost},
+		// Public-looking names that Firefox resolves to this computer: one
+		// for the dns.resolve check of fetch_url (egress_test.go), and the
+		// injection suite's sites, over plain http with their ports.
+		{"network.dns.localDomains", strings.Join(append([]string{rebindHost}, scenario.InjectionHosts()...), ",")},
+		{"dom.security.https_first", false},
+		{"dom.security.https_first_schemeless", false},
 	}
 	var b strings.Builder
 	for _, p := range prefs {
@@ -358,16 +363,22 @@ func (f *firefox) contexts(ctx context.Context) (map[string]string, error) {
 // openFixture opens base/fixture in a new tab, tagged with the test's name
 // so the tab's URL is unique, and returns its browsing context and URL.
 func (f *firefox) openFixture(ctx context.Context, base, fixture, test string) (string, string, error) {
+	pageURL := base + "/" + fixture + "?test=" + url.QueryEscape(test)
+	bc, err := f.openURL(ctx, pageURL)
+	return bc, pageURL, err
+}
+
+// openURL loads pageURL in a new tab and returns the tab's context.
+func (f *firefox) openURL(ctx context.Context, pageURL string) (string, error) {
 	bc, err := f.newTab(ctx)
 	if err != nil {
-		return "", "", err
+		return "", err
 	}
-	pageURL := base + "/" + fixture + "?test=" + url.QueryEscape(test)
 	if err := f.navigate(ctx, bc, pageURL); err != nil {
 		f.closeContext(bc)
-		return "", "", fmt.Errorf("open fixture %s: %w", fixture, err)
+		return "", fmt.Errorf("open %s: %w", pageURL, err)
 	}
-	return bc, pageURL, nil
+	return bc, nil
 }
 
 // closeContext closes a tab; a tab already gone is not an error worth

@@ -18,6 +18,7 @@ func TestActFillsAndSubmitsAForm(t *testing.T) { scenario.ActFillsAndSubmitsAFor
 func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t, firefoxDriver{}) }
 func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, firefoxDriver{}) }
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, firefoxDriver{}) }
+func TestInjection(t *testing.T)               { scenario.Injection(t, firefoxDriver{}) }
 
 // firefoxDriver is the scenario.Driver of this suite: the panel opens as a
 // tab of sidepanel.html bound to the fixture tab.
@@ -26,6 +27,15 @@ type firefoxDriver struct{}
 func (firefoxDriver) Open(t *testing.T, fixture string, srv *llmtest.Server, p scenario.Provider) scenario.Session {
 	t.Helper()
 	s := openSession(t, fixture, srv)
+	if p != scenario.OpenAIChat {
+		scenario.SaveSettings(t, s, srv, p)
+	}
+	return s
+}
+
+func (firefoxDriver) OpenURL(t *testing.T, pageURL string, srv *llmtest.Server, p scenario.Provider) scenario.Session {
+	t.Helper()
+	s := openSessionAt(t, pageURL, srv)
 	if p != scenario.OpenAIChat {
 		scenario.SaveSettings(t, s, srv, p)
 	}

@@ -38,6 +38,20 @@ func openSession(t *testing.T, fixture string, srv *llmtest.Server) *session {
 	return attachSession(t, e, srv, page, pageURL)
 }
 
+// openSessionAt is openSession for any page URL.
+func openSessionAt(t *testing.T, pageURL string, srv *llmtest.Server) *session {
+	t.Helper()
+	e := sharedEnv(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	page, err := e.ff.openURL(ctx, pageURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.ff.closeContext(page) })
+	return attachSession(t, e, srv, page, pageURL)
+}
+
 // openFixtureTab loads fixture in a new tab, closed when the test ends.
 func openFixtureTab(t *testing.T, e *browserEnv, fixture string) (page, pageURL string) {
 	t.Helper()

@@ -66,6 +66,19 @@ func ChromiumOptions(profile string, extra ...chromedp.ExecAllocatorOption) []ch
 	return append(opts, extra...)
 }
 
+// MapHostsToLoopback makes Chromium resolve each host name to 127.0.0.1
+// (--host-resolver-rules), so a test server on loopback can be reached as
+// an ordinary public-looking site: http://shop-deals.com:<port>/ keeps its
+// port and reaches the server listening on 127.0.0.1:<port>. Only these
+// names are mapped; IP literals (the fake model, fixtures) are untouched.
+func MapHostsToLoopback(hosts ...string) chromedp.ExecAllocatorOption {
+	rules := make([]string, len(hosts))
+	for i, h := range hosts {
+		rules[i] = "MAP " + h + " 127.0.0.1"
+	}
+	return chromedp.Flag("host-resolver-rules", strings.Join(rules, ", "))
+}
+
 // BuiltExtension is dist/chrome, or an error that says to build it first.
 func BuiltExtension(root string) (string, error) {
 	dir := filepath.Join(root, "dist", "chrome")
