@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/settings"
 )
 
@@ -123,8 +124,52 @@ func TestContentScriptsAreRefused(t *testing.T) {
 		t.Fatal("a content script started a run")
 	}
 	// An extension page opened in a tab has a tab id and is allowed.
-	inTab := Sender{ID: "ext", URL: "moz-extension://0b1c/settings.html", TabID: 12}
+	inTab := Sender{ID: "ext", URL: "chrome-extension://ext/settings/settings.html", TabID: 12}
 	if reply := e.sendAs(inTab, map[string]any{"action": "settings_get"}); reply["ok"] != true {
 		t.Fatalf("extension page in a tab: %v", reply)
+	}
+}
+
+// Only senders with WebBrain's own id and origin are answered: another
+// extension's pages, a page of another origin claiming WebBrain's id and a
+// sender without a URL are refused.
+func TestOnlyOwnPagesAreAnswered(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns())
+	refused := []Sender{
+		{ID: "other", URL: "chrome-extension://other/panel.html"},
+		{ID: "ext", URL: "chrome-extension://other/panel.html"},
+		{ID: "other", URL: "chrome-extension://ext/sidepanel/sidepanel.html"},
+		{ID: "ext", URL: "chrome-extension://ext.evil.example/x.html"},
+		{ID: "ext", URL: "moz-extension://ext/sidepanel/sidepanel.html"},
+		{ID: "ext", URL: "https://ext/"},
+		{ID: "ext", URL: ""},
+		{ID: "", URL: ""},
+	}
+	for _, s := range refused {
+		for _, action := range []string{"settings_get", "config_export", "chat_start", "approval_answer"} {
+			if reply := e.sendAs(s, map[string]any{"action": action, "tabId": 3, "text": "hi", "mode": "act"}); reply["ok"] != false {
+				t.Errorf("%s from %+v: %v", action, s, reply)
+			}
+		}
+	}
+	if e.r.active(3) != nil {
+		t.Fatal("a foreign sender started a run")
+	}
+	for _, s := range []Sender{panel, {ID: "ext", URL: "chrome-extension://ext/settings/settings.html"}} {
+		if reply := e.sendAs(s, map[string]any{"action": "settings_get"}); reply["ok"] != true {
+			t.Errorf("own page %+v refused: %v", s, reply)
+		}
+	}
+
+	// Firefox: the add-on id is not the origin's host.
+	ff := platform.Extension{ID: "webbrain@example.org", Origin: "moz-extension://0b1c-22"}
+	if !(Sender{ID: ff.ID, URL: "moz-extension://0b1c-22/sidepanel/sidepanel.html"}).fromOwnPage(ff) {
+		t.Error("Firefox sidebar refused")
+	}
+	if (Sender{ID: ff.ID, URL: "moz-extension://9999/sidepanel/sidepanel.html"}).fromOwnPage(ff) {
+		t.Error("another Firefox add-on's origin accepted")
+	}
+	if (Sender{ID: "ext", URL: "chrome-extension://ext/a.html"}).fromOwnPage(platform.Extension{}) {
+		t.Error("a platform that does not know itself must refuse everything")
 	}
 }
