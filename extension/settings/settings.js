@@ -75,10 +75,15 @@ async function save(candidate, fallbackError) {
     showError(fieldElement(reply.field) ?? fallbackError, reply.error);
     return false;
   }
-  settings = candidate;
+  // Keep only what the background would send back: never a typed key.
+  settings = { ...candidate, providers: candidate.providers.map(withoutKey) };
   renderList();
   $("saved").textContent = "Saved.";
   return true;
+}
+
+function withoutKey(p) {
+  return { ...p, apiKey: "", apiKeySet: Boolean(p.apiKey) || p.apiKeySet === true };
 }
 
 async function saveProvider() {
@@ -93,6 +98,7 @@ async function saveProvider() {
   // Errors name the provider by its index in the candidate.
   editing = { index: index >= 0 ? index : providers.length - 1 };
   if (await save(candidate, $("provider-form-error"))) {
+    fillProviderForm(settings.providers[editing.index]);
     $("p-delete").hidden = false;
     $("provider-form-heading").textContent = "Edit provider";
   } else if (index < 0) {

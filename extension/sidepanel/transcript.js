@@ -6,7 +6,7 @@
 //   {role: "tool", requestId, id, name, args, result?, isError?}
 //   {role: "clarify", requestId, id, text, options, answer?, expired?}
 //   {role: "notice" | "error", text, hint?, separator?}
-//   {role: "export", json, ephemeral: true}          never stored
+//   {role: "export", json, masked, ephemeral: true}  never stored
 import { el } from "../common/dom.js";
 import { renderMarkdown } from "../common/markdown.js";
 
@@ -178,12 +178,24 @@ function renderClarify(item, answer) {
   return card;
 }
 
+// renderExport shows the config with API keys masked (a screen can be seen
+// or shared) until Reveal; the download is the full file.
 function renderExport(item) {
   const url = URL.createObjectURL(new Blob([item.json], { type: "application/json" }));
+  const code = el("code", { text: item.masked });
+  const reveal = el("button", { type: "button", className: "export-reveal", "aria-pressed": "false", text: "Reveal keys" });
+  reveal.addEventListener("click", () => {
+    const shown = reveal.getAttribute("aria-pressed") === "true";
+    code.textContent = shown ? item.masked : item.json;
+    reveal.setAttribute("aria-pressed", String(!shown));
+    reveal.textContent = shown ? "Reveal keys" : "Hide keys";
+  });
   return el("div", { className: "msg export" },
-    el("p", { text: "Your configuration (API keys included, keep it private):" }),
-    el("pre", {}, el("code", { text: item.json })),
-    el("a", { href: url, download: "webbrain-config.json", text: "Download webbrain-config.json" }));
+    el("p", { text: "Your configuration. The file includes your API keys: keep it private." }),
+    el("pre", {}, code),
+    el("div", { className: "export-actions" },
+      el("a", { href: url, download: "webbrain-config.json", text: "Download webbrain-config.json" }),
+      reveal));
 }
 
 function prettyJSON(text) {

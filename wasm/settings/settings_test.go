@@ -279,3 +279,16 @@ func TestAskBeforeActionsDefaultOnAndTravels(t *testing.T) {
 		t.Fatalf("a string askBeforeActions: %v", err)
 	}
 }
+
+func TestMaskKey(t *testing.T) {
+	for key, want := range map[string]string{
+		"":                    "",
+		"short":               "…",
+		"sk-proj-abcdef1234":  "sk-…1234",
+		"sk-ant-ключ-secret9": "sk-…ret9",
+	} {
+		if got := MaskKey(key); got != want {
+			t.Errorf("MaskKey(%q) = %q, want %q", key, got, want)
+		}
+	}
+}

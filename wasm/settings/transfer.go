@@ -18,6 +18,20 @@ type Document struct {
 	Settings   Settings `json:"settings"`
 }
 
+// MaskKey shortens an API key for display: its first 3 and last 4
+// characters ("sk-…1234"); a key under 12 characters, which that would
+// mostly reveal, is only "…"; no key stays "".
+func MaskKey(key string) string {
+	r := []rune(key)
+	switch {
+	case len(r) == 0:
+		return ""
+	case len(r) < 12:
+		return "…"
+	}
+	return string(r[:3]) + "…" + string(r[len(r)-4:])
+}
+
 // Export wraps s in a transfer document stamped with now (UTC, RFC 3339).
 func Export(s Settings, now time.Time) Document {
 	return Document{Format: Format, ExportedAt: now.UTC().Format(time.RFC3339), Settings: s}
