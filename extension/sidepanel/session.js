@@ -47,6 +47,9 @@ export class TabSession {
       this.current = chat.current ?? null;
       this.mode = chat.mode ?? null;
       this.queue = Array.isArray(chat.queue) ? chat.queue : [];
+      // An answer the closing panel may not have delivered: offer the
+      // buttons again (the background refuses a second answer to a card).
+      for (const item of chat.items) if (item.role === "approval" && item.decision === undefined) delete item.answered;
       this.transcript.reset(chat.items);
     }
     await this.reconnect();

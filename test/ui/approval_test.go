@@ -130,6 +130,11 @@ if (!sessionStorage.getItem("journal")) {
 		t.Errorf("approval_answer = %v", got)
 	}
 
+	// Answered but not resolved when the panel closes: the buttons come back.
+	tb.do(`await new Promise(r => setTimeout(r, 300))`)
+	tb.run(chromedp.Reload())
+	tb.waitFor("the panel reopened after answering", `document.querySelectorAll('[data-approval-id="a2"] button:not(:disabled)').length === 3`)
+
 	// The run ends without resolving a card: it can no longer be answered.
 	deliver(tb, "r-1", 5, `{kind: "error", text: "The model server went away."}`)
 	tb.waitFor("the run to end", `document.querySelector('#transcript').dataset.runStatus === 'error'`)

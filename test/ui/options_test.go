@@ -18,6 +18,8 @@ func TestVisionAndSiteNotesSwitchesRoundTrip(t *testing.T) {
 	if !eval[bool](tb, `document.querySelector('#ask-before-actions').checked`) {
 		t.Error("#ask-before-actions is off although askBeforeActions is not stored (its default is on)")
 	}
+	tb.do(`document.querySelector('#ask-before-actions').scrollIntoView()`)
+	tb.screenshot("settings-agent")
 	tb.run(chromedp.Click(chromedp.CSS(`li[data-id="openai"] .provider-edit`)))
 	tb.waitFor("the form", `document.querySelector('#p-name').value === 'OpenAI'`)
 	if eval[bool](tb, `document.querySelector('#p-vision').checked`) {

@@ -287,6 +287,7 @@ __fake.replies.config_import = (m) => m.config.format === "webbrain-config/1" ? 
 	if file := eval[string](tb, `fetch(document.querySelector('.msg.export a[download]').href).then(r => r.text())`); !strings.Contains(file, "sk-secret-key-1234") {
 		t.Errorf("the downloaded file lacks the key: %s", file)
 	}
+	tb.screenshot("export-masked")
 	tb.run(chromedp.Click(chromedp.CSS(".export-reveal")))
 	if code := eval[string](tb, `document.querySelector('.msg.export code').textContent`); !strings.Contains(code, "sk-secret-key-1234") {
 		t.Errorf("Reveal did not show the key: %q", code)

@@ -170,6 +170,7 @@ func TestSettingsKeySavedReplaceAndRemove(t *testing.T) {
 	if v := eval[string](tb, `document.querySelector('#p-apiKey').value`); v != "" {
 		t.Errorf("key field holds %q", v)
 	}
+	tb.screenshot("settings-key-saved")
 	if !eval[bool](tb, `!document.querySelector('#p-apiKey-state').hidden && document.querySelector('#p-apiKey-state').textContent.includes('saved') && !document.querySelector('#p-apiKey-clear').hidden`) {
 		t.Error("no 'key saved' state or Remove key button for a provider with a key")
 	}
