@@ -292,3 +292,15 @@ func TestMaskKey(t *testing.T) {
 		}
 	}
 }
+
+// The masked copy the panel shows cannot be imported as if it held keys.
+func TestImportRefusesMaskedKeys(t *testing.T) {
+	s := twoProviders()
+	s.Providers[1].APIKey = MaskKey("sk-secret-key-1234")
+	raw, _ := json.Marshal(Export(s, time.Unix(0, 0)))
+	_, err := Import(raw)
+	var fe *FieldError
+	if !errors.As(err, &fe) || fe.Field != "settings.providers[1].apiKey" || !strings.Contains(fe.Message, "masked") {
+		t.Fatalf("import of a masked key: %v", err)
+	}
+}

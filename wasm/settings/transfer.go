@@ -3,6 +3,7 @@ package settings
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -57,6 +58,14 @@ func Import(doc json.RawMessage) (Settings, error) {
 	}
 	if err := s.validate("settings"); err != nil {
 		return Settings{}, err
+	}
+	// The panel shows the export with masked keys: a copy of that text
+	// would store "sk-…1234" as the key.
+	for i, p := range s.Providers {
+		if strings.Contains(p.APIKey, "…") {
+			return Settings{}, &FieldError{Field: fmt.Sprintf("settings.providers[%d].apiKey", i),
+				Message: "This API key is masked (it contains …). Import the downloaded file, or copy the configuration after Reveal keys."}
+		}
 	}
 	return s, nil
 }
