@@ -106,7 +106,7 @@ export function renderApproval(item, answer) {
   const titleId = `approval-${cssId(item.requestId)}-${cssId(item.id)}`;
   const card = el("section", {
     className: ["approval-card", resolved ? `resolved ${item.decision}` : "pending"].join(" "),
-    role: "group", "aria-labelledby": titleId, "data-approval-id": item.id,
+    role: "group", "aria-labelledby": titleId, "data-approval-id": item.id, tabindex: "-1",
   });
   card.append(
     el("header", { className: "approval-head" },

@@ -53,7 +53,10 @@ export class Transcript {
     if (!old) return;
     const node = this.render(item);
     if (old.open) node.open = true;
+    // A keyboard user who answered inside the item stays on it.
+    const hadFocus = old.contains(document.activeElement);
     old.replaceWith(node);
+    if (hadFocus) node.focus({ preventScroll: true });
     this.nodes.set(item, node);
     this.dirty.delete(item);
     this.onChange?.();

@@ -69,6 +69,9 @@ func TestApprovalCardAnswersAndShowsTheOutcome(t *testing.T) {
 	if !eval[bool](tb, `[...`+card+`.querySelectorAll('button')].every(b => b.disabled)`) {
 		t.Error("an answered card still accepts answers")
 	}
+	if !eval[bool](tb, card+` === document.activeElement`) {
+		t.Error("answering by keyboard lost the focus")
+	}
 	tb.run(chromedp.Click(chromedp.CSS(`.approval-card .approval-decline`)))
 	if n := len(tb.sent("approval_answer")); n != 1 {
 		t.Errorf("%d answers sent for one card", n)
