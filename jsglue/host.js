@@ -303,6 +303,8 @@
 
   globalThis.wbHost = {
     browser: browserName,
+    // The router answers only senders with this id and origin.
+    self: { id: api.runtime.id, origin: new URL(api.runtime.getURL("")).origin },
     tabs,
     content,
     local: storageArea(api.storage.local),

@@ -24,8 +24,15 @@
  *     nearby: up to `limit` live refs [{ref, role, name}] rendered closest to it in
  *     the same tree read, same role+name first. For "stale ref" errors.
  *
- *   window.__wbElementMap = {ids: WeakMap<Element, "ref_N">, refs: Map<"ref_N", WeakRef<Element>>,
- *                            info: Map<"ref_N", {role, name, order, gen}>, next, gen}
+ *   window.__wb_ax_ref(el, register = true) → "ref_N" | ""
+ *     the element's ref; a new one when it has none and register is true.
+ *
+ * The four are own, non-writable properties of window; the ref registry
+ * ({ids: WeakMap<Element, ref>, refs: Map<ref, WeakRef<Element>>, info, next,
+ * gen}) is private to this script. Nothing here reads a window property a
+ * page could shadow with an element's id or name (DOM named access reaches
+ * the content script's world too): scripts read these exports with
+ * Object.getOwnPropertyDescriptor.
  *
  * Filters: "all" = everything rendered, on or off screen; "visible" = rendered
  * and intersecting the viewport; "interactive" = only elements with refs, under
@@ -34,9 +41,10 @@
  */
 (() => {
   'use strict';
-  const VERSION = 1;
-  if (window.__wbAxVersion === VERSION && typeof window.__generateAccessibilityTree === 'function') return;
-  window.__wbAxVersion = VERSION;
+  // Injected twice into the same world: the first run's exports (and its
+  // refs) stay.
+  const own = Object.getOwnPropertyDescriptor(window, '__wb_ax_lookup');
+  if (own && typeof own.value === 'function') return;
 
   const DEFAULT_MAX_CHARS = 6000;
   const NAME_MAX = 150; // longest name folded from content; longer content stays as child lines
@@ -44,13 +52,7 @@
   const VALUE_MAX = 100;
   const HREF_MAX = 64;
 
-  const registry = window.__wbElementMap || {};
-  registry.ids = registry.ids || new WeakMap();
-  registry.refs = registry.refs || new Map();
-  registry.info = registry.info || new Map();
-  registry.next = registry.next || 1;
-  registry.gen = registry.gen || 0;
-  window.__wbElementMap = registry;
+  const registry = {ids: new WeakMap(), refs: new Map(), info: new Map(), next: 1, gen: 0};
 
   const SKIP_TAGS = new Set(['script', 'style', 'template', 'head', 'meta', 'link', 'base',
     'datalist', 'param', 'source', 'track', 'map', 'object', 'embed', 'canvas', 'br', 'wbr', 'hr']);
@@ -1043,7 +1045,13 @@
     };
   }
 
-  window.__generateAccessibilityTree = generate;
-  window.__wb_ax_lookup = lookup;
-  window.__wb_ax_nearby = nearby;
+  function refOf(el, register = true) {
+    if (!el || el.nodeType !== 1) return '';
+    return register ? refFor(el) : registry.ids.get(el) || '';
+  }
+
+  const exports = {__generateAccessibilityTree: generate, __wb_ax_lookup: lookup, __wb_ax_nearby: nearby, __wb_ax_ref: refOf};
+  for (const [name, value] of Object.entries(exports)) {
+    Object.defineProperty(window, name, {value, writable: false, enumerable: false, configurable: true});
+  }
 })();

@@ -16,7 +16,14 @@
 // nothing touches the DOM until a tool runs.
 (() => {
   'use strict';
-  if (typeof window.__wbRunTool === 'function') return; // injected twice
+  // ownFunction reads a function another WebBrain script put on window.
+  // Only an own property counts: an element with that id or name would
+  // show through DOM named access (in the content script's world too).
+  const ownFunction = (name) => {
+    const d = Object.getOwnPropertyDescriptor(window, name);
+    return d && typeof d.value === 'function' ? d.value : null;
+  };
+  if (ownFunction('__wbRunTool')) return; // injected twice
 
   const RESULT_CAP = 8000; // the agent's cap for tool results other than the tree
   const win = window;
@@ -48,11 +55,13 @@
     return /^\d+$/.test(s) ? 'ref_' + s : s;
   }
 
+  // axExport returns a function accessibility-tree.js exports, or fails.
+  function axExport(name) {
+    return ownFunction(name) || fail('The accessibility tree is not available on this page (its script did not load); reload the page, then call get_accessibility_tree.');
+  }
+
   function axLookup(id) {
-    if (typeof win.__wb_ax_lookup !== 'function') {
-      fail('The accessibility tree is not available on this page (its script did not load); reload the page, then call get_accessibility_tree.');
-    }
-    return win.__wb_ax_lookup(id);
+    return axExport('__wb_ax_lookup')(id);
   }
 
   // resolve returns the live element behind a ref or fails naming what the
@@ -65,7 +74,8 @@
   }
 
   function staleMessage(id) {
-    const info = typeof win.__wb_ax_nearby === 'function' ? win.__wb_ax_nearby(id, 6) : null;
+    const nearby = ownFunction('__wb_ax_nearby');
+    const info = nearby ? nearby(id, 6) : null;
     const was = info && info.known ? ` (${info.known.role} ${quote(info.known.name || '', 40)})` : '';
     const near = info && info.nearby && info.nearby.length
       ? 'Nearby live refs: ' + info.nearby.map((r) => `${r.role} ${quote(r.name || '', 40)} [${r.ref}]`).join(', ') + '; '
@@ -73,19 +83,11 @@
     return `${id}${was} is stale (the element was removed or replaced). ${near}call get_accessibility_tree again.`;
   }
 
-  // refOf gives an element's ref, registering it in the tree's registry
-  // (window.__wbElementMap, documented in accessibility-tree.js) when the
+  // refOf gives an element's ref, registering it with the tree when the
   // tree has not shown it yet, so results can name what they found.
   function refOf(el) {
-    const reg = win.__wbElementMap;
-    if (!reg || !reg.ids || !reg.refs || !isEl(el)) return '';
-    let id = reg.ids.get(el);
-    if (!id) {
-      id = 'ref_' + reg.next++;
-      reg.ids.set(el, id);
-      reg.refs.set(id, new WeakRef(el));
-    }
-    return id;
+    const ref = ownFunction('__wb_ax_ref');
+    return ref && isEl(el) ? ref(el) : '';
   }
 
   // ------------------------------------------------------------- elements

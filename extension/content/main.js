@@ -41,7 +41,7 @@
     }
   }
 
-  Object.defineProperty(win, '__wbRunTool', { value: runTool, configurable: true });
+  Object.defineProperty(win, '__wbRunTool', { value: runTool, writable: false, enumerable: false, configurable: true });
 
   const ext = (typeof browser !== 'undefined' && browser && browser.runtime && browser.runtime.onMessage) ? browser
     : (typeof chrome !== 'undefined' && chrome && chrome.runtime && chrome.runtime.onMessage) ? chrome : null;

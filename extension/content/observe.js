@@ -68,17 +68,20 @@
     const onSubmit = (e) => log.submits.push(e);
     const onNavigate = (e) => { if (e.destination && !e.destination.sameDocument) log.nav = e.destination.url; };
     const onUnload = () => { log.unloading = true; };
+    // Where the Navigation API is missing (Firefox), an element with id
+    // "navigation" would answer win.navigation: only the real one counts.
+    const nav = Object.getOwnPropertyDescriptor(win, 'navigation') ? win.navigation : null;
     mo.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
     doc.addEventListener('submit', onSubmit, true);
     win.addEventListener('beforeunload', onUnload);
     win.addEventListener('pagehide', onUnload);
-    if (win.navigation) win.navigation.addEventListener('navigate', onNavigate);
+    if (nav) nav.addEventListener('navigate', onNavigate);
     const abort = () => {
       mo.disconnect();
       doc.removeEventListener('submit', onSubmit, true);
       win.removeEventListener('beforeunload', onUnload);
       win.removeEventListener('pagehide', onUnload);
-      if (win.navigation) win.navigation.removeEventListener('navigate', onNavigate);
+      if (nav) nav.removeEventListener('navigate', onNavigate);
     };
     const stop = async () => {
       try {

@@ -2,16 +2,14 @@
 // get_accessibility_tree, read_page, get_selection and get_window_info.
 
   function getTree(args) {
-    if (typeof win.__generateAccessibilityTree !== 'function') {
-      fail('The accessibility tree is not available on this page (its script did not load); reload the page and try again.');
-    }
+    const generate = axExport('__generateAccessibilityTree');
     const opts = {};
     for (const k of ['filter', 'refId', 'maxDepth', 'maxChars', 'continuation']) {
       if (args[k] !== undefined && args[k] !== null && args[k] !== '') opts[k] = args[k];
     }
     // The tree reads 0 as "no limit"; the model always gets a bounded page.
     if (opts.maxChars !== undefined) opts.maxChars = Number(opts.maxChars) > 0 ? intArg(opts.maxChars, 6000, 500, 16000) : 6000;
-    const r = win.__generateAccessibilityTree(opts);
+    const r = generate(opts);
     if (r && r.error && opts.refId) fail(staleMessage(normRef(opts.refId)));
     if (!r || r.error) fail(r && r.error ? String(r.error) : 'The accessibility tree could not be generated.');
     let text = String(r.tree ?? '');

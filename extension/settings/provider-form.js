@@ -6,6 +6,11 @@ import { KIND_DEFAULTS, PRESETS, isDefaultUrl, isPresetName } from "./kinds.js";
 const $ = (id) => document.getElementById(id);
 const TEXT_FIELDS = ["name", "kind", "baseUrl", "apiKey", "model", "tier", "deployment", "apiVersion"];
 
+// The background never sends API keys to extension pages, only whether one
+// is stored (apiKeySet). keySet is that flag for the provider in the form:
+// an empty key field keeps the stored key while it holds; Remove clears it.
+let keySet = false;
+
 export function setupProviderForm() {
   const preset = $("p-preset");
   PRESETS.forEach((p, i) => preset.append(el("option", { value: String(i), text: p.name })));
@@ -26,6 +31,12 @@ export function setupProviderForm() {
     showKindFields();
   });
 
+  $("p-apiKey-clear").addEventListener("click", () => {
+    keySet = false;
+    showKeyState("The saved key will be removed when you save the provider.");
+    $("p-apiKey").focus();
+  });
+
   const toggle = $("p-apiKey-toggle");
   toggle.addEventListener("click", () => {
     const shown = $("p-apiKey").type === "text";
@@ -33,6 +44,13 @@ export function setupProviderForm() {
     toggle.setAttribute("aria-pressed", String(!shown));
     toggle.textContent = shown ? "Show" : "Hide";
   });
+}
+
+function showKeyState(text) {
+  $("p-apiKey-state").textContent = text;
+  $("p-apiKey-state").hidden = !text;
+  $("p-apiKey-clear").hidden = !keySet;
+  $("p-apiKey").placeholder = keySet ? "Key saved. Type a new key to replace it" : "Not needed for local servers";
 }
 
 function showKindFields() {
@@ -45,6 +63,9 @@ export function fillProviderForm(p) {
   if (!p.tier) $("p-tier").value = "mid";
   $("p-contextWindow").value = p.contextWindow ? String(p.contextWindow) : "";
   $("p-vision").checked = p.vision === true;
+  keySet = p.apiKeySet === true;
+  $("p-apiKey").value = "";
+  showKeyState(keySet ? "A key is saved for this provider." : "");
   $("p-apiKey").type = "password";
   $("p-apiKey-toggle").setAttribute("aria-pressed", "false");
   $("p-apiKey-toggle").textContent = "Show";
@@ -60,6 +81,7 @@ export function readProviderForm(id) {
   p.contextWindow = cw.value === "" ? 0 : cw.valueAsNumber;
   if (cw.value === "" && cw.validity.badInput) p.contextWindow = NaN;
   p.vision = $("p-vision").checked;
+  p.apiKeySet = keySet && p.apiKey === "";
   if (p.kind !== "azure") {
     delete p.deployment;
     delete p.apiVersion;

@@ -1,7 +1,7 @@
-// Settings page (also the options page): providers, agent limits and site
-// notes. Every save sends the whole settings object; the background
-// validates it and either stores all of it or nothing, naming the invalid
-// field.
+// Settings page (also the options page): providers, agent limits, site
+// notes and asking before actions. Every save sends the whole settings
+// object; the background validates it and either stores all of it or
+// nothing, naming the invalid field.
 import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { fillProviderForm, readProviderForm, setupProviderForm } from "./provider-form.js";
@@ -9,7 +9,7 @@ import { fillProviderForm, readProviderForm, setupProviderForm } from "./provide
 const $ = (id) => document.getElementById(id);
 const PROVIDER_FIELDS = ["name", "kind", "baseUrl", "apiKey", "model", "tier", "contextWindow", "deployment", "apiVersion"];
 
-let settings = { providers: [], activeProvider: "", maxSteps: 30, siteAdapters: true };
+let settings = { providers: [], activeProvider: "", maxSteps: 30, siteAdapters: true, askBeforeActions: true };
 let editing = null; // {index} of the provider in the form; index -1 = new
 
 async function load() {
@@ -22,6 +22,7 @@ async function load() {
   renderList();
   $("max-steps").value = String(settings.maxSteps ?? "");
   $("site-adapters").checked = settings.siteAdapters !== false; // absent means on
+  $("ask-before-actions").checked = settings.askBeforeActions !== false; // absent means on
   const active = settings.providers.findIndex((p) => p.id === settings.activeProvider);
   if (active >= 0) edit(active);
 }
@@ -74,10 +75,15 @@ async function save(candidate, fallbackError) {
     showError(fieldElement(reply.field) ?? fallbackError, reply.error);
     return false;
   }
-  settings = candidate;
+  // Keep only what the background would send back: never a typed key.
+  settings = { ...candidate, providers: candidate.providers.map(withoutKey) };
   renderList();
   $("saved").textContent = "Saved.";
   return true;
+}
+
+function withoutKey(p) {
+  return { ...p, apiKey: "", apiKeySet: Boolean(p.apiKey) || p.apiKeySet === true };
 }
 
 async function saveProvider() {
@@ -92,6 +98,7 @@ async function saveProvider() {
   // Errors name the provider by its index in the candidate.
   editing = { index: index >= 0 ? index : providers.length - 1 };
   if (await save(candidate, $("provider-form-error"))) {
+    fillProviderForm(settings.providers[editing.index]);
     $("p-delete").hidden = false;
     $("provider-form-heading").textContent = "Edit provider";
   } else if (index < 0) {
@@ -171,6 +178,11 @@ $("p-delete").addEventListener("click", deleteProvider);
 $("general-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const input = $("max-steps");
-  save({ ...settings, maxSteps: input.value === "" ? null : input.valueAsNumber, siteAdapters: $("site-adapters").checked }, $("max-steps-error"));
+  save({
+    ...settings,
+    maxSteps: input.value === "" ? null : input.valueAsNumber,
+    siteAdapters: $("site-adapters").checked,
+    askBeforeActions: $("ask-before-actions").checked,
+  }, $("max-steps-error"));
 });
 load();

@@ -34,7 +34,12 @@ function fail(ctx, text) {
 async function exportConfig(ctx) {
   const reply = await send({ action: "config_export" });
   if (!reply.ok) return fail(ctx, `Export failed: ${reply.error}`);
-  ctx.session.transcript.add({ role: "export", json: JSON.stringify(reply.config, null, 2), ephemeral: true });
+  ctx.session.transcript.add({
+    role: "export",
+    json: JSON.stringify(reply.config, null, 2),
+    masked: JSON.stringify(reply.masked ?? {}, null, 2),
+    ephemeral: true,
+  });
 }
 
 async function importConfig(json, ctx) {

@@ -50,6 +50,21 @@ export function applyEvent(transcript, requestId, ev, describeError) {
     case "clarify":
       transcript.add({ role: "clarify", requestId, id: ev.id, text: ev.text ?? "", options: ev.options ?? [] });
       return "running";
+    case "approval": {
+      // A resumed run may announce a card again: keep the one shown.
+      if (transcript.findApproval(requestId, ev.id)) return "running";
+      transcript.add({ role: "approval", requestId, id: ev.id, text: ev.text ?? "", approval: ev.approval ?? {} });
+      return "running";
+    }
+    case "approval_resolved": {
+      const card = transcript.findApproval(requestId, ev.id);
+      if (card) {
+        Object.assign(card, { decision: ev.decision ?? "decline", reason: ev.reason ?? "user" });
+        delete card.answered;
+        transcript.update(card);
+      }
+      return "running";
+    }
     case "context_compacted":
       // History was summarized (or trimmed to fit), not lost: say so inline.
       transcript.add({

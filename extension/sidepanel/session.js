@@ -32,6 +32,7 @@ export class TabSession {
     this.describeError = describeError;
     this.transcript = new Transcript(root, {
       onClarifyAnswer: (item, answer) => this.answerClarify(item, answer),
+      onApprovalAnswer: (item, decision) => this.answerApproval(item, decision),
       onChange: () => this.scheduleSave(),
     });
     this.transcript.reset();
@@ -46,6 +47,9 @@ export class TabSession {
       this.current = chat.current ?? null;
       this.mode = chat.mode ?? null;
       this.queue = Array.isArray(chat.queue) ? chat.queue : [];
+      // An answer the closing panel may not have delivered: offer the
+      // buttons again (the background refuses a second answer to a card).
+      for (const item of chat.items) if (item.role === "approval" && item.decision === undefined) delete item.answered;
       this.transcript.reset(chat.items);
     }
     await this.reconnect();
@@ -217,10 +221,13 @@ export class TabSession {
     return false;
   }
 
-  // Questions of a finished run can no longer be answered.
+  // Questions and approval cards of a finished run can no longer be answered.
   expireQuestions() {
     for (const item of this.transcript.items) {
-      if (item.role === "clarify" && item.requestId === this.current && item.answer === undefined && !item.expired) {
+      if (item.requestId !== this.current || item.expired) continue;
+      const open = item.role === "clarify" ? item.answer === undefined
+        : item.role === "approval" && item.decision === undefined;
+      if (open) {
         item.expired = true;
         this.transcript.update(item);
       }
@@ -270,6 +277,22 @@ export class TabSession {
     });
     if (!reply.ok) {
       delete item.answer;
+      this.transcript.update(item);
+      this.transcript.add(this.describeError(reply.error));
+    }
+  }
+
+  // answerApproval sends the user's decision on an approval card; the card
+  // shows the outcome when approval_resolved arrives.
+  async answerApproval(item, decision) {
+    if (item.answered !== undefined || item.decision !== undefined) return;
+    item.answered = decision;
+    this.transcript.update(item);
+    const reply = await send({
+      action: "approval_answer", tabId: this.tabId, requestId: item.requestId, id: item.id, decision,
+    });
+    if (!reply.ok) {
+      delete item.answered;
       this.transcript.update(item);
       this.transcript.add(this.describeError(reply.error));
     }

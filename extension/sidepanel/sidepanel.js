@@ -120,8 +120,9 @@ els.stop.addEventListener("click", () => session?.abort());
 els.mode.addEventListener("change", () => session?.setMode(els.mode.value));
 els.settings.addEventListener("click", () => api.runtime.openOptionsPage());
 addEventListener("pagehide", () => session?.saveNow());
+// The stored object holds API keys: ask the background, which sends none.
 api.storage.onChanged?.addListener((changes, area) => {
-  if (area === "local" && changes.settings) showProvider(changes.settings.newValue);
+  if (area === "local" && changes.settings) loadProvider();
 });
 
 async function start() {

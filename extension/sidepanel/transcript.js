@@ -5,21 +5,24 @@
 //   {role: "assistant", requestId, text}            Markdown
 //   {role: "tool", requestId, id, name, args, result?, isError?}
 //   {role: "clarify", requestId, id, text, options, answer?, expired?}
+//   {role: "approval", requestId, id, text, approval, answered?, decision?, reason?, expired?}
 //   {role: "notice" | "error", text, hint?, separator?}
-//   {role: "export", json, ephemeral: true}          never stored
+//   {role: "export", json, masked, ephemeral: true}  never stored
 import { el } from "../common/dom.js";
 import { renderMarkdown } from "../common/markdown.js";
+import { renderApproval, renderClarify } from "./cards.js";
 
 const ARG_SUMMARY_MAX = 60;
 
 export class Transcript {
-  constructor(root, { onClarifyAnswer, onChange }) {
+  constructor(root, { onClarifyAnswer, onApprovalAnswer, onChange }) {
     this.root = root;
     this.items = [];
     this.nodes = new Map();
     this.dirty = new Set();
     this.frame = 0;
     this.onClarifyAnswer = onClarifyAnswer;
+    this.onApprovalAnswer = onApprovalAnswer;
     this.onChange = onChange;
   }
 
@@ -50,7 +53,10 @@ export class Transcript {
     if (!old) return;
     const node = this.render(item);
     if (old.open) node.open = true;
+    // A keyboard user who answered inside the item stays on it.
+    const hadFocus = old.contains(document.activeElement);
     old.replaceWith(node);
+    if (hadFocus) node.focus({ preventScroll: true });
     this.nodes.set(item, node);
     this.dirty.delete(item);
     this.onChange?.();
@@ -93,6 +99,10 @@ export class Transcript {
     return this.items.findLast((i) => i.role === "tool" && i.requestId === requestId && i.id === id);
   }
 
+  findApproval(requestId, id) {
+    return this.items.findLast((i) => i.role === "approval" && i.requestId === requestId && i.id === id);
+  }
+
   atBottom() {
     const r = this.root;
     return r.scrollHeight - r.scrollTop - r.clientHeight < 40;
@@ -115,6 +125,8 @@ export class Transcript {
         return renderTool(item);
       case "clarify":
         return renderClarify(item, (answer) => this.onClarifyAnswer(item, answer));
+      case "approval":
+        return renderApproval(item, (decision) => this.onApprovalAnswer(item, decision));
       case "error":
         return el("div", { className: "msg error", role: "alert" },
           el("p", { text: item.text }),
@@ -156,34 +168,22 @@ function forReader(result) {
     .replaceAll("\n</untrusted_page_content>", "");
 }
 
-function renderClarify(item, answer) {
-  const answered = item.answer !== undefined || Boolean(item.expired);
-  const card = el("div", { className: "clarify-card", role: "group", "aria-label": "Question from WebBrain" },
-    el("p", { className: "clarify-question", text: item.text }));
-  const options = el("div", { className: "clarify-options" });
-  for (const option of item.options ?? []) {
-    const button = el("button", { type: "button", className: "clarify-option", text: option, disabled: answered });
-    button.addEventListener("click", () => answer(option));
-    options.append(button);
-  }
-  const input = el("input", { type: "text", className: "clarify-input", "aria-label": "Your answer", disabled: answered });
-  const form = el("form", { className: "clarify-free" }, input,
-    el("button", { type: "submit", className: "clarify-submit", text: "Answer", disabled: answered }));
-  form.addEventListener("submit", (e) => {
-    e.preventDefault();
-    if (input.value.trim()) answer(input.value.trim());
-  });
-  card.append(options, form);
-  if (item.answer !== undefined) card.append(el("p", { className: "clarify-answer", text: `You answered: ${item.answer}` }));
-  return card;
-}
-
 function renderExport(item) {
   const url = URL.createObjectURL(new Blob([item.json], { type: "application/json" }));
+  const code = el("code", { text: item.masked });
+  const reveal = el("button", { type: "button", className: "export-reveal", "aria-pressed": "false", text: "Reveal keys" });
+  reveal.addEventListener("click", () => {
+    const shown = reveal.getAttribute("aria-pressed") === "true";
+    code.textContent = shown ? item.masked : item.json;
+    reveal.setAttribute("aria-pressed", String(!shown));
+    reveal.textContent = shown ? "Reveal keys" : "Hide keys";
+  });
   return el("div", { className: "msg export" },
-    el("p", { text: "Your configuration (API keys included, keep it private):" }),
-    el("pre", {}, el("code", { text: item.json })),
-    el("a", { href: url, download: "webbrain-config.json", text: "Download webbrain-config.json" }));
+    el("p", { text: "Your configuration. The file includes your API keys: keep it private." }),
+    el("pre", {}, code),
+    el("div", { className: "export-actions" },
+      el("a", { href: url, download: "webbrain-config.json", text: "Download webbrain-config.json" }),
+      reveal));
 }
 
 function prettyJSON(text) {

@@ -186,7 +186,7 @@ func (p *page) ref(selector string) string {
 	p.t.Helper()
 	p.ok("get_accessibility_tree", map[string]any{"filter": "all", "maxChars": 16000})
 	ref := evalJS[string](p, fmt.Sprintf(`(() => { const el = document.querySelector(%q);
-		return el ? (window.__wbElementMap.ids.get(el) || "") : "no element"; })()`, selector))
+		return el ? window.__wb_ax_ref(el, false) : "no element"; })()`, selector))
 	if ref == "" || ref == "no element" {
 		p.t.Fatalf("the tree gave no ref to %s (%s)", selector, ref)
 	}

@@ -241,3 +241,22 @@ func pressEnter(shift bool) chromedp.Action[chromedp.Void] {
 		return err
 	})
 }
+
+// screenshot saves the page as <WB_SCREENSHOTS>/<name>.png when that
+// environment variable names a directory: a person looks at the panel.
+func (tb *tab) screenshot(name string) {
+	tb.t.Helper()
+	dir := os.Getenv("WB_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(tb.ctx, 10*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		tb.t.Fatal(err)
+	}
+}

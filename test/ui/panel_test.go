@@ -263,7 +263,9 @@ j.seq = 6; j.status = "done"; sessionStorage.setItem("journal", JSON.stringify(j
 
 func TestSlashCommands(t *testing.T) {
 	tb := openPanel(t, `
-__fake.replies.config_export = {ok: true, config: {format: "webbrain-config/1", settings: {maxSteps: 30}}};
+__fake.replies.config_export = {ok: true,
+  config: {format: "webbrain-config/1", settings: {maxSteps: 30, providers: [{id: "o", apiKey: "sk-secret-key-1234"}]}},
+  masked: {format: "webbrain-config/1", settings: {maxSteps: 30, providers: [{id: "o", apiKey: "sk-…1234"}]}}};
 __fake.replies.config_import = (m) => m.config.format === "webbrain-config/1" ? {ok: true}
   : {ok: false, error: "Unknown format.", field: "format"};`)
 	send := func(text string) {
@@ -275,8 +277,20 @@ __fake.replies.config_import = (m) => m.config.format === "webbrain-config/1" ? 
 	if code := eval[string](tb, `document.querySelector('.msg.export code').textContent`); !strings.Contains(code, `"format": "webbrain-config/1"`) {
 		t.Errorf("export shows %q", code)
 	}
-	if href := eval[string](tb, `document.querySelector('.msg.export a[download]').href`); !strings.HasPrefix(href, "blob:") {
+	if code := eval[string](tb, `document.querySelector('.msg.export').textContent`); strings.Contains(code, "secret") || !strings.Contains(code, "sk-…1234") {
+		t.Errorf("the export on screen does not mask the key: %q", code)
+	}
+	href := eval[string](tb, `document.querySelector('.msg.export a[download]').href`)
+	if !strings.HasPrefix(href, "blob:") {
 		t.Errorf("download link %q is not a Blob URL", href)
+	}
+	if file := eval[string](tb, `fetch(document.querySelector('.msg.export a[download]').href).then(r => r.text())`); !strings.Contains(file, "sk-secret-key-1234") {
+		t.Errorf("the downloaded file lacks the key: %s", file)
+	}
+	tb.screenshot("export-masked")
+	tb.run(chromedp.Click(chromedp.CSS(".export-reveal")))
+	if code := eval[string](tb, `document.querySelector('.msg.export code').textContent`); !strings.Contains(code, "sk-secret-key-1234") {
+		t.Errorf("Reveal did not show the key: %q", code)
 	}
 
 	send("/import {not json")

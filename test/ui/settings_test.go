@@ -9,12 +9,13 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// settingsSetup stores two providers; settings_save validates like the
+// settingsSetup stores two providers, the second with a key (which, as
+// from the background, is only apiKeySet); settings_save validates like the
 // background (base URL scheme, step range) and keeps what it accepted.
 const settingsSetup = `
 __fake.settings = {providers: [
   {id: "ollama", name: "Ollama (local)", kind: "openai-chat", baseUrl: "http://127.0.0.1:11434/v1", apiKey: "", model: "", tier: "mid", contextWindow: 0},
-  {id: "openai", name: "OpenAI", kind: "openai-chat", baseUrl: "https://api.openai.com/v1", apiKey: "sk-1", model: "gpt-x", tier: "full", contextWindow: 128000}],
+  {id: "openai", name: "OpenAI", kind: "openai-chat", baseUrl: "https://api.openai.com/v1", apiKey: "", apiKeySet: true, model: "gpt-x", tier: "full", contextWindow: 128000}],
   activeProvider: "ollama", maxSteps: 30};
 __fake.replies.settings_get = () => ({ok: true, settings: __fake.settings});
 __fake.replies.settings_save = ({settings}) => {
@@ -90,7 +91,7 @@ func TestSettingsErrorShowsNextToFieldAndKeepsInput(t *testing.T) {
 	last := saves[len(saves)-1]["settings"].(map[string]any)
 	providers := last["providers"].([]any)
 	second := providers[1].(map[string]any)
-	if len(providers) != 2 || second["baseUrl"] != "https://proxy.example/v1" || second["model"] != "gpt-y" || second["apiKey"] != "sk-1" || last["maxSteps"] != float64(30) {
+	if len(providers) != 2 || second["baseUrl"] != "https://proxy.example/v1" || second["model"] != "gpt-y" || second["apiKey"] != "" || second["apiKeySet"] != true || last["maxSteps"] != float64(30) {
 		t.Errorf("settings_save sent %v", last)
 	}
 
@@ -157,5 +158,48 @@ func TestSettingsProviderForm(t *testing.T) {
 	tb.waitFor("the provider deleted", `document.querySelectorAll('#provider-list li[data-id]').length === 2`)
 	if ids := eval[string](tb, `__fake.settings.providers.map(p => p.id).join(',') + ' ' + __fake.settings.activeProvider`); ids != "ollama,local-llama local-llama" {
 		t.Errorf("stored after delete: %s", ids)
+	}
+}
+
+// The page shows that a key is saved without ever holding it: saving keeps
+// the stored key, a typed key replaces it, and Remove key clears it.
+func TestSettingsKeySavedReplaceAndRemove(t *testing.T) {
+	tb := openSettings(t)
+	tb.run(chromedp.Click(chromedp.CSS(`li[data-id="openai"] .provider-edit`)))
+	tb.waitFor("the form", `document.querySelector('#p-name').value === 'OpenAI'`)
+	if v := eval[string](tb, `document.querySelector('#p-apiKey').value`); v != "" {
+		t.Errorf("key field holds %q", v)
+	}
+	tb.screenshot("settings-key-saved")
+	if !eval[bool](tb, `!document.querySelector('#p-apiKey-state').hidden && document.querySelector('#p-apiKey-state').textContent.includes('saved') && !document.querySelector('#p-apiKey-clear').hidden`) {
+		t.Error("no 'key saved' state or Remove key button for a provider with a key")
+	}
+	lastProvider := func() map[string]any {
+		saves := tb.sent("settings_save")
+		return saves[len(saves)-1]["settings"].(map[string]any)["providers"].([]any)[1].(map[string]any)
+	}
+	// provider_test without a typed key asks for the stored one.
+	tb.run(chromedp.Click(chromedp.CSS("#p-test")))
+	tb.waitFor("provider_test", `__fake.sentOf('provider_test').length === 1`)
+	if got := tb.sent("provider_test")[0]["provider"].(map[string]any); got["apiKey"] != "" || got["apiKeySet"] != true {
+		t.Errorf("provider_test sent %v", got)
+	}
+
+	setValue(tb, "#p-apiKey", "sk-typed-new")
+	tb.run(chromedp.Click(chromedp.CSS("#p-save")))
+	tb.waitFor("the save", `__fake.sentOf('settings_save').length === 1`)
+	if p := lastProvider(); p["apiKey"] != "sk-typed-new" {
+		t.Errorf("a typed key was not sent: %v", p)
+	}
+	tb.waitFor("the form refilled", `document.querySelector('#p-apiKey').value === '' && !document.querySelector('#p-apiKey-clear').hidden`)
+
+	tb.run(chromedp.Click(chromedp.CSS("#p-apiKey-clear")))
+	if eval[bool](tb, `!document.querySelector('#p-apiKey-clear').hidden`) {
+		t.Error("Remove key still offered after removing")
+	}
+	tb.run(chromedp.Click(chromedp.CSS("#p-save")))
+	tb.waitFor("the second save", `__fake.sentOf('settings_save').length === 2`)
+	if p := lastProvider(); p["apiKey"] != "" || p["apiKeySet"] != false {
+		t.Errorf("Remove key sent %v", p)
 	}
 }

@@ -13,35 +13,94 @@ import (
 // must not leave the settings page waiting forever.
 const providerTestTimeout = 30 * time.Second
 
-// settingsGet returns the settings; damaged stored settings come back as
-// the defaults with a warning the settings page shows.
+// providerView is a provider as extension pages see it: whether it has an
+// API key, never the key. A page that a model's output or a page's content
+// could subvert then has no key to leak.
+type providerView struct {
+	llm.Config
+	APIKeySet bool `json:"apiKeySet"`
+}
+
+// settingsView is the settings object of settings_get.
+type settingsView struct {
+	settings.Settings
+	Providers []providerView `json:"providers"`
+}
+
+func viewOf(s settings.Settings) settingsView {
+	v := settingsView{Settings: s, Providers: make([]providerView, len(s.Providers))}
+	for i, p := range s.Providers {
+		v.Providers[i] = providerView{Config: p, APIKeySet: p.APIKey != ""}
+		v.Providers[i].APIKey = ""
+	}
+	return v
+}
+
+// keySet is the part of a provider object that says "keep the stored key".
+type keySet struct {
+	ID        string `json:"id"`
+	APIKeySet bool   `json:"apiKeySet"`
+}
+
+// storedKey returns the stored API key of the provider with id, or "".
+func (r *Router) storedKey(ctx context.Context, id string) string {
+	s, _ := settings.Load(ctx, r.p.Local)
+	for _, p := range s.Providers {
+		if p.ID == id {
+			return p.APIKey
+		}
+	}
+	return ""
+}
+
+// settingsGet returns the settings without API keys; damaged stored
+// settings come back as the defaults with a warning the settings page shows.
 func (r *Router) settingsGet(ctx context.Context) reply {
 	s, problem := settings.Load(ctx, r.p.Local)
-	out := okReply("settings", s)
+	out := okReply("settings", viewOf(s))
 	if problem != nil {
 		out["warning"] = problem.Error() + "; showing the defaults until you save."
 	}
 	return out
 }
 
+// settingsSave stores the settings. A provider with an empty apiKey and
+// apiKeySet keeps its stored key; an empty apiKey without apiKeySet
+// removes it.
 func (r *Router) settingsSave(ctx context.Context, m message) reply {
 	s, err := settings.Decode(m.Settings)
-	if err == nil {
-		err = settings.Save(ctx, r.p.Local, s)
-	}
 	if err != nil {
+		return errReply(err)
+	}
+	var flags struct {
+		Providers []keySet `json:"providers"`
+	}
+	_ = json.Unmarshal(m.Settings, &flags) // Decode accepted its shape
+	for i := range s.Providers {
+		p := &s.Providers[i]
+		if p.APIKey == "" && i < len(flags.Providers) && flags.Providers[i].APIKeySet {
+			p.APIKey = r.storedKey(ctx, p.ID)
+		}
+	}
+	if err := settings.Save(ctx, r.p.Local, s); err != nil {
 		return errReply(err)
 	}
 	return okReply()
 }
 
+// providerTest tests the provider the settings page shows; without a typed
+// key and with apiKeySet it uses the stored key of that provider.
 func (r *Router) providerTest(ctx context.Context, m message) reply {
 	var cfg llm.Config
-	if len(m.Provider) == 0 || json.Unmarshal(m.Provider, &cfg) != nil {
+	var flag keySet
+	if len(m.Provider) == 0 || json.Unmarshal(m.Provider, &cfg) != nil || json.Unmarshal(m.Provider, &flag) != nil {
 		return errReply(&settings.FieldError{Field: "provider", Message: "The provider to test is missing or not an object."})
 	}
 	if err := settings.ValidateProvider(cfg, "provider"); err != nil {
 		return errReply(err)
+	}
+	if cfg.APIKey == "" && flag.APIKeySet {
+		cfg.APIKey = r.storedKey(ctx, cfg.ID)
 	}
 	prov, err := llm.New(cfg, r.p.Fetch)
 	if err != nil {
@@ -57,10 +116,19 @@ func (r *Router) providerTest(ctx context.Context, m message) reply {
 }
 
 // configExport exports the settings in effect: the defaults, with a
-// warning, when the stored ones are damaged.
+// warning, when the stored ones are damaged. The user asked for the whole
+// file (keys included: they move their setup); `masked` is the same document
+// with keys shortened, which the panel shows until the user reveals it.
 func (r *Router) configExport(ctx context.Context) reply {
 	s, problem := settings.Load(ctx, r.p.Local)
-	out := okReply("config", settings.Export(s, r.p.Clock.Now()))
+	doc := settings.Export(s, r.p.Clock.Now())
+	masked := doc
+	masked.Settings.Providers = make([]llm.Config, len(s.Providers))
+	for i, p := range s.Providers {
+		p.APIKey = settings.MaskKey(p.APIKey)
+		masked.Settings.Providers[i] = p
+	}
+	out := okReply("config", doc, "masked", masked)
 	if problem != nil {
 		out["warning"] = problem.Error() + "; exporting the defaults."
 	}

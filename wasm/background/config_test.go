@@ -3,10 +3,15 @@ package background
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/settings"
 )
 
@@ -123,8 +128,138 @@ func TestContentScriptsAreRefused(t *testing.T) {
 		t.Fatal("a content script started a run")
 	}
 	// An extension page opened in a tab has a tab id and is allowed.
-	inTab := Sender{ID: "ext", URL: "moz-extension://0b1c/settings.html", TabID: 12}
+	inTab := Sender{ID: "ext", URL: "chrome-extension://ext/settings/settings.html", TabID: 12}
 	if reply := e.sendAs(inTab, map[string]any{"action": "settings_get"}); reply["ok"] != true {
 		t.Fatalf("extension page in a tab: %v", reply)
+	}
+}
+
+// Only senders with WebBrain's own id and origin are answered: another
+// extension's pages, a page of another origin claiming WebBrain's id and a
+// sender without a URL are refused.
+func TestOnlyOwnPagesAreAnswered(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns())
+	refused := []Sender{
+		{ID: "other", URL: "chrome-extension://other/panel.html"},
+		{ID: "ext", URL: "chrome-extension://other/panel.html"},
+		{ID: "other", URL: "chrome-extension://ext/sidepanel/sidepanel.html"},
+		{ID: "ext", URL: "chrome-extension://ext.evil.example/x.html"},
+		{ID: "ext", URL: "moz-extension://ext/sidepanel/sidepanel.html"},
+		{ID: "ext", URL: "https://ext/"},
+		{ID: "ext", URL: ""},
+		{ID: "", URL: ""},
+	}
+	for _, s := range refused {
+		for _, action := range []string{"settings_get", "config_export", "chat_start", "approval_answer"} {
+			if reply := e.sendAs(s, map[string]any{"action": action, "tabId": 3, "text": "hi", "mode": "act"}); reply["ok"] != false {
+				t.Errorf("%s from %+v: %v", action, s, reply)
+			}
+		}
+	}
+	if e.r.active(3) != nil {
+		t.Fatal("a foreign sender started a run")
+	}
+	for _, s := range []Sender{panel, {ID: "ext", URL: "chrome-extension://ext/settings/settings.html"}} {
+		if reply := e.sendAs(s, map[string]any{"action": "settings_get"}); reply["ok"] != true {
+			t.Errorf("own page %+v refused: %v", s, reply)
+		}
+	}
+
+	// Firefox: the add-on id is not the origin's host.
+	ff := platform.Extension{ID: "webbrain@example.org", Origin: "moz-extension://0b1c-22"}
+	if !(Sender{ID: ff.ID, URL: "moz-extension://0b1c-22/sidepanel/sidepanel.html"}).fromOwnPage(ff) {
+		t.Error("Firefox sidebar refused")
+	}
+	if (Sender{ID: ff.ID, URL: "moz-extension://9999/sidepanel/sidepanel.html"}).fromOwnPage(ff) {
+		t.Error("another Firefox add-on's origin accepted")
+	}
+	if (Sender{ID: "ext", URL: "chrome-extension://ext/a.html"}).fromOwnPage(platform.Extension{}) {
+		t.Error("a platform that does not know itself must refuse everything")
+	}
+}
+
+// Extension pages learn whether a provider has a key, never the key; a
+// save without a key keeps the stored one only when apiKeySet says so.
+func TestKeysNeverReachExtensionPages(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns())
+	s, _ := settings.Load(context.Background(), e.local)
+	s.Providers[0].APIKey = "sk-secret-key-0001"
+	if err := settings.Save(context.Background(), e.local, s); err != nil {
+		t.Fatal(err)
+	}
+	stored := func() string {
+		got, _ := settings.Load(context.Background(), e.local)
+		return got.Providers[0].APIKey
+	}
+
+	reply := e.mustOK(map[string]any{"action": "settings_get"})
+	raw, _ := json.Marshal(reply)
+	if strings.Contains(string(raw), "sk-secret") {
+		t.Fatalf("settings_get carries the key: %s", raw)
+	}
+	view := reply["settings"].(map[string]any)
+	p := view["providers"].([]any)[0].(map[string]any)
+	if p["apiKey"] != "" || p["apiKeySet"] != true {
+		t.Fatalf("provider view %v", p)
+	}
+
+	// Saving what settings_get returned keeps the key.
+	view["maxSteps"] = 9
+	e.mustOK(map[string]any{"action": "settings_save", "settings": view})
+	if got := stored(); got != "sk-secret-key-0001" {
+		t.Fatalf("key after saving the view: %q", got)
+	}
+	// provider_test with apiKeySet uses the stored key.
+	var auth atomic.Value
+	models := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.Store(r.Header.Get("Authorization"))
+		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model"}]}`, llmtest.Model)
+	}))
+	defer models.Close()
+	tested := map[string]any{}
+	for k, v := range p {
+		tested[k] = v
+	}
+	tested["baseUrl"] = models.URL + "/v1"
+	e.mustOK(map[string]any{"action": "provider_test", "provider": tested})
+	if got, _ := auth.Load().(string); got != "Bearer sk-secret-key-0001" {
+		t.Fatalf("provider_test sent Authorization %q, want the stored key", got)
+	}
+	// A typed key replaces it.
+	p["apiKey"] = "sk-new-key-0002"
+	e.mustOK(map[string]any{"action": "settings_save", "settings": view})
+	if got := stored(); got != "sk-new-key-0002" {
+		t.Fatalf("key after replacing: %q", got)
+	}
+	// Clearing is explicit: no key and apiKeySet false.
+	p["apiKey"], p["apiKeySet"] = "", false
+	e.mustOK(map[string]any{"action": "settings_save", "settings": view})
+	if got := stored(); got != "" {
+		t.Fatalf("key after clearing: %q", got)
+	}
+}
+
+// config_export carries the full document for the file and a masked copy
+// for the screen.
+func TestConfigExportMasksKeysForDisplay(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns())
+	s, _ := settings.Load(context.Background(), e.local)
+	s.Providers[0].APIKey = "sk-secret-key-1234"
+	if err := settings.Save(context.Background(), e.local, s); err != nil {
+		t.Fatal(err)
+	}
+	reply := e.mustOK(map[string]any{"action": "config_export"})
+	key := func(doc any) any {
+		return doc.(map[string]any)["settings"].(map[string]any)["providers"].([]any)[0].(map[string]any)["apiKey"]
+	}
+	if got := key(reply["config"]); got != "sk-secret-key-1234" {
+		t.Errorf("exported file key = %v", got)
+	}
+	if got := key(reply["masked"]); got != "sk-…1234" {
+		t.Errorf("masked key = %v", got)
+	}
+	masked, _ := json.Marshal(reply["masked"])
+	if strings.Contains(string(masked), "secret") {
+		t.Errorf("masked copy carries the key: %s", masked)
 	}
 }

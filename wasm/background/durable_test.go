@@ -61,7 +61,7 @@ func (e *env) restart(page *pageCounter) *env {
 	next.ui = &broadcaster{}
 	next.r = New(platform.Platform{
 		Tabs: fakeTabs{}, Content: page, Local: e.local, Session: next.session,
-		Fetch: nativefetch.Fetcher{}, Alarms: &alarms{}, Clock: e.clock, UI: next.ui, Browser: "chrome",
+		Fetch: nativefetch.Fetcher{}, Alarms: &alarms{}, Clock: e.clock, UI: next.ui, Browser: "chrome", Self: self,
 	})
 	next.r.Resume(context.Background())
 	return &next

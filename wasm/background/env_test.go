@@ -13,8 +13,11 @@ import (
 	"github.com/webbrain/webbrain/wasm/settings"
 )
 
-// panel is the sender of the side panel's messages.
-var panel = Sender{ID: "ext", URL: "chrome-extension://ext/sidepanel.html"}
+// self is the extension under test; panel is the sender of its side panel's messages.
+var (
+	self  = platform.Extension{ID: "ext", Origin: "chrome-extension://ext"}
+	panel = Sender{ID: "ext", URL: "chrome-extension://ext/sidepanel/sidepanel.html"}
+)
 
 // env is a Router over fakes, with the real provider talking to a
 // scripted LLM server.
@@ -37,7 +40,7 @@ func newEnv(t *testing.T, srv *llmtest.Server) *env {
 	t.Cleanup(srv.Close)
 	e.r = New(platform.Platform{
 		Tabs: fakeTabs{}, Content: e.content, Local: e.local, Session: e.session,
-		Fetch: nativefetch.Fetcher{}, Alarms: e.alarms, Clock: e.clock, UI: e.ui, Browser: "chrome",
+		Fetch: nativefetch.Fetcher{}, Alarms: e.alarms, Clock: e.clock, UI: e.ui, Browser: "chrome", Self: self,
 	})
 	s := settings.Settings{
 		Providers: []llm.Config{{ID: "test", Name: "Test", Kind: llm.KindOpenAIChat,

@@ -25,7 +25,7 @@ func guidanceRun(t *testing.T, siteAdapters bool) llmtest.Request {
 	e := newEnv(t, llmtest.NewTurns(llmtest.Turn{Text: "ok"}))
 	e.r = New(platform.Platform{
 		Tabs: githubTabs{}, Content: e.content, Local: e.local, Session: e.session,
-		Fetch: e.r.p.Fetch, Alarms: e.alarms, Clock: e.clock, UI: e.ui, Browser: "chrome",
+		Fetch: e.r.p.Fetch, Alarms: e.alarms, Clock: e.clock, UI: e.ui, Browser: "chrome", Self: self,
 	})
 	s, _ := settings.Load(context.Background(), e.local)
 	s.SiteAdapters = siteAdapters

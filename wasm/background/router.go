@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
+	"net/url"
 	"sync"
 
 	"github.com/webbrain/webbrain/wasm/platform"
@@ -23,10 +23,16 @@ type Sender struct {
 	TabID int
 }
 
-// fromExtensionPage reports whether the message comes from one of the
-// extension's own pages (panel, settings) rather than a content script.
-func (s Sender) fromExtensionPage() bool {
-	return strings.HasPrefix(s.URL, "chrome-extension://") || strings.HasPrefix(s.URL, "moz-extension://")
+// fromOwnPage reports whether the message comes from one of WebBrain's own
+// pages (panel, settings): the extension's id and a URL of its origin. A
+// content script has the id but a web page's URL; another extension has
+// neither.
+func (s Sender) fromOwnPage(self platform.Extension) bool {
+	if self.ID == "" || self.Origin == "" || s.ID != self.ID {
+		return false
+	}
+	u, err := url.Parse(s.URL)
+	return err == nil && u.Scheme+"://"+u.Host == self.Origin
 }
 
 // Router dispatches messages. It is safe for concurrent use.
@@ -89,8 +95,8 @@ func failf(format string, a ...any) reply {
 // Handle answers one runtime message. The reply is always a JSON object
 // with ok; runs continue after Handle returns.
 func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender) any {
-	if sender.TabID > 0 && !sender.fromExtensionPage() {
-		return failf("Web pages cannot control WebBrain.")
+	if !sender.fromOwnPage(r.p.Self) {
+		return failf("Only WebBrain's own pages can control WebBrain.")
 	}
 	r.Resume(ctx)
 	var m message
@@ -107,7 +113,7 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 	case "run_state":
 		return r.runState(ctx, m)
 	case "steer":
-		return r.steer(ctx, m, sender)
+		return r.steer(ctx, m)
 	case "clarify_answer":
 		return r.clarifyAnswer(m)
 	case "approval_answer":

@@ -128,10 +128,7 @@ func (s *steerBox) restore(raw json.RawMessage, applied []string) {
 }
 
 // steer accepts a correction from the panel for the tab's active run.
-func (r *Router) steer(ctx context.Context, m message, sender Sender) reply {
-	if !sender.fromExtensionPage() {
-		return failf("Only the WebBrain panel can steer a run.")
-	}
+func (r *Router) steer(ctx context.Context, m message) reply {
 	if rep := needTab(m); rep != nil {
 		return rep
 	}

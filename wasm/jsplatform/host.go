@@ -26,6 +26,10 @@ func New() platform.Platform {
 		Clock:   platform.RealClock{},
 		UI:      broadcaster{host},
 		Browser: host.Get("browser").String(),
+		Self: platform.Extension{
+			ID:     host.Get("self").Get("id").String(),
+			Origin: host.Get("self").Get("origin").String(),
+		},
 	}
 	if d := host.Get("debugger"); d.Truthy() {
 		p.Debugger = debugger{d}

@@ -13,6 +13,15 @@ import (
 	"github.com/webbrain/webbrain/wasm/platform"
 )
 
+// The platform knows the extension's own id and origin: the router answers
+// only senders that match both.
+func TestSelf(t *testing.T) {
+	want := platform.Extension{ID: "fakeid", Origin: "chrome-extension://fakeid"}
+	if got := New().Self; got != want {
+		t.Fatalf("Self = %+v, want %+v", got, want)
+	}
+}
+
 func TestTabs(t *testing.T) {
 	ctx := context.Background()
 	p := New()

@@ -165,6 +165,14 @@ type Platform struct {
 	Clock    Clock
 	UI       Broadcaster
 	Browser  string // "chrome" or "firefox"
+	Self     Extension
+}
+
+// Extension identifies WebBrain itself: runtime messages are answered only
+// when their sender is one of its own pages.
+type Extension struct {
+	ID     string // runtime.id
+	Origin string // the origin of runtime.getURL(""), e.g. "chrome-extension://<id>"
 }
 
 // RealClock is the wall clock.

@@ -1,6 +1,7 @@
 // Package settings holds the user's portable configuration (providers, the
-// active provider, the step limit, site adapters), its validation, its storage under the
-// "settings" key of storage.local and the webbrain-config/1 transfer format.
+// active provider, the step limit, site adapters, asking before actions),
+// its validation, its storage under the "settings" key of storage.local and
+// the webbrain-config/1 transfer format.
 package settings
 
 import (
@@ -24,6 +25,9 @@ type Settings struct {
 	// SiteAdapters adds WebBrain's notes for known sites (adapters/) to
 	// the agent's messages. Absent in a stored or imported object: true.
 	SiteAdapters bool `json:"siteAdapters"`
+	// AskBeforeActions makes the action gate stop before consequential
+	// page actions and ask the user (an approval card). Absent: true.
+	AskBeforeActions bool `json:"askBeforeActions"`
 }
 
 // DefaultMaxSteps is the step limit of a first start.
@@ -39,9 +43,10 @@ func Defaults() Settings {
 			BaseURL: "http://127.0.0.1:11434/v1",
 			Tier:    llm.TierMid,
 		}},
-		ActiveProvider: "ollama",
-		MaxSteps:       DefaultMaxSteps,
-		SiteAdapters:   true,
+		ActiveProvider:   "ollama",
+		MaxSteps:         DefaultMaxSteps,
+		SiteAdapters:     true,
+		AskBeforeActions: true,
 	}
 }
 
@@ -110,7 +115,8 @@ func Save(ctx context.Context, st platform.Storage, s Settings) error {
 func Decode(raw json.RawMessage) (Settings, error) { return decode(raw, "") }
 
 func decode(raw json.RawMessage, prefix string) (Settings, error) {
-	s := Settings{SiteAdapters: true} // settings saved before the field existed
+	// Settings saved before these fields existed keep them on.
+	s := Settings{SiteAdapters: true, AskBeforeActions: true}
 	if len(raw) == 0 || isNull(raw) {
 		return s, &FieldError{Field: join(prefix, ""), Message: "The settings are missing."}
 	}

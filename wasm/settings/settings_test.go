@@ -284,3 +284,64 @@ func TestVisionDefaultsOffAndTravels(t *testing.T) {
 		t.Fatalf("wrong-type vision: %v", err)
 	}
 }
+
+func TestAskBeforeActionsDefaultOnAndTravels(t *testing.T) {
+	if !Defaults().AskBeforeActions {
+		t.Fatal("asking before actions is off by default")
+	}
+	// Settings stored or exported before the field existed keep it on.
+	old, err := Decode(json.RawMessage(`{"providers":[{"id":"a","name":"A","kind":"anthropic","baseUrl":"https://api.anthropic.com","tier":"full"}],"activeProvider":"a","maxSteps":5}`))
+	if err != nil || !old.AskBeforeActions {
+		t.Fatalf("absent askBeforeActions: %+v, %v", old, err)
+	}
+	imported, err := Import(json.RawMessage(`{"format":"webbrain-config/1","settings":{"providers":[{"id":"a","name":"A","kind":"anthropic","baseUrl":"https://api.anthropic.com","tier":"full"}],"activeProvider":"a","maxSteps":5}}`))
+	if err != nil || !imported.AskBeforeActions {
+		t.Fatalf("import without askBeforeActions: %+v, %v", imported, err)
+	}
+	off := twoProviders()
+	off.AskBeforeActions = false
+	ctx := context.Background()
+	st := platformtest.NewStorage()
+	if err := Save(ctx, st, off); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Load(ctx, st); err != nil || got.AskBeforeActions {
+		t.Fatalf("stored false came back as %+v, %v", got, err)
+	}
+	raw, _ := json.Marshal(Export(off, time.Unix(0, 0)))
+	if !strings.Contains(string(raw), `"askBeforeActions":false`) {
+		t.Fatalf("export lacks askBeforeActions: %s", raw)
+	}
+	if got, err := Import(raw); err != nil || got.AskBeforeActions {
+		t.Fatalf("import: %+v, %v", got, err)
+	}
+	var fe *FieldError
+	if _, err := Decode(json.RawMessage(`{"providers":[],"activeProvider":"a","maxSteps":5,"askBeforeActions":"yes"}`)); !errors.As(err, &fe) || fe.Field != "askBeforeActions" {
+		t.Fatalf("a string askBeforeActions: %v", err)
+	}
+}
+
+func TestMaskKey(t *testing.T) {
+	for key, want := range map[string]string{
+		"":                    "",
+		"short":               "…",
+		"sk-proj-abcdef1234":  "sk-…1234",
+		"sk-ant-ключ-secret9": "sk-…ret9",
+	} {
+		if got := MaskKey(key); got != want {
+			t.Errorf("MaskKey(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+// The masked copy the panel shows cannot be imported as if it held keys.
+func TestImportRefusesMaskedKeys(t *testing.T) {
+	s := twoProviders()
+	s.Providers[1].APIKey = MaskKey("sk-secret-key-1234")
+	raw, _ := json.Marshal(Export(s, time.Unix(0, 0)))
+	_, err := Import(raw)
+	var fe *FieldError
+	if !errors.As(err, &fe) || fe.Field != "settings.providers[1].apiKey" || !strings.Contains(fe.Message, "masked") {
+		t.Fatalf("import of a masked key: %v", err)
+	}
+}

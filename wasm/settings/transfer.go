@@ -3,6 +3,7 @@ package settings
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -16,6 +17,20 @@ type Document struct {
 	Format     string   `json:"format"`
 	ExportedAt string   `json:"exportedAt"`
 	Settings   Settings `json:"settings"`
+}
+
+// MaskKey shortens an API key for display: its first 3 and last 4
+// characters ("sk-…1234"); a key under 12 characters, which that would
+// mostly reveal, is only "…"; no key stays "".
+func MaskKey(key string) string {
+	r := []rune(key)
+	switch {
+	case len(r) == 0:
+		return ""
+	case len(r) < 12:
+		return "…"
+	}
+	return string(r[:3]) + "…" + string(r[len(r)-4:])
 }
 
 // Export wraps s in a transfer document stamped with now (UTC, RFC 3339).
@@ -43,6 +58,14 @@ func Import(doc json.RawMessage) (Settings, error) {
 	}
 	if err := s.validate("settings", true); err != nil {
 		return Settings{}, err
+	}
+	// The panel shows the export with masked keys: a copy of that text
+	// would store "sk-…1234" as the key.
+	for i, p := range s.Providers {
+		if strings.Contains(p.APIKey, "…") {
+			return Settings{}, &FieldError{Field: fmt.Sprintf("settings.providers[%d].apiKey", i),
+				Message: "This API key is masked (it contains …). Import the downloaded file, or copy the configuration after Reveal keys."}
+		}
 	}
 	return s, nil
 }

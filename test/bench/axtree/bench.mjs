@@ -46,7 +46,6 @@ function missingRefs() {
   const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [contenteditable=""], ' +
     '[contenteditable=true], [role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], ' +
     '[role=option], [role=switch], [role=textbox], [role=combobox], [onclick], [tabindex="0"]';
-  const map = window.__wbElementMap;
   let visible = 0;
   const missing = [];
   for (const el of document.querySelectorAll(sel)) {
@@ -55,7 +54,7 @@ function missingRefs() {
     const r = el.getBoundingClientRect();
     if (r.width < 2 || r.height < 2 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0) continue;
     visible++;
-    if (!map.ids.get(el)) missing.push(el.outerHTML.slice(0, 120));
+    if (!window.__wb_ax_ref(el, false)) missing.push(el.outerHTML.slice(0, 120));
   }
   return {visible, missing};
 }

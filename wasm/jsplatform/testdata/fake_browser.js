@@ -30,6 +30,8 @@
 
   globalThis.chrome = {
     runtime: {
+      id: "fakeid",
+      getURL: (path) => `chrome-extension://fakeid/${path}`,
       sendMessage: async (msg) => {
         rec.calls.push(["broadcast", msg]);
         throw noReceiver();

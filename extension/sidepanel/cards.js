@@ -1,0 +1,196 @@
+// The two cards that wait for the user: the model's clarify question and
+// WebBrain's own approval card (/work/notes/approval-protocol.md, issue 9).
+// They must never be mistaken for each other: the clarify card is labelled
+// as the assistant's question, the approval card carries WebBrain's icon and
+// buttons that Markdown from the model cannot produce.
+import { el } from "../common/dom.js";
+
+const DETAIL_MAX = 160; // characters of a detail value shown; the title holds all
+
+// A question asking for one of these (in English, German, French, Spanish,
+// Portuguese, Chinese or Japanese) gets a warning: WebBrain never needs a
+// secret typed into the chat, so the model was probably misled by the page.
+const SECRET_WORDS = new RegExp([
+  // English
+  "pass ?words?", "passcodes?", "passphrases?", "one[- ]time (?:pass)?codes?", "verification codes?",
+  "security codes?", "(?:credit|debit|bank) ?card", "card numbers?", "api[- ]?keys?", "secret keys?",
+  "access tokens?", "private keys?", "seed phrases?",
+  // German
+  "passwort", "kennwort", "einmal(?:code|passwort)", "bestätigungscode", "sicherheitscode",
+  "kartennummer", "kreditkarte", "api-schlüssel", "zugangsschlüssel",
+  // French
+  "mot de passe", "code (?:à usage unique|de vérification|de sécurité)", "numéro de (?:la )?carte",
+  "carte (?:bancaire|de crédit)", "clés? (?:d'|de l')?api", "cryptogramme",
+  // Spanish
+  "contraseñas?", "código (?:de un solo uso|de verificación|de seguridad)", "número de (?:la )?tarjeta",
+  "tarjeta de (?:crédito|débito)", "claves? (?:de )?api", "clave de acceso",
+  // Portuguese
+  "senhas?", "código (?:de uso único|de verificação)", "número do cartão", "cartão de (?:crédito|débito)",
+  "chaves? (?:de )?api",
+  // Chinese
+  "密码", "验证码", "校验码", "动态码", "卡号", "信用卡", "银行卡", "密钥", "口令",
+  // Japanese
+  "パスワード", "暗証番号", "ワンタイム", "認証コード", "確認コード", "セキュリティコード", "カード番号",
+  "クレジットカード", "apiキー", "シークレット",
+].join("|"), "iu");
+// Short words only count as whole words ("pin", not "spinning").
+const SECRET_SHORT = /(?<![\p{L}\p{N}])(?:pin|otp|2fa|mfa|cvv|cvc|cvv2|totp)(?![\p{L}\p{N}])/iu;
+
+// asksForSecret reports whether a clarify question (or its options) asks
+// for a password, one-time code, card number or API key.
+export function asksForSecret(text, options = []) {
+  const all = [text, ...options].join("\n");
+  return SECRET_WORDS.test(all) || SECRET_SHORT.test(all);
+}
+
+export function renderClarify(item, answer) {
+  const answered = item.answer !== undefined || Boolean(item.expired);
+  const card = el("div", { className: "clarify-card", role: "group", "aria-label": "Question from the assistant" },
+    el("p", { className: "clarify-from", text: "The assistant asks:" }),
+    el("p", { className: "clarify-question", text: item.text }));
+  if (asksForSecret(item.text, item.options)) {
+    card.append(el("p", { className: "clarify-secret-warning", role: "note" },
+      el("strong", { text: "Careful: " }),
+      "WebBrain never needs you to type a password, code, card number or key into the chat. " +
+      "This question comes from the model, which may have been misled by the page. " +
+      "Enter secrets only on the site itself."));
+  }
+  const options = el("div", { className: "clarify-options" });
+  for (const option of item.options ?? []) {
+    const button = el("button", { type: "button", className: "clarify-option", text: option, disabled: answered });
+    button.addEventListener("click", () => answer(option));
+    options.append(button);
+  }
+  // Never type=password: the chat is not a place for secrets, and a masked
+  // field would make the question look like a login prompt.
+  const input = el("input", { type: "text", className: "clarify-input", "aria-label": "Your answer to the assistant", autocomplete: "off", disabled: answered });
+  const form = el("form", { className: "clarify-free" }, input,
+    el("button", { type: "submit", className: "clarify-submit", text: "Answer", disabled: answered }));
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (input.value.trim()) answer(input.value.trim());
+  });
+  card.append(options, form);
+  if (item.answer !== undefined) card.append(el("p", { className: "clarify-answer", text: `You answered: ${item.answer}` }));
+  return card;
+}
+
+const CATEGORY = {
+  send: "Send", publish: "Publish", delete: "Delete", payment: "Payment", purchase: "Purchase",
+  share: "Share", account: "Account change", submit: "Submit a form", type_data: "Enter your data",
+  navigate: "Open a page", fetch: "Fetch a page",
+};
+
+// approvalOutcome is the card's final line for an approval_resolved event.
+export function approvalOutcome(item) {
+  if (item.reason === "timeout") return "Timed out — declined";
+  if (item.reason === "stopped") return "Cancelled";
+  if (item.decision === "approve") return "Approved";
+  if (item.decision === "approve_site") return `Approved on ${item.approval?.site || "this site"} for this run`;
+  return "Declined";
+}
+
+function choiceLabel(choice, site) {
+  if (choice === "approve") return "Approve";
+  if (choice === "approve_site") return `Approve on ${site || "this site"} for this run`;
+  return "Decline";
+}
+
+// renderApproval draws the card of an `approval` event. item holds the
+// event plus what happened since: answered (the decision sent), decision and
+// reason (approval_resolved), expired (the run ended without a resolution).
+export function renderApproval(item, answer) {
+  const a = item.approval ?? {};
+  const resolved = item.decision !== undefined;
+  const closed = resolved || item.answered !== undefined || Boolean(item.expired) || pastExpiry(a.expiresAt);
+  const titleId = `approval-${cssId(item.requestId)}-${cssId(item.id)}`;
+  const card = el("section", {
+    className: ["approval-card", resolved ? `resolved ${item.decision}` : "pending"].join(" "),
+    role: "group", "aria-labelledby": titleId, "data-approval-id": item.id, tabindex: "-1",
+  });
+  card.append(
+    el("header", { className: "approval-head" },
+      el("img", { src: "/icons/icon-32.png", alt: "", width: 16, height: 16 }),
+      el("span", { className: "approval-from", text: "WebBrain asks before acting" }),
+      a.category && el("span", { className: "approval-category", text: CATEGORY[a.category] ?? a.category })),
+    el("p", { className: "approval-text", id: titleId, text: item.text ?? "" }));
+  const rows = el("dl", { className: "approval-details" });
+  if (a.site) rows.append(el("dt", { text: "Site" }), detailValue(a.site));
+  for (const d of Array.isArray(a.details) ? a.details : []) {
+    rows.append(el("dt", { text: String(d?.label ?? "") }), detailValue(String(d?.value ?? "")));
+  }
+  card.append(rows);
+  const reasons = Array.isArray(a.reasons) ? a.reasons : [];
+  if (reasons.length) {
+    card.append(el("ul", { className: "approval-reasons", "aria-label": "Why WebBrain asks" },
+      reasons.map((r) => el("li", { text: String(r) }))));
+  }
+  if (resolved) {
+    card.append(el("p", { className: "approval-outcome", role: "status", text: approvalOutcome(item) }));
+    return card;
+  }
+  const choices = Array.isArray(a.choices) && a.choices.length ? a.choices : ["approve", "approve_site", "decline"];
+  const buttons = el("div", { className: "approval-buttons" });
+  for (const choice of choices) {
+    const button = el("button", {
+      type: "button", className: `approval-${choice.replace("_", "-")}`, "data-decision": choice,
+      text: choiceLabel(choice, a.site), disabled: closed,
+    });
+    button.addEventListener("click", () => answer(choice));
+    buttons.append(button);
+  }
+  card.append(buttons);
+  if (item.answered !== undefined) {
+    card.append(el("p", { className: "approval-outcome", role: "status", text: `You chose: ${choiceLabel(item.answered, a.site)}` }));
+  } else if (item.expired) {
+    card.append(el("p", { className: "approval-outcome", text: "The run ended before an answer." }));
+  } else if (Number.isFinite(a.expiresAt)) {
+    const countdown = el("p", { className: "approval-countdown", "data-expires-at": String(a.expiresAt) });
+    updateCountdown(countdown);
+    card.append(countdown);
+    startCountdowns();
+  }
+  return card;
+}
+
+function detailValue(value) {
+  const clipped = value.length > DETAIL_MAX ? `${value.slice(0, DETAIL_MAX - 1)}…` : value;
+  return el("dd", { text: clipped, title: clipped === value ? undefined : value });
+}
+
+function pastExpiry(expiresAt) {
+  return Number.isFinite(expiresAt) && Date.now() >= expiresAt;
+}
+
+function cssId(s) {
+  return String(s ?? "").replace(/[^A-Za-z0-9_-]/g, "_");
+}
+
+// One clock for every pending card: each second it rewrites their
+// countdowns and, past the expiry, disables their buttons (the background
+// declines the card and says so with approval_resolved).
+let ticking = 0;
+function startCountdowns() {
+  ticking ||= setInterval(() => {
+    const all = document.querySelectorAll(".approval-countdown[data-expires-at]");
+    for (const node of all) updateCountdown(node);
+    if (!all.length) {
+      clearInterval(ticking);
+      ticking = 0;
+    }
+  }, 1000);
+}
+
+function updateCountdown(node) {
+  const at = Number(node.dataset.expiresAt);
+  const left = Math.max(0, Math.ceil((at - Date.now()) / 1000));
+  const clock = new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  if (left === 0) {
+    node.textContent = "Time is up: WebBrain declines this action.";
+    for (const b of node.closest(".approval-card")?.querySelectorAll("button") ?? []) b.disabled = true;
+    return;
+  }
+  const mm = Math.floor(left / 60);
+  const ss = String(left % 60).padStart(2, "0");
+  node.textContent = `Declined automatically at ${clock} (${mm}:${ss} left).`;
+}
