@@ -171,7 +171,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Executor:      disp,
 		Clarifier:     ru.clar,
 		Gate: guard.New(guard.Config{
-			Mode: ru.mode, AskBeforeActions: true, Prober: disp, Approver: ru.appr,
+			Mode: ru.mode, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr,
 		}),
 		Task: ru.text,
 		Page: func(ctx context.Context) (string, string) {
