@@ -235,3 +235,25 @@ func TestChatDecodeAcceptsObjectArguments(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
+
+// A tool call written as text becomes a call only for a chat-completions
+// server on this machine; a hosted provider's text stays text.
+func TestTextToolCallsOnlyFromLocalServers(t *testing.T) {
+	const call = `<tool_call>{"name":"click","arguments":{"ref":"e4"}}</tool_call>`
+	for _, c := range []struct {
+		cfg   Config
+		calls int
+	}{
+		{Config{Kind: KindOpenAIChat, Model: "m"}, 1},
+		{Config{Kind: KindOpenAIResponses, Model: "m"}, 0},
+		{Config{Kind: KindAnthropic, Model: "m", APIKey: "ak-secret-123456"}, 0},
+	} {
+		srv := llmtest.NewTurns(llmtest.Turn{Text: call})
+		p, _ := newClient(t, c.cfg, srv)
+		res, err := p.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "go"}}, Tools: []ToolSpec{clickTool}})
+		srv.Close()
+		if err != nil || len(res.ToolCalls) != c.calls || (c.calls == 0) != (res.Content == call) {
+			t.Errorf("%s: %+v %v", c.cfg.Kind, res, err)
+		}
+	}
+}
