@@ -9,6 +9,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/adapters"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/skills"
+	"github.com/webbrain/webbrain/wasm/tools"
 )
 
 // Modes a conversation runs in.
@@ -73,7 +74,11 @@ type Options struct {
 	// tree tool. 0 leaves only the message-count and size triggers.
 	ContextWindow int
 	Executor      Executor
-	Clarifier     Clarifier
+	// Boundary wraps the page text the agent adds itself (URL, title,
+	// summaries) and is named in the system prompt; it must be the one
+	// Executor wraps results with (tools.NewDispatcher).
+	Boundary  tools.Boundary
+	Clarifier Clarifier
 	// Page returns the tab's current URL and title for the user message.
 	Page func(ctx context.Context) (url, title string)
 	// SiteAdapter returns the site adapter for a page URL (adapters.Match)

@@ -154,6 +154,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		}
 	}
 	window := agent.ContextWindow(cfg)
+	boundary := tools.NewBoundary() // per run, so a page cannot learn it from an earlier one
 	opts := agent.Options{
 		Provider:      prov,
 		Mode:          ru.mode,
@@ -161,7 +162,8 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Browser:       r.p.Browser,
 		MaxSteps:      s.MaxSteps,
 		ContextWindow: window,
-		Executor:      tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser).WithContextWindow(window),
+		Executor:      tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser, boundary).WithContextWindow(window),
+		Boundary:      boundary,
 		Clarifier:     ru.clar,
 		Page: func(ctx context.Context) (string, string) {
 			tab, err := r.p.Tabs.Get(ctx, ru.tabID)

@@ -48,7 +48,7 @@ func newFetchRig(t *testing.T, mode, tabURL string, h http.HandlerFunc) *fetchRi
 	}
 	r.tabs = newFakeTabs(tabURL)
 	p := platform.Platform{Tabs: r.tabs, Content: &fakeContent{}, Fetch: nativefetch.Fetcher{Client: client}, Clock: &fakeClock{now: time.Unix(0, 0)}}
-	r.d = NewDispatcher(p, 7, mode, "mid", "chrome")
+	r.d = NewDispatcher(p, 7, mode, "mid", "chrome", tb)
 	return r
 }
 
@@ -81,7 +81,7 @@ func TestFetchURLReadsHTMLWithoutNavigating(t *testing.T) {
 	if strings.Contains(got, "stealCookies") {
 		t.Errorf("script text in the result:\n%s", got)
 	}
-	if !strings.HasPrefix(got, dataNote+openTag) || strings.Count(got, closeTag) != 1 || !strings.HasSuffix(got, closeTag) {
+	if !strings.HasPrefix(got, dataNote+tbOpen) || strings.Count(got, tbClose) != 1 || !strings.HasSuffix(got, tbClose) {
 		t.Errorf("result is not one untrusted block:\n%s", got)
 	}
 	if !strings.Contains(accept, "text/html") || cookie != "" {

@@ -60,7 +60,7 @@ func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any) 
 	if err := d.armDialogs(ctx, ""); err != nil {
 		return "", err
 	}
-	return notedResult(dialogNote(d.takeDialogs(ctx)), loadReport(tab, loaded), ""), nil
+	return d.b.notedResult(d.b.dialogNote(d.takeDialogs(ctx)), loadReport(tab, loaded), ""), nil
 }
 
 // checkURL accepts only absolute http(s) URLs; a bare host such as

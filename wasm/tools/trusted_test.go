@@ -107,7 +107,7 @@ func trustedRig(plan string) (*rig, *fakeDebugger) {
 		return okReply(name + " synthetic")
 	}
 	p := platform.Platform{Tabs: r.tabs, Content: r.content, Debugger: dbg, Clock: &fakeClock{now: time.Unix(0, 0)}}
-	r.d = NewDispatcher(p, 7, ModeAct, "full", "chrome")
+	r.d = NewDispatcher(p, 7, ModeAct, "full", "chrome", tb)
 	return r, dbg
 }
 
@@ -191,7 +191,7 @@ func TestTrustedFallsBackToSyntheticWhenDebuggerFails(t *testing.T) {
 	if !strings.Contains(note, "Trusted input was unavailable") || !strings.Contains(note, "already attached") {
 		t.Errorf("note %q does not explain the fallback", note)
 	}
-	if !strings.Contains(page, "<untrusted_page_content>\nclick_ax synthetic\n") {
+	if !strings.Contains(page, tbOpen+"\nclick_ax synthetic\n") {
 		t.Errorf("result %q lacks the synthetic report", out)
 	}
 }
