@@ -19,7 +19,8 @@ var formats = []format{
 	{"sk-proj-", 20, 250, isKeyChar, false},    // OpenAI project key
 	{"sk-svcacct-", 20, 250, isKeyChar, false}, // OpenAI service account
 	{"sk-admin-", 20, 250, isKeyChar, false},   // OpenAI admin key
-	{"sk-", 20, 250, isKeyChar, true},          // OpenAI and compatible services
+	{"sk-or-v1-", 32, 128, isAlnum, false},     // OpenRouter
+	{"sk-", 20, 250, isAlnum, true},            // OpenAI legacy, DeepSeek and other compatible services
 	{"sk_live_", 16, 250, isAlnum, false},      // Stripe
 	{"sk_test_", 16, 250, isAlnum, false},
 	{"rk_live_", 16, 250, isAlnum, false},
@@ -104,7 +105,9 @@ func formatAt(text string, i int) (Match, bool) {
 		}
 		body := run(text, i+len(f.prefix), f.chars)
 		n := body - i - len(f.prefix)
-		if n < f.min || n > f.max || (body < len(text) && isAlnum(text[body])) {
+		// A key ends where its kind of word ends: "sk-" in a URL slug
+		// ("/sk-summer2024sale-items") goes on with a dash.
+		if n < f.min || n > f.max || (body < len(text) && isKeyChar(text[body])) {
 			continue
 		}
 		v := text[i:body]

@@ -224,7 +224,7 @@ func skipGap(text string, i int, crossLines bool) (j int, explicit bool, quote b
 		switch {
 		case c == ':' || c == '=':
 			explicit = true
-		case c == ' ' || c == '\t' || c == '*' || c == '(' || c == ')' || c == '[' || c == ']' || c == '>' || c == '-' || c == '|':
+		case c == ' ' || c == '\t' || c == '*' || c == '>' || c == '-' || c == '|':
 		case c == '"' || c == '\'' || c == '`':
 			quote = c
 			j++
@@ -335,25 +335,51 @@ func passwordAt(text string, j int, quote byte) (Match, bool) {
 		v = j + q
 	} else {
 		v = j
-		for v < len(text) {
-			r, size := utf8.DecodeRuneInString(text[v:])
-			if r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\u00a0' || r >= 0x2e80 {
-				break
-			}
+		for v < len(text) && !passwordEnd(text, v) {
+			_, size := utf8.DecodeRuneInString(text[v:])
 			v += size
 		}
-		for v > j && strings.IndexByte(".,;", text[v-1]) >= 0 {
+		for v > j && strings.IndexByte(".,;:)]}{", text[v-1]) >= 0 {
 			v--
 		}
 	}
 	val := text[j:v]
-	if len(val) < 4 || len(val) > 128 || masked(val) {
+	if len(val) < 4 || len(val) > 128 || masked(val) || strings.IndexByte("([{<", val[0]) >= 0 || placeholder(val) {
 		return Match{}, false
 	}
 	if quote == 0 && isWord(val) && nextWordOnLine(text, v) {
 		return Match{}, false
 	}
 	return Match{Kind: KindPassword, Value: val, Start: j, End: v}, true
+}
+
+// passwordEnd reports where an unquoted password ends: a space, a quote
+// or angle bracket of the markup around it, CJK text, or the next
+// parameter of a query string ("password=x&next=y").
+func passwordEnd(text string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(text[i:])
+	switch {
+	case r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\u00a0' || r >= 0x2e80:
+		return true
+	case r == '"' || r == '\'' || r == '`' || r == '<' || r == '>':
+		return true
+	case r == '&':
+		k := run(text, i+1, isWordChar)
+		return k > i+1 && k < len(text) && text[k] == '='
+	}
+	return false
+}
+
+// placeholders stand where a form or a log shows no password.
+var placeholders = []string{"none", "null", "empty", "unset", "hidden", "redacted", "required", "optional", "unknown", "unchanged", "changeme"}
+
+func placeholder(v string) bool {
+	for _, p := range placeholders {
+		if strings.EqualFold(v, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // masked reports a value made only of mask characters.

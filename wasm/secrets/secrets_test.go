@@ -30,6 +30,8 @@ func TestFind(t *testing.T) {
 		// Known key formats.
 		{"openai", "OPENAI_API_KEY=sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z", []string{"api_key:sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"}},
 		{"openai legacy", "use sk-9aB8cD7eF6gH5iJ4kL3mN2oP1qR0sT in the header", []string{"api_key:sk-9aB8cD7eF6gH5iJ4kL3mN2oP1qR0sT"}},
+		{"openrouter", "OPENROUTER_API_KEY=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", []string{"api_key: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"}},
+		{"diners", "Diners 3056 930902 5904", []string{"card:3056 930902 5904"}},
 		{"anthropic", "x-api-key: sk-ant-api03-Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1Jh0Gf9Ed8Cb7Aa-_xYz12345AA", []string{"api_key:sk-ant-api03-Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1Jh0Gf9Ed8Cb7Aa-_xYz12345AA"}},
 		{"github classic", "token ghp_aBcD1234EfGh5678IjKl9012MnOp3456QrSt ok", []string{"api_key:ghp_aBcD1234EfGh5678IjKl9012MnOp3456QrSt"}},
 		{"github fine-grained", "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF", []string{"api_key:github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEF"}},
@@ -77,6 +79,8 @@ func TestFind(t *testing.T) {
 		{"quoted password", `login("ada", password="correct horse battery")`, []string{"password:correct horse battery"}},
 		{"json password", `{"user":"ada","password":"s3cr3t!"}`, []string{"password:s3cr3t!"}},
 		{"bold label", "**Password:** Tr0ub4dor&3", []string{"password:Tr0ub4dor&3"}},
+		{"query password", "POST /login?user=ada&password=s3cret!x&remember=1", []string{"password:s3cret!x"}},
+		{"code sample password", `body: "firstName=Nikhil&password=easytoguess"`, []string{"password:easytoguess"}},
 
 		// One-time codes.
 		{"en otp", "Your verification code is 482913. It expires in 10 minutes.", []string{"otp:482913"}},
@@ -123,7 +127,14 @@ func TestFind(t *testing.T) {
 		{"discount code", "Use discount code: 2024 at checkout. Promo code: 5599", nil},
 		{"http status", "Error code: 404. Status code: 500", nil},
 		{"password prose", "Password: must be at least 8 characters. Forgot your password? Reset password", nil},
-		{"password placeholder", "Password: ••••••••\nPasswort: ********", nil},
+		{"password placeholder", "Password: ••••••••\nPasswort: ********\npassword: (none)\nPassword: required", nil},
+		{"ean barcode", "EAN: 4006381333931, GTIN 4011200296908", nil},
+		{"sk in url path", "https://shop.example/sk-products2024summersaleitems-list and /sk-summer-sale-2024-all-items-here", nil},
+		{"decimals", "p = 1.2511263318488451, q = 3.4114080550460080", nil},
+		{"ad client id", "data-ad-client=ca-pub-6865528665029394 and id ~~V1~~3178247457211747916", nil},
+		{"random ids", "transactionId: 1234567890123452, pixel 224284281076687", nil},
+		{"json null password", `{"slug":"a","password":null},{"id":2}`, nil},
+		{"chinese id number", "身份证号：110101199003074477", nil},
 		{"password field", `textbox "Password" [ref_12]`, nil},
 		{"de prose", "Das Passwort muss mindestens 8 Zeichen haben. Passwort vergessen?", nil},
 		{"fr prose", "Mot de passe oublié ? Saisissez votre adresse e-mail.", nil},
