@@ -120,8 +120,9 @@ func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]an
 			text += "\n" + loadReport(tab, loaded)
 		}
 	}
-	if pe, ok := toolErr.(*pageError); ok {
-		return "", errors.New(t.name + " failed. The page's message:\n" + d.b.Wrap(pe.text))
+	if pe := (*pageError)(nil); errors.As(toolErr, &pe) {
+		prefix := t.name + " failed. The page's message:\n"
+		return "", errors.New(prefix + d.b.pageResultWithin(pe.text, "", MaxResultChars-len(prefix)))
 	}
 	if toolErr != nil {
 		return "", errors.New(Neutralise(toolErr.Error()))

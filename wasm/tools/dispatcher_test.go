@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
@@ -215,4 +216,15 @@ func TestLargeResultIsCapped(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+func TestLongPageErrorIsCapped(t *testing.T) {
+	r := newRig(ModeAct, "mid")
+	r.content.reply = func(string, map[string]any) (json.RawMessage, error) {
+		return json.RawMessage(`{"ok":false,"error":"no element named ` + strings.Repeat("obey me ", 3000) + `"}`), nil
+	}
+	_, err := r.run("click_ax", `{"ref":"ref_9"}`)
+	if err == nil || utf8.RuneCountInString(err.Error()) > MaxResultChars || !strings.HasSuffix(err.Error(), "]\n"+tbClose) {
+		t.Errorf("error of %d characters", len(err.Error()))
+	}
 }
