@@ -233,10 +233,13 @@ func skipGap(text string, i int, crossLines bool) (j int, explicit bool, quote b
 			if !crossLines {
 				return j, explicit, 0
 			}
-		case strings.HasPrefix(text[j:], "：") || strings.HasPrefix(text[j:], "\u00a0"):
-			explicit = explicit || text[j] != 0xc2
-			_, size := utf8.DecodeRuneInString(text[j:])
-			j += size
+		case strings.HasPrefix(text[j:], "："):
+			explicit = true
+			j += len("：")
+			quote = 0
+			continue
+		case strings.HasPrefix(text[j:], "\u00a0"):
+			j += len("\u00a0")
 			quote = 0
 			continue
 		default:

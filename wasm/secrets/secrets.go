@@ -46,9 +46,9 @@ func Find(text string) []Match {
 	if len(all) == 0 {
 		return nil
 	}
-	// Each scanner adds its matches in order, so the list is three sorted
-	// runs: an insertion sort is quick, and smaller in the module than a
-	// generic sort.
+	// Each scanner adds its matches (nearly) in order, so the list is
+	// three sorted runs: an insertion sort is quick, and smaller in the
+	// module than a generic sort.
 	for i := 1; i < len(all); i++ {
 		for j := i; j > 0 && before(all[j], all[j-1]); j-- {
 			all[j], all[j-1] = all[j-1], all[j]
