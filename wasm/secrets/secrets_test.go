@@ -72,6 +72,7 @@ func TestFind(t *testing.T) {
 		{"de password", "Passwort: Sommer2024!", []string{"password:Sommer2024!"}},
 		{"de kennwort", "Ihr neues Kennwort lautet geheim99", []string{"password:geheim99"}},
 		{"fr password", "Mot de passe : Soleil#42", []string{"password:Soleil#42"}},
+		{"fr no-break space", "Mot de passe\u00a0: Soleil#42\u00a0; code de vérification\u00a0: 662104", []string{"password:Soleil#42", "otp:662104"}},
 		{"es password", "Contraseña: perro-azul-7", []string{"password:perro-azul-7"}},
 		{"pt password", "Sua senha é Brasil@2026.", []string{"password:Brasil@2026"}},
 		{"zh password", "登录密码：abc12345，请妥善保管", []string{"password:abc12345"}},
