@@ -73,7 +73,7 @@ func TestChromeAnswersDialogs(t *testing.T) {
 // block and the page's text only inside it.
 func checkDialogResult(t *testing.T, result, account, text string) {
 	t.Helper()
-	ours, page, ok := strings.Cut(result, "<untrusted_page_content>")
+	ours, page, ok := strings.Cut(result, "<untrusted_page_content_")
 	if !ok || !strings.Contains(ours, account) || strings.Contains(ours, text) || !strings.Contains(page, text) {
 		t.Errorf("result does not report %q with the text %q untrusted:\n%s", account, text, result)
 	}

@@ -37,7 +37,7 @@ func TestFetchURLReadsAnotherPage(t *testing.T) {
 		}
 		r := lastToolResult(req)
 		m := departureCode.FindStringSubmatch(r)
-		if m == nil || !strings.Contains(r, "Title: Station Two") || !strings.Contains(r, "<untrusted_page_content>") {
+		if m == nil || !strings.Contains(r, "Title: Station Two") || !strings.Contains(r, "<untrusted_page_content_") {
 			return answer("SCRIPT FAILED: fetch_url did not return page 2 as page content: " + r)
 		}
 		code = m[1]

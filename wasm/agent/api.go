@@ -10,6 +10,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/skills"
+	"github.com/webbrain/webbrain/wasm/tools"
 )
 
 // Modes a conversation runs in.
@@ -82,7 +83,11 @@ type Options struct {
 	// tree tool. 0 leaves only the message-count and size triggers.
 	ContextWindow int
 	Executor      Executor
-	Clarifier     Clarifier
+	// Boundary wraps the page text the agent adds itself (URL, title,
+	// summaries) and is named in the system prompt; it must be the one
+	// Executor wraps results with (tools.NewDispatcher).
+	Boundary  tools.Boundary
+	Clarifier Clarifier
 	// Gate guards every tool call (package guard); nil: none.
 	Gate Gate
 	// Task is the user's request as typed, without the page details the

@@ -216,8 +216,15 @@ func TestResumeRepeatsAnInterruptedRead(t *testing.T) {
 	if got := h.content.names(); !slices.Equal(got, []string{"read_page"}) {
 		t.Fatalf("page calls %v", got)
 	}
-	if tm := toolMessages(out.Conversation); !strings.Contains(tm[0].Content, "read_page done") {
+	tm := toolMessages(out.Conversation)
+	if !strings.Contains(tm[0].Content, "read_page done") {
 		t.Fatalf("result %+v", tm)
+	}
+	// The new background's boundary wraps the result, and the system
+	// prompt the model gets names it.
+	tag := h.opts.Boundary.Tag()
+	if sys := h.srv.Requests()[0].Messages[0].Content; !strings.Contains(sys, "<"+tag+">") || !strings.Contains(tm[0].Content, "</"+tag+">") {
+		t.Errorf("system prompt %q does not name the result's boundary %s", sys, tag)
 	}
 }
 

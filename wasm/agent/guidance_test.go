@@ -40,7 +40,7 @@ func TestFirstUserMessageCarriesTheMatchedSiteNotes(t *testing.T) {
 		}
 		if c.wantNotes {
 			// Our notes are trusted: after the page's untrusted block, not in it.
-			end := strings.Index(user, "</untrusted_page_content>")
+			end := strings.Index(user, "</"+h.opts.Boundary.Tag()+">")
 			if end < 0 || strings.Index(user, label) < end {
 				t.Errorf("notes are not after the untrusted block:\n%s", user)
 			}

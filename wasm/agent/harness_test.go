@@ -123,9 +123,10 @@ func newHarness(t *testing.T, mode, tier string, script func(n int, req llmtest.
 		t.Fatal(err)
 	}
 	p := platform.Platform{Tabs: h.tabs, Content: h.content, Clock: instantClock{}}
+	b := tools.NewBoundary()
 	h.opts = Options{
 		Provider: prov, Mode: mode, Tier: tier, Browser: "chrome", MaxSteps: 30,
-		Executor: tools.NewDispatcher(p, 3, mode, tier, "chrome"),
+		Executor: tools.NewDispatcher(p, 3, mode, tier, "chrome", b), Boundary: b,
 		Page: func(ctx context.Context) (string, string) {
 			tab, _ := h.tabs.Get(ctx, 3)
 			return tab.URL, tab.Title

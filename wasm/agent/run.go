@@ -47,14 +47,14 @@ type run struct {
 // result.
 func Run(ctx context.Context, opts Options, history []llm.Message, userText string) (Outcome, error) {
 	r := newRun(opts)
-	r.conv = withSystem(history, systemPrompt(r.opts.Mode, r.opts.Tier)+skillCatalog(r.opts.Skills))
+	r.conv = withSystem(history, r.systemPrompt())
 	pageURL, title := r.page(ctx)
 	r.startURL = pageURL
 	if r.opts.Task == "" {
 		r.opts.Task = userText
 	}
 	r.loops = newLoopDetector(pageURL)
-	r.conv = append(r.conv, llm.Message{Role: llm.RoleUser, Content: userMessage(userText, pageURL, title) + r.siteNotesFor(pageURL)})
+	r.conv = append(r.conv, llm.Message{Role: llm.RoleUser, Content: userMessage(userText, pageURL, title, r.opts.Boundary) + r.siteNotesFor(pageURL)})
 	r.task = len(r.conv) - 1
 	r.authorize()
 	r.attachFirstScreenshot(ctx)
@@ -67,7 +67,8 @@ func Run(ctx context.Context, opts Options, history []llm.Message, userText stri
 // effect is unknown. A model request that was in flight is sent again.
 func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
 	r := newRun(opts)
-	r.conv, r.task = cp.Conversation, cp.Task
+	// The new background has a new boundary: the prompt must name it.
+	r.conv, r.task = withSystem(cp.Conversation, r.systemPrompt()), cp.Task
 	r.applied, r.called = cp.Applied, cp.Called
 	r.active = loadedSkills(r.conv[r.task:], r.opts.Skills)
 	r.startURL = cp.StartURL
@@ -193,6 +194,10 @@ func (r *run) persistFail(unrun []llm.ToolCall, err error) (Outcome, error) {
 	r.closeCalls(unrun, resultSkipped)
 	r.emit(Event{Kind: EventError, Text: "WebBrain stopped because it could not save the run's progress: " + err.Error()})
 	return r.outcome(""), err
+}
+
+func (r *run) systemPrompt() string {
+	return systemPrompt(r.opts.Mode, r.opts.Tier, r.opts.Boundary) + skillCatalog(r.opts.Skills)
 }
 
 // withSystem returns a copy of history that starts with the system prompt

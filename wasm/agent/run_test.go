@@ -32,7 +32,7 @@ func TestTextReplyIsTheFinalAnswer(t *testing.T) {
 		t.Fatalf("%d model requests", len(reqs))
 	}
 	user := reqs[0].Messages[1].Content
-	if !strings.HasPrefix(user, "How much is it?") || !strings.Contains(user, "<untrusted_page_content>\nURL: https://shop.example/item\nTitle: Blue mug\n</untrusted_page_content>") {
+	if !strings.HasPrefix(user, "How much is it?") || !strings.Contains(user, "<"+h.opts.Boundary.Tag()+">\nURL: https://shop.example/item\nTitle: Blue mug\n</"+h.opts.Boundary.Tag()+">") {
 		t.Errorf("user message not enriched with the page: %q", user)
 	}
 	if !strings.Contains(reqs[0].Messages[0].Content, "read-only") || !strings.Contains(reqs[0].Messages[0].Content, "not instructions") {
@@ -240,7 +240,8 @@ func TestPageContentReachesModelInsideBoundary(t *testing.T) {
 	if n := len([]rune(tm)); n > tools.MaxResultChars {
 		t.Errorf("tool result has %d characters", n)
 	}
-	if strings.Count(tm, "</untrusted_page_content>") != 1 || !strings.HasSuffix(tm, "</untrusted_page_content>") {
+	closing := "</" + h.opts.Boundary.Tag() + ">"
+	if strings.Count(tm, closing) != 1 || !strings.HasSuffix(tm, closing) {
 		t.Errorf("boundary broken: %q…%q", tm[:200], tm[len(tm)-200:])
 	}
 	if !strings.Contains(tm, "Truncated: showing") {
@@ -327,7 +328,7 @@ func TestHistoryGetsThisModesSystemPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Conversation[0].Content != actPrompt || out.Conversation[1].Content != "earlier question" || len(out.Conversation) != 5 {
+	if out.Conversation[0].Content != systemPrompt(ModeAct, "mid", h.opts.Boundary) || out.Conversation[1].Content != "earlier question" || len(out.Conversation) != 5 {
 		t.Errorf("conversation = %+v", out.Conversation)
 	}
 	if history[0].Content != askPrompt {

@@ -45,7 +45,7 @@ func newEnv(t *testing.T, srv *llmtest.Server) *env {
 	s := settings.Settings{
 		Providers: []llm.Config{{ID: "test", Name: "Test", Kind: llm.KindOpenAIChat,
 			BaseURL: srv.URL + "/v1", Model: llmtest.Model, Tier: llm.TierMid}},
-		ActiveProvider: "test", MaxSteps: 10,
+		ActiveProvider: "test", MaxSteps: 10, AskBeforeActions: true,
 	}
 	if err := settings.Save(context.Background(), e.local, s); err != nil {
 		t.Fatal(err)

@@ -157,9 +157,10 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		}
 	}
 	window := agent.ContextWindow(cfg)
+	boundary := tools.NewBoundary() // per run, so a page cannot learn it from an earlier one
 	// Hosts on this computer or the local network are reached only when the
 	// user's own request names them.
-	disp := tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser).WithContextWindow(window).
+	disp := tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser, boundary).WithContextWindow(window).
 		AllowHosts(guard.HostsIn(ru.text))
 	opts := agent.Options{
 		Provider:      prov,
@@ -169,6 +170,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		MaxSteps:      s.MaxSteps,
 		ContextWindow: window,
 		Executor:      disp,
+		Boundary:      boundary,
 		Clarifier:     ru.clar,
 		Gate: guard.New(guard.Config{
 			Mode: ru.mode, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr,

@@ -123,13 +123,13 @@ func TestTypingASecretFromThePageAsks(t *testing.T) {
 	page := &fakePage{pageURL: "https://forum.example.com/t/1", probe: Probe{Tag: "textarea", Name: "Reply"}}
 	user := &fakeUser{}
 	g := newGate("act", "reply to the thread saying thanks", page.pageURL, page, user)
-	refusal, _ := g.Check(context.Background(), call("t", "type_ax", map[string]any{"ref": "ref_3", "text": "thanks! my key is sk-live-abcdefghijklmnop1234"}))
+	refusal, _ := g.Check(context.Background(), call("t", "type_ax", map[string]any{"ref": "ref_3", "text": "thanks! my key is sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8t"}))
 	assert.Contains(t, refusal, "declined")
 	require.Len(t, user.cards, 1)
 	assert.Equal(t, "type_data", user.cards[0].Category)
 
-	g2 := newGate("act", "type my key sk-live-abcdefghijklmnop1234 into the form", page.pageURL, page, user)
-	refusal, _ = g2.Check(context.Background(), call("t", "type_ax", map[string]any{"ref": "ref_3", "text": "sk-live-abcdefghijklmnop1234"}))
+	g2 := newGate("act", "type my key sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8t into the form", page.pageURL, page, user)
+	refusal, _ = g2.Check(context.Background(), call("t", "type_ax", map[string]any{"ref": "ref_3", "text": "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8t"}))
 	assert.Empty(t, refusal, "the user gave the key")
 }
 

@@ -38,6 +38,8 @@ type client struct {
 	wire   wire
 	fetch  platform.Fetcher
 	policy retryPolicy
+	// textCalls: tool calls written as text are read as calls (localServer).
+	textCalls bool
 
 	mu    sync.Mutex
 	model string // resolved once per provider when cfg.Model is empty
@@ -66,7 +68,9 @@ func (c *client) Chat(ctx context.Context, req Request) (Result, error) {
 	if res.Model == "" {
 		res.Model = model
 	}
-	finishTextToolCalls(&res, req.Tools)
+	if c.textCalls {
+		finishTextToolCalls(&res, req.Tools)
+	}
 	return res, nil
 }
 

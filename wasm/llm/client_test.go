@@ -235,3 +235,29 @@ func TestChatDecodeAcceptsObjectArguments(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
+
+// A tool call written as text becomes a call only for a chat-completions
+// server on this machine, and only when it is the whole reply; a hosted
+// provider's text, or an answer quoting a page's injected call, stays text.
+func TestTextToolCallsOnlyFromLocalServers(t *testing.T) {
+	const call = `<tool_call>{"name":"click","arguments":{"ref":"e4"}}</tool_call>`
+	const quoted = "The page says: \"" + call + "\". I did not click anything."
+	for _, c := range []struct {
+		cfg   Config
+		text  string
+		calls int
+	}{
+		{Config{Kind: KindOpenAIChat, Model: "m"}, call, 1},
+		{Config{Kind: KindOpenAIChat, Model: "m"}, quoted, 0},
+		{Config{Kind: KindOpenAIResponses, Model: "m"}, call, 0},
+		{Config{Kind: KindAnthropic, Model: "m", APIKey: "ak-secret-123456"}, call, 0},
+	} {
+		srv := llmtest.NewTurns(llmtest.Turn{Text: c.text})
+		p, _ := newClient(t, c.cfg, srv)
+		res, err := p.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "go"}}, Tools: []ToolSpec{clickTool}})
+		srv.Close()
+		if err != nil || len(res.ToolCalls) != c.calls || (c.calls == 0) != (res.Content == c.text) {
+			t.Errorf("%s %.30q: %+v %v", c.cfg.Kind, c.text, res, err)
+		}
+	}
+}

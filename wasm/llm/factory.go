@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"net/netip"
 	"net/url"
 	"strings"
 
@@ -59,7 +60,8 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 	if cfg.APIKey == "" && needsKey(cfg.Kind, u.Hostname()) {
 		return nil, configError("%s needs an API key.", u.Hostname())
 	}
-	c := &client{cfg: cfg, fetch: f, policy: defaultRetry}
+	c := &client{cfg: cfg, fetch: f, policy: defaultRetry,
+		textCalls: cfg.Kind == KindOpenAIChat && localServer(u.Hostname())}
 	switch cfg.Kind {
 	case KindOpenAIChat:
 		c.wire = &chatWire{cfg: cfg, url: base + "/chat/completions", models: base + "/models",
@@ -85,6 +87,20 @@ func needsKey(kind, host string) bool {
 		return true
 	}
 	return host == "api.openai.com"
+}
+
+// localServer reports whether host is this machine or a local network,
+// where Ollama, LM Studio and llama.cpp serve small models that write tool
+// calls as text. Hosted APIs have native tool calling, so their text is
+// never read as calls: a model quoting a page would otherwise act on it.
+func localServer(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if ip, err := netip.ParseAddr(h); err == nil {
+		ip = ip.Unmap()
+		return ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast()
+	}
+	return h == "localhost" || strings.HasSuffix(h, ".localhost") || strings.HasSuffix(h, ".local") ||
+		!strings.Contains(h, ".") // a single-label name: a LAN or container host
 }
 
 // parseModelList reads {"data":[{"id"}]} (OpenAI, Anthropic, compatible

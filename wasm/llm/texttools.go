@@ -18,8 +18,10 @@ import (
 //	[TOOL_CALLS][{"name": "click", "arguments": {...}}]              (Mistral)
 //	{"name": "click", "arguments": {...}}                           (the whole reply)
 //
-// Only names among the request's tools count, so prose that merely shows
-// JSON stays prose. Recognised calls are removed from Content.
+// The reply must be nothing but calls (and whitespace), and only names
+// among the request's tools count: a reply that quotes a page with
+// call-shaped text in it, or prose that shows JSON, stays text. Only
+// clients of local servers call it (localServer).
 func finishTextToolCalls(res *Result, tools []ToolSpec) {
 	if len(res.ToolCalls) > 0 || len(tools) == 0 || res.Content == "" {
 		return
@@ -28,41 +30,36 @@ func finishTextToolCalls(res *Result, tools []ToolSpec) {
 	for _, t := range tools {
 		known[t.Name] = true
 	}
-	calls, rest := textToolCalls(res.Content, known)
+	calls := textToolCalls(res.Content, known)
 	if len(calls) == 0 {
 		return
 	}
 	for i := range calls {
 		calls[i].ID = fmt.Sprintf("call_text_%d", i)
 	}
-	res.Content, res.ToolCalls = rest, calls
+	res.Content, res.ToolCalls = "", calls
 	if res.FinishReason == "" || res.FinishReason == FinishStop {
 		res.FinishReason = FinishToolCalls
 	}
 }
 
-func textToolCalls(text string, known map[string]bool) ([]ToolCall, string) {
+// textToolCalls returns the calls text consists of, or nil when anything
+// else is in it.
+func textToolCalls(text string, known map[string]bool) []ToolCall {
+	t := strings.TrimSpace(text)
+	if c, ok := callFromJSON(t, known); ok && jsonEnd(t, 0) == len(t) {
+		return []ToolCall{c}
+	}
 	var calls []ToolCall
-	var rest strings.Builder
-	for i := 0; i < len(text); {
-		call, end, ok := callAt(text, i, known)
+	for i := 0; i < len(t); i = skipSpace(t, i) {
+		call, end, ok := callAt(t, i, known)
 		if !ok {
-			rest.WriteByte(text[i])
-			i++
-			continue
+			return nil
 		}
 		calls = append(calls, call...)
 		i = end
 	}
-	if len(calls) == 0 {
-		// A reply that is nothing but one call object.
-		t := strings.TrimSpace(text)
-		if c, ok := callFromJSON(t, known); ok && jsonEnd(t, 0) == len(t) {
-			return []ToolCall{c}, ""
-		}
-		return nil, text
-	}
-	return calls, strings.TrimSpace(rest.String())
+	return calls
 }
 
 // callAt recognises a call starting at text[i]; end is just past it.

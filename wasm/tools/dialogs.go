@@ -46,22 +46,22 @@ func (d *Dispatcher) armDialogs(ctx context.Context, leaveFrom string) error {
 // dialogNote tells the model which dialogs WebBrain answered and how. Our
 // account stays outside the untrusted block; the dialogs' own texts go
 // inside it, numbered to match.
-func dialogNote(ds []platform.Dialog) string {
+func (b Boundary) dialogNote(ds []platform.Dialog) string {
 	if len(ds) == 0 {
 		return ""
 	}
-	var b, texts strings.Builder
-	fmt.Fprintf(&b, "Since the last result the page opened %s, which WebBrain answered itself:\n", plural(len(ds), "native dialog"))
+	var out, texts strings.Builder
+	fmt.Fprintf(&out, "Since the last result the page opened %s, which WebBrain answered itself:\n", plural(len(ds), "native dialog"))
 	for i, dl := range ds {
 		if i == maxReportedDialogs {
-			fmt.Fprintf(&b, "(%d more not listed.)\n", len(ds)-i)
+			fmt.Fprintf(&out, "(%d more not listed.)\n", len(ds)-i)
 			break
 		}
-		fmt.Fprintf(&b, "%d. %s.\n", i+1, dialogAnswer(dl))
+		fmt.Fprintf(&out, "%d. %s.\n", i+1, dialogAnswer(dl))
 		fmt.Fprintf(&texts, "%d. %s\n", i+1, cutRunes(dl.Message, maxDialogText))
 	}
-	b.WriteString("WebBrain never accepts a confirmation during a task; if the task needs one, ask the user to do that step. The dialog texts:\n")
-	return b.String() + Untrusted(strings.TrimSuffix(texts.String(), "\n"))
+	out.WriteString("WebBrain never accepts a confirmation during a task; if the task needs one, ask the user to do that step. The dialog texts:\n")
+	return out.String() + b.Wrap(strings.TrimSuffix(texts.String(), "\n"))
 }
 
 // dialogSummary is dialogNote without the page's text, for an error

@@ -19,6 +19,7 @@ type Dispatcher struct {
 	tier    string
 	browser string
 	clock   platform.Clock
+	b       Boundary // the run's untrusted-content boundary
 	window  ReadWindow
 	// lastFetch is fetch_url's last document, for its continuations.
 	lastFetch *fetched
@@ -26,14 +27,14 @@ type Dispatcher struct {
 	allowed []allowedHost
 }
 
-// NewDispatcher returns a Dispatcher for the tab. A nil p.Clock means the
-// wall clock.
-func NewDispatcher(p platform.Platform, tabID int, mode, tier, browser string) *Dispatcher {
+// NewDispatcher returns a Dispatcher for the tab that wraps page content
+// in b, the run's boundary. A nil p.Clock means the wall clock.
+func NewDispatcher(p platform.Platform, tabID int, mode, tier, browser string, b Boundary) *Dispatcher {
 	clock := p.Clock
 	if clock == nil {
 		clock = platform.RealClock{}
 	}
-	return &Dispatcher{p: p, tabID: tabID, mode: mode, tier: tier, browser: browser, clock: clock, window: WindowFor(tier, 0)}
+	return &Dispatcher{p: p, tabID: tabID, mode: mode, tier: tier, browser: browser, b: b, clock: clock, window: WindowFor(tier, 0)}
 }
 
 // WithContextWindow sets the provider's context window in tokens, which
@@ -98,7 +99,7 @@ func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]an
 		text, toolErr = d.send(ctx, t, msg)
 		// A dialog the page opened (a timer, a synthetic action) is
 		// reported with the result it happened during.
-		note = dialogNote(d.takeDialogs(ctx))
+		note = d.b.dialogNote(d.takeDialogs(ctx))
 	}
 	if ctx.Err() != nil {
 		return "", ctx.Err()
@@ -121,14 +122,25 @@ func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]an
 			text += "\n" + loadReport(tab, loaded)
 		}
 	}
+	if pe := (*pageError)(nil); errors.As(toolErr, &pe) {
+		prefix := t.name + " failed. The page's message:\n"
+		return "", errors.New(prefix + d.b.pageResultWithin(pe.text, "", MaxResultChars-len(prefix)))
+	}
 	if toolErr != nil {
 		return "", errors.New(Neutralise(toolErr.Error()))
 	}
 	if limit > MaxResultChars { // an expanded tree read; never a trusted-input tool
-		return pageResultWithin(text, continueHint(t.name), limit), nil
+		return d.b.pageResultWithin(text, continueHint(t.name), limit), nil
 	}
-	return notedResult(note, text, continueHint(t.name)), nil
+	return d.b.notedResult(note, text, continueHint(t.name)), nil
 }
+
+// pageError is a failure the content script reported. Its text quotes
+// the page (element names, page text), so it reaches the model wrapped
+// like a result.
+type pageError struct{ text string }
+
+func (e *pageError) Error() string { return e.text }
 
 // send delivers the tool message and decodes the reply.
 func (d *Dispatcher) send(ctx context.Context, t *tool, msg json.RawMessage) (string, error) {
@@ -144,7 +156,7 @@ func (d *Dispatcher) send(ctx context.Context, t *tool, msg json.RawMessage) (st
 		if r.Error == "" {
 			r.Error = t.name + " failed on the page"
 		}
-		return "", errors.New(r.Error)
+		return "", &pageError{r.Error}
 	}
 	var s string
 	if json.Unmarshal(r.Result, &s) == nil {

@@ -62,7 +62,7 @@ func (d *Dispatcher) runFetch(ctx context.Context, args map[string]any) (string,
 	if err != nil {
 		return "", err
 	}
-	return PageResult(text, continueHint("fetch_url")), nil
+	return d.b.PageResult(text, continueHint("fetch_url")), nil
 }
 
 // fetchTarget accepts absolute http(s) URLs; a bare host gets https.
@@ -93,7 +93,8 @@ func (d *Dispatcher) fetchDocument(ctx context.Context, target *url.URL, tabURL 
 	}
 	defer resp.Body.Close()
 	if resp.Status < 200 || resp.Status > 299 {
-		return nil, fmt.Errorf("fetch_url: %s answered HTTP %d", final, resp.Status)
+		// A redirect's target is the server's choice: page content.
+		return nil, fmt.Errorf("fetch_url: the server answered HTTP %d from this address:\n%s", resp.Status, d.b.Wrap(final.String()))
 	}
 	kind, err := contentKind(resp.Header["content-type"])
 	if err != nil {

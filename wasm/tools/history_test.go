@@ -42,7 +42,7 @@ func chromeRig() (*rig, *fakeDebugger) {
 	r := newRig(ModeAct, "full")
 	dbg := &fakeDebugger{tabs: r.tabs}
 	p := platform.Platform{Tabs: r.tabs, Content: r.content, Debugger: dbg, Clock: &fakeClock{now: time.Unix(0, 0)}}
-	r.d = NewDispatcher(p, 7, ModeAct, "full", "chrome")
+	r.d = NewDispatcher(p, 7, ModeAct, "full", "chrome", tb)
 	return r, dbg
 }
 

@@ -72,7 +72,7 @@ func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any) 
 			return "", err
 		}
 	}
-	return notedResult(dialogNote(d.takeDialogs(ctx)), loadReport(tab, loaded), ""), nil
+	return d.b.notedResult(d.b.dialogNote(d.takeDialogs(ctx)), loadReport(tab, loaded), ""), nil
 }
 
 // refuseLanding sends the tab back when the page navigate opened

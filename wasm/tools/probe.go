@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/webbrain/webbrain/wasm/guard"
@@ -54,7 +55,7 @@ func (d *Dispatcher) internal(ctx context.Context, name string, args map[string]
 		return nil, fmt.Errorf("the page sent an unreadable reply")
 	}
 	if !r.OK {
-		return nil, fmt.Errorf("%s", Untrusted(r.Error))
+		return nil, errors.New("the check before acting failed. The page's message:\n" + d.b.PageResult(r.Error, ""))
 	}
 	return r.Result, nil
 }

@@ -75,7 +75,7 @@ func TestExpandedTreeReadIsSentAndCapped(t *testing.T) {
 			t.Errorf("%d %s: maxChars sent %v, want %v", c.window, c.args, got, c.wantPage)
 		}
 		n := utf8.RuneCountInString(out)
-		if n > c.wantLimit || n < c.wantLimit-200 || !strings.HasSuffix(out, closeTag) {
+		if n > c.wantLimit || n < c.wantLimit-200 || !strings.HasSuffix(out, tbClose) {
 			t.Errorf("%d %s: result of %d characters, want about %d", c.window, c.args, n, c.wantLimit)
 		}
 		call := llm.ToolCall{Name: "get_accessibility_tree", Arguments: c.args}

@@ -69,7 +69,7 @@ func (d *Dispatcher) sendTrusted(ctx context.Context, t *tool, args map[string]a
 	// The page's report comes after the input, so a dialog the input
 	// opened has been answered by then.
 	text, err = d.send(ctx, t, json.RawMessage(`{"wb":"tool","name":"trusted_finish","args":{}}`))
-	return text, dialogNote(d.takeDialogs(ctx)), err
+	return text, d.b.dialogNote(d.takeDialogs(ctx)), err
 }
 
 // dispatchSteps sends the plan's input and returns how many CDP commands
@@ -102,9 +102,9 @@ func (d *Dispatcher) dispatchSteps(ctx context.Context, steps []trustedStep) (in
 
 // notedResult puts a note of ours before the page's result, outside its
 // untrusted block, keeping the whole within MaxResultChars.
-func notedResult(note, text, hint string) string {
+func (b Boundary) notedResult(note, text, hint string) string {
 	if note == "" {
-		return PageResult(text, hint)
+		return b.PageResult(text, hint)
 	}
-	return note + "\n" + pageResultWithin(text, hint, MaxResultChars-utf8.RuneCountInString(note)-1)
+	return note + "\n" + b.pageResultWithin(text, hint, MaxResultChars-utf8.RuneCountInString(note)-1)
 }
