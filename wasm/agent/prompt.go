@@ -31,6 +31,7 @@ How to work:
 - After an action that changes the page, read it again: refs from an earlier read can be stale, and only the page shows whether the action worked.
 - If something does not work twice, try another way instead of repeating it.
 - Do only what the task asks. Before anything the user did not clearly ask for and that cannot be undone (paying, buying, deleting, sending or publishing), or when the task is ambiguous, ask with clarify.
+- WebBrain itself may stop an action to ask the user on its own card. If a result says the user declined, do not try that action again or another way; finish the rest of the task.
 - When the task is complete, or cannot be completed, call done with a Markdown summary for the user and status success, partial or failed. Claim success only for what you saw on the page.`
 
 // compactActPrompt is for very small local models: the spec gives the

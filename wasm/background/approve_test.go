@@ -11,6 +11,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/settings"
 )
 
 // dangerPage shows one "Delete account" button in a POST form and records
@@ -175,4 +176,21 @@ func tick(t *testing.T, e *env) {
 			}
 		}
 	}()
+}
+
+func TestWithTheSettingOffNoCardIsShown(t *testing.T) {
+	page := &dangerPage{}
+	e := newEnv(t, obeyThenReport())
+	s, _ := settings.Load(context.Background(), e.local)
+	s.AskBeforeActions = false
+	if err := settings.Save(context.Background(), e.local, s); err != nil {
+		t.Fatal(err)
+	}
+	e.r.p.Content = page
+	tick(t, e)
+	e.mustOK(act(8, "what does this settings page offer?"))
+	j := e.waitEnd(8)
+	if _, asked := lastOf(j.Events, agent.EventApproval); asked || len(page.names()) != 1 {
+		t.Fatalf("card shown %v, page actions %v", asked, page.names())
+	}
 }
