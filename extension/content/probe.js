@@ -59,21 +59,51 @@
       form.getAttribute('name') || form.id || ''), 120);
   }
 
-  // record is the visible text of the item an action is about: the nearest
-  // row, list item or article, else the largest ancestor still within the
-  // bound (stopping at landmarks and forms).
-  function record(el) {
-    const r = el.closest(RECORD);
-    if (r && textOf(r, PROBE_RECORD + 1).length <= PROBE_RECORD) return textOf(r, PROBE_RECORD);
-    let best = '';
+  const BUTTONS = 'button,[role=button],input[type=submit],input[type=button],input[type=image],a[href]';
+  const FIELDS = 'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=image]):not([type=reset]),' +
+    'textarea,select,[contenteditable=""],[contenteditable=true]';
+  const STOP = 'main,nav,header,footer,aside,[role=main],[role=navigation],body';
+
+  // recordOf is the element holding the item an action is about: the
+  // largest ancestor in which the control is the only button or link (a
+  // row, card or list item; a grid of cards is not one item), within the
+  // bound and below landmarks.
+  function recordOf(el) {
+    let best = null;
     for (let a = el.parentElement; a && a !== doc.body; a = a.parentElement) {
-      if (a.matches('main,nav,header,footer,aside,[role=main],[role=navigation],body')) break;
-      const t = textOf(a, PROBE_RECORD + 1);
-      if (t.length > PROBE_RECORD) break;
-      best = t;
-      if (a.matches('form,section,[role=region],[role=group],' + DIALOG)) break;
+      if (a.matches(STOP)) break;
+      if ([...a.querySelectorAll(BUTTONS)].some((b) => b !== el && !el.contains(b) && !b.contains(el) && isVisible(b))) break;
+      if (textOf(a, PROBE_RECORD + 1).length > PROBE_RECORD) break;
+      best = a;
+      if (a.matches(RECORD + ',form,' + DIALOG)) break;
     }
     return best;
+  }
+
+  function headingOf(rec) {
+    const h = rec && rec.querySelector('h1,h2,h3,h4,h5,h6,[role=heading],legend,caption,strong,b');
+    return h ? textOf(h, 200) : '';
+  }
+
+  // pseudoForm is where the fields a script-driven control sends live when
+  // there is no <form>: the nearest ancestor holding fields, below
+  // landmarks.
+  function pseudoForm(el) {
+    for (let a = el.parentElement; a && a !== doc.body; a = a.parentElement) {
+      if (a.matches(STOP)) return null;
+      if (a.querySelector(FIELDS)) return a;
+    }
+    return null;
+  }
+
+  function looseFields(box) {
+    const out = [];
+    for (const f of box.querySelectorAll(FIELDS)) {
+      if (out.length >= PROBE_FIELDS) break;
+      if (f.isContentEditable && f.parentElement && f.parentElement.isContentEditable) continue;
+      out.push({ name: f.name || f.id || '', label: fieldLabel(f), type: f.isContentEditable ? 'richtext' : (f.type || f.localName || '').toLowerCase(), value: fieldValue(f) });
+    }
+    return out;
   }
 
   function formOf(el) {
@@ -92,6 +122,7 @@
     if (tag === 'button' && !type) type = form ? 'submit' : 'button';
     if (tag === 'input' && !type) type = 'text';
     const dlg = el.closest(DIALOG);
+    const rec = recordOf(el);
     // A button that opens a menu or popup only opens it (the classifier's
     // "popupbutton", as Chrome's computed role names it).
     const popup = (el.getAttribute('aria-haspopup') || 'false') !== 'false' && /^(button|a|div|span)$/.test(tag);
@@ -101,7 +132,7 @@
       title: attr(el, 'title'), ariaLabel: attr(el, 'aria-label'),
       value: tag === 'input' && ['submit', 'button', 'reset', 'image'].includes(type) ? clip(squash(el.value), PROBE_TEXT) : '',
       href: absHref(el), inForm: !!form,
-      record: record(el), dialog: dlg ? textOf(dlg, 600) : '',
+      record: rec ? textOf(rec, PROBE_RECORD) : '', heading: headingOf(rec), dialog: dlg ? textOf(dlg, 600) : '',
       pageUrl: location.href, pageTitle: clip(squash(doc.title), 200),
       editable: isEditable(el), multiline: tag === 'textarea' || !!el.isContentEditable,
       placeholder: attr(el, 'placeholder'),
@@ -111,6 +142,9 @@
       c.formMethod = (form.getAttribute('method') || 'get').toLowerCase();
       c.formFields = formFields(form);
       c.formName = formName(form);
+    } else if (!el.isContentEditable && !isTextField(el)) {
+      const box = pseudoForm(el);
+      if (box) c.formFields = looseFields(box);
     }
     return c;
   }

@@ -12,6 +12,7 @@ import (
 // probe is what wb_probe answers (guard.Probe in the Go core).
 type probe struct {
 	Tag, Role, Type, Name, Text, Href string
+	Heading                           string
 	InForm                            bool
 	FormAction, FormMethod, FormName  string
 	FormFields                        []struct{ Name, Label, Type, Value string }
@@ -55,6 +56,21 @@ func TestProbeDescribesWhatAnActionWouldDo(t *testing.T) {
 	p.internal("wb_probe", map[string]any{"ref": p.ref("#del2")}, &del)
 	if !strings.Contains(del.RecordText, "Quarterly report") || strings.Contains(del.RecordText, "Picnic") {
 		t.Fatalf("row delete record %q", del.RecordText)
+	}
+
+	var gift probe
+	p.internal("wb_probe", map[string]any{"ref": p.ref("#gift")}, &gift)
+	if gift.Heading != "Gift Card" || strings.Contains(gift.RecordText, "Mouse") {
+		t.Fatalf("a card in a grid is its own item: heading %q, record %q", gift.Heading, gift.RecordText)
+	}
+	var transfer probe
+	p.internal("wb_probe", map[string]any{"ref": p.ref("#transfer")}, &transfer)
+	got := map[string]string{}
+	for _, f := range transfer.FormFields {
+		got[f.Label] = f.Value
+	}
+	if transfer.InForm || got["IBAN"] != "GB33BUKB20201555555555" || got["Amount"] != "2400" {
+		t.Fatalf("fields a script-driven button sends: %+v", transfer.FormFields)
 	}
 
 	var ok probe

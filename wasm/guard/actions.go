@@ -108,7 +108,7 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 	case CatNone:
 		return nil, ""
 	case CatNavigate:
-		return g.checkURL(ctx, tool, p.Href, true, p.PageURL)
+		return g.checkURL(ctx, tool, p.Href, true, p.PageURL, firstNonEmpty(p.Name, p.Text))
 	}
 	return g.judgeConsequential(tool, p, c)
 }
@@ -138,7 +138,7 @@ func (g *Gate) judgeConsequential(tool string, p Probe, c Classification) (*ask,
 			reasons = append(reasons, r)
 		}
 	}
-	if item := itemOf(p, c); item != "" && needsItemMatch(c.Category) && !auth.SharesWord(item) {
+	if item := itemName(p); item != "" && needsItemMatch(c.Category) && !auth.SharesWord(item) {
 		reasons = append(reasons, "The item does not match anything your request named.")
 	}
 	secret := false // a secret leaving is asked about even with the setting off
@@ -194,16 +194,16 @@ func needsItemMatch(c Category) bool {
 	return c == CatDelete || c == CatPurchase
 }
 
-func itemOf(p Probe, c Classification) string {
-	for _, v := range c.Values {
-		if v.Kind == "item" {
-			return v.Value
+// itemName is what names the item an action is about: the control's own
+// caption when it names one ("Add Wireless Mouse to cart"), else the
+// heading of its row or card, else that text, else the page's title.
+func itemName(p Probe) string {
+	for _, s := range []string{firstNonEmpty(p.Name, p.Text, p.Value), p.Heading, p.Record, p.PageTitle} {
+		if len(significant(strings.ToLower(s))) > 0 {
+			return s
 		}
 	}
-	if p.Record != "" {
-		return p.Record
-	}
-	return p.PageTitle
+	return ""
 }
 
 func valueLabel(v Value) string {

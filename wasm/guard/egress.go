@@ -12,7 +12,12 @@ import (
 // there; any other destination, and any URL that carries data the user did
 // not give (secrets, addresses, page text), waits for the user. Ask mode
 // sends nothing the user did not name.
-func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, from ...string) (*ask, string) {
+//
+// A link click (linkClick) comes from pageURL with the link's caption: a
+// link that leaves for a site the run does not work on passes only when
+// its caption or host has a word the user wrote ("open the seller's
+// site"); a page cannot send the agent off-site with a link of its own.
+func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, pageURL, caption string) (*ask, string) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 		return nil, "" // the dispatcher refuses what is not http(s); javascript: links are controls
@@ -23,17 +28,13 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, f
 	named := auth.NamedSite(host)
 	working := named || g.isVisited(site)
 
-	pageURL := ""
-	if len(from) > 0 {
-		pageURL = from[0]
-	}
 	shown := false // a link the page visibly shows, on a site the run works on
 	if linkClick {
-		shown = g.isVisited(SiteOf(hostOf(pageURL)))
+		shown = g.isVisited(SiteOf(hostOf(pageURL))) && (working || auth.SharesWord(caption+" "+urlWords(u)))
 	} else if !working && g.cfg.Prober != nil {
 		if cur, links, err := g.cfg.Prober.Links(ctx); err == nil && g.isVisited(SiteOf(hostOf(cur))) {
 			pageURL = cur
-			shown = containsURL(links, u)
+			shown = containsURL(links, u) && auth.SharesWord(urlWords(u))
 		}
 	}
 	data := g.dataIn(u, working || shown)
@@ -236,4 +237,9 @@ func clipText(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// urlWords are the words of a URL's host and path, for matching the user's.
+func urlWords(u *url.URL) string {
+	return strings.NewReplacer(".", " ", "/", " ", "-", " ", "_", " ").Replace(u.Hostname() + " " + u.Path)
 }

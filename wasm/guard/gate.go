@@ -82,6 +82,7 @@ type Probe struct {
 	FormFields []Field `json:"formFields"`
 	FormName   string  `json:"formName"`
 	Record     string  `json:"record"`
+	Heading    string  `json:"heading"` // the record's heading: the item's name
 	Dialog     string  `json:"dialog"`
 	PageURL    string  `json:"pageUrl"`
 	PageTitle  string  `json:"pageTitle"`
@@ -200,7 +201,7 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 		}
 	case "navigate", "fetch_url":
 		u, _ := args["url"].(string)
-		a, refusal = g.checkURL(ctx, call.Name, u, false)
+		a, refusal = g.checkURL(ctx, call.Name, u, false, "", "")
 	}
 	if refusal != "" || a == nil {
 		return refusal, nil

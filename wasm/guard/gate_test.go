@@ -88,24 +88,27 @@ func TestURLCarryingPageDataIsRefusedInAskMode(t *testing.T) {
 }
 
 func TestNavigationToAnUnnamedSiteAsksAndAnApprovalAllowsIt(t *testing.T) {
-	page := &fakePage{pageURL: "https://shop.example.com/", links: []string{"https://shop.example.com/deals", "https://partner.example.org/offer"}}
+	page := &fakePage{pageURL: "https://shop.example.com/", links: []string{"https://shop.example.com/deals", "https://partner-offers.org/offer", "https://kettle-reviews.example.org/best"}}
 	user := &fakeUser{decide: func(Approval) Decision { return Approve }}
 	g := newGate("act", "find a cheap kettle", page.pageURL, page, user)
 	ctx := context.Background()
 
-	for _, u := range []string{"https://shop.example.com/search?q=kettle", "https://partner.example.org/offer"} {
+	for _, u := range []string{"https://shop.example.com/search?q=kettle", "https://kettle-reviews.example.org/best"} {
 		refusal, _ := g.Check(ctx, call("n", "navigate", map[string]any{"url": u}))
 		assert.Empty(t, refusal, u)
 	}
-	assert.Empty(t, user.cards, "the start site and a link the page shows")
-
-	refusal, _ := g.Check(ctx, call("n2", "navigate", map[string]any{"url": "https://evil.example.net/claim"}))
+	assert.Empty(t, user.cards, "the start site and a link the page shows that the request's words fit")
+	refusal, _ := g.Check(ctx, call("n1", "navigate", map[string]any{"url": "https://partner-offers.org/offer"}))
 	assert.Empty(t, refusal, "approved")
-	require.Len(t, user.cards, 1)
-	assert.Equal(t, "navigate", user.cards[0].Category)
+	require.Len(t, user.cards, 1, "a shown link off the site that the request does not fit asks")
+
+	refusal, _ = g.Check(ctx, call("n2", "navigate", map[string]any{"url": "https://evil.example.net/claim"}))
+	assert.Empty(t, refusal, "approved")
+	require.Len(t, user.cards, 2)
+	assert.Equal(t, "navigate", user.cards[1].Category)
 	refusal, _ = g.Check(ctx, call("n3", "fetch_url", map[string]any{"url": "https://evil.example.net/other"}))
 	assert.Empty(t, refusal, "the approved navigation made the site one the run visits")
-	assert.Len(t, user.cards, 1)
+	assert.Len(t, user.cards, 2)
 }
 
 func TestSecretInAURLAsksEvenOnTheWorkingSite(t *testing.T) {
