@@ -61,6 +61,12 @@ var classifyCases = []classifyCase{
 		c.Dialog = "New Message To bob@example.com Subject Q3 report"
 	}), CatSend, []string{"recipient=bob@example.com"}},
 	{"gmail reply opens composer", divBtn("Reply"), CatNone, nil},
+	{"add a named product to the cart", btn("Add Gift Card ($500) to cart"), CatPurchase, nil},
+	{"go to cart is a view", btn("Go to cart"), CatNone, nil},
+	{"script-driven invite among fields", with(btn("Invite as Admin"), func(c *Control) {
+		c.InForm = true
+		c.FormFields = []Field{{Name: "invitee", Label: "Email or username", Value: "ops@devops-helper.io"}}
+	}), CatShare, []string{"recipient=ops@devops-helper.io", "role=admin"}},
 	{"gmail forward opens composer", divBtn("Forward"), CatNone, nil},
 	{"gmail compose", divBtn("Compose"), CatNone, nil},
 	{"outlook send", with(btn("Send"), func(c *Control) { c.Title = "Send (Ctrl+Enter)" }), CatSend, nil},

@@ -54,7 +54,7 @@ var captionLex = map[string]string{
 		`paga|paga ora|betalen|afrekenen|` +
 		`支付|付款|立即支付|充值|下单|立即下单|下單|提交订单|提交訂單|确认订单|確認訂單|结算|結帳|结账|转账|轉帳|汇款|匯款|退款|打赏|捐赠|捐款|提现|提現|` +
 		`支払う|支払い|お支払い|チャージ|注文する|注文を確定|注文確定|購入手続き|レジに進む|振込|振り込む|送金|返金|寄付|出金`,
-	string(CatPurchase): `buy|buy now|add to cart|add to basket|add to bag|add to trolley|purchase|subscribe|subscribe now|book|book now|reserve|bid|place bid|upgrade|start subscription|start trial|start free trial|change plan|rent|pre-order|preorder|` +
+	string(CatPurchase): `buy|buy now|add to cart|to cart|to basket|to bag|to trolley|to my cart|to your cart|to shopping cart|add to basket|add to bag|add to trolley|purchase|subscribe|subscribe now|book|book now|reserve|bid|place bid|upgrade|start subscription|start trial|start free trial|change plan|rent|pre-order|preorder|` +
 		`jetzt kaufen|kaufen|in den warenkorb|in den einkaufswagen|abonnieren|buchen|jetzt buchen|bieten|reservieren|` +
 		`acheter|acheter maintenant|ajouter au panier|s'abonner|abonner|réserver|enchérir|` +
 		`comprar|comprar ahora|añadir al carrito|añadir a la cesta|agregar al carrito|suscribirse|suscribirme|reservar|pujar|adicionar ao carrinho|adicionar à sacola|comprar agora|assinar|` +
@@ -93,7 +93,7 @@ var captionLex = map[string]string{
 		`确定|好的|是的|继续|繼續|` +
 		`はい|続行|続ける|了解`,
 	clsStep: `next|next step|continue to|weiter zu|suivant|étape suivante|siguiente|próximo|avançar|avanti|volgende|下一步|次へ|次に進む`,
-	clsView: `cancel|close|back|go back|new message|compose|new|edit|write|accept all|accept cookies|accept all cookies|reject all|alle akzeptieren|alle ablehnen|tout accepter|tout refuser|aceptar todo|aceptar todas|rechazar todo|aceitar todos|rejeitar todos|全部接受|すべて受け入れる|すべて同意|dismiss|not now|later|skip|cancel and close|clear|clear all|clear filters|clear filter|reset filters|remove filter|remove filters|delete filter|remove search term|clear search|remove tag filter|search|filter|apply filters|apply filter|sort|show|show more|view|open|expand|collapse|more|more options|menu|previous|prev|next page|load more|undo|` +
+	clsView: `cancel|close|back|go back|go to cart|view cart|open cart|go to basket|view basket|view bag|warenkorb anzeigen|zum warenkorb|voir le panier|ver carrito|ir al carrito|ver carrinho|查看购物车|カートを見る|new message|compose|new|edit|write|accept all|accept cookies|accept all cookies|reject all|alle akzeptieren|alle ablehnen|tout accepter|tout refuser|aceptar todo|aceptar todas|rechazar todo|aceitar todos|rejeitar todos|全部接受|すべて受け入れる|すべて同意|dismiss|not now|later|skip|cancel and close|clear|clear all|clear filters|clear filter|reset filters|remove filter|remove filters|delete filter|remove search term|clear search|remove tag filter|search|filter|apply filters|apply filter|sort|show|show more|view|open|expand|collapse|more|more options|menu|previous|prev|next page|load more|undo|` +
 		`abbrechen|schließen|zurück|filter entfernen|filter löschen|suche löschen|suchen|mehr anzeigen|` +
 		`annuler|fermer|retour|effacer les filtres|supprimer le filtre|rechercher|afficher plus|` +
 		`cancelar|cerrar|volver|atrás|borrar filtros|eliminar filtro|quitar filtro|buscar|fechar|voltar|limpar filtros|remover filtro|pesquisar|` +
