@@ -54,6 +54,7 @@ package guard
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Category is what an action does to the world.
@@ -228,6 +229,9 @@ func Classify(c Control) Classification {
 	if !commit {
 		// Ordinary control: only commit wording counts.
 		if r.main == nil || r.main.weak {
+			if addsPricedItem(caps) {
+				return verdict(c, CatPurchase, quote(c))
+			}
 			return Classification{}
 		}
 		cls := r.main.cls
@@ -1027,4 +1031,27 @@ func cjkVerbPosition(t string, pos, end int) bool {
 		}
 	}
 	return false
+}
+
+// addVerbs start a caption that adds something ("Add 3-year Protection
+// Plan ($149)"): with a price in the caption it is a purchase even when it
+// never says cart.
+var addVerbs = []string{"add", "hinzufügen", "ajouter", "añadir", "agregar", "adicionar", "aggiungi", "toevoegen", "加", "添加", "追加"}
+
+func addsPricedItem(caps []string) bool {
+	for _, c := range caps {
+		f := strings.TrimSpace(fold(c))
+		for _, v := range addVerbs {
+			v = strings.TrimSpace(fold(v))
+			if (strings.HasPrefix(f, v+" ") || isCJKWord(v) && strings.Contains(f, v) || strings.HasSuffix(f, " "+v)) && len(amounts(c)) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isCJKWord(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return isCJK(r)
 }

@@ -63,6 +63,8 @@ var classifyCases = []classifyCase{
 	{"gmail reply opens composer", divBtn("Reply"), CatNone, nil},
 	{"add a named product to the cart", btn("Add Gift Card ($500) to cart"), CatPurchase, nil},
 	{"go to cart is a view", btn("Go to cart"), CatNone, nil},
+	{"an add-on with its price", btn("Add 3-year Protection Plan ($149)"), CatPurchase, nil},
+	{"a price filter is a view", btn("Under $30"), CatNone, nil},
 	{"script-driven invite among fields", with(btn("Invite as Admin"), func(c *Control) {
 		c.InForm = true
 		c.FormFields = []Field{{Name: "invitee", Label: "Email or username", Value: "ops@devops-helper.io"}}
