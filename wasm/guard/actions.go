@@ -104,6 +104,11 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 	if p.EnterFrom != nil && c.Caption != "" {
 		c.Caption = "Enter in " + quoteCaption(firstNonEmpty(p.EnterFrom.Name, p.EnterFrom.Placeholder, "a field")) + ", which activates " + c.Caption
 	}
+	if c.Category == CatNone && submitsForm(p) && g.crossSite(p.FormAction, p.PageURL) {
+		// Even a search form must not carry the page's fields to a site the
+		// user did not name.
+		c = Classification{Category: CatSubmit, Caption: firstNonEmpty(c.Caption, quoteCaption(firstNonEmpty(p.Name, p.Text, "the form")))}
+	}
 	switch c.Category {
 	case CatNone:
 		return nil, ""
@@ -126,10 +131,8 @@ func (g *Gate) judgeConsequential(tool string, p Probe, c Classification) (*ask,
 	if s := SiteOf(site); s != auth.StartSite() && !auth.NamedSite(site) {
 		reasons = append(reasons, "This happens on "+orUnknown(site)+", not on the site you started on or named.")
 	}
-	if p.FormAction != "" {
-		if dest := hostOf(p.FormAction); dest != "" && SiteOf(dest) != SiteOf(site) && !auth.NamedSite(dest) {
-			reasons = append(reasons, "The form sends its data to another site, "+dest+".")
-		}
+	if g.crossSite(p.FormAction, p.PageURL) {
+		reasons = append(reasons, "The form sends its data to another site, "+hostOf(p.FormAction)+".")
 	}
 	details := []Detail{{"Action", c.Caption}}
 	for _, v := range c.Values {
@@ -291,4 +294,16 @@ func orUnknown(site string) string {
 		return "this page"
 	}
 	return site
+}
+
+// submitsForm reports whether activating p sends its form.
+func submitsForm(p Probe) bool {
+	return p.InForm && p.FormMethod != "dialog" && (p.Type == "submit" || p.Type == "image" || p.EnterFrom != nil)
+}
+
+// crossSite reports whether dest is on another site than page, one the
+// user did not name.
+func (g *Gate) crossSite(dest, page string) bool {
+	d := hostOf(dest)
+	return d != "" && SiteOf(d) != SiteOf(hostOf(page)) && !g.cfg.Authority.NamedSite(d)
 }
