@@ -102,7 +102,7 @@ func (p Probe) control() Control {
 		Tool: p.Tool, Tag: p.Tag, Role: p.Role, Type: p.Type, Name: p.Name, Text: p.Text,
 		Title: p.Title, AriaLabel: p.AriaLabel, Value: p.Value, Href: p.Href,
 		// A script-driven button among fields sends them as a form would.
-		InForm: p.InForm || len(p.FormFields) > 0 && p.Tag != "a",
+		InForm:     p.InForm || len(p.FormFields) > 0 && p.Tag != "a",
 		FormAction: p.FormAction, FormMethod: p.FormMethod, FormFields: p.FormFields, FormName: p.FormName,
 		Record: p.Record, Dialog: p.Dialog, PageURL: p.PageURL, PageTitle: p.PageTitle,
 	}
