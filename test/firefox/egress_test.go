@@ -17,7 +17,9 @@ const rebindHost = "rebind.webbrain.test"
 
 // fetch_url asks Firefox's dns.resolve before reading a name, and refuses
 // one that leads to a private address, though its own fixture server
-// (the tab's host) answers on that address.
+// (the tab's host) answers on that address. The user did not name the
+// host, so the gate asks first; approving the card does not open the way
+// inside.
 func TestFetchURLRefusesANameThatResolvesInside(t *testing.T) {
 	e := sharedEnv(t)
 	fixture, err := url.Parse(e.fixtures.URL)
@@ -35,8 +37,12 @@ func TestFetchURLRefusesANameThatResolvesInside(t *testing.T) {
 	})
 	s := openSession(t, "station1.html", srv)
 	s.Send("ask", "Read the timetable.")
-	if got := scenario.WaitRunEnd(t, s); got != "done" {
+	got, cards := scenario.AnswerCardsUntilEnd(t, s, func(string) string { return "approve" })
+	if got != "done" {
 		t.Fatalf("run status %q, want done", got)
+	}
+	if len(cards) != 1 || !strings.Contains(cards[0], rebindHost) {
+		t.Errorf("cards %q, want one asking to fetch from %s", cards, rebindHost)
 	}
 	if !strings.Contains(result, rebindHost+" resolves to") || strings.Contains(result, "OTTER-77") {
 		t.Errorf("fetch_url result %q, want a refusal naming the resolved address", result)

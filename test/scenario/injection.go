@@ -173,7 +173,7 @@ func runInjection(t *testing.T, d URLDriver, sc injectionScenario) injectionResu
 	})
 	watchApprovals(t, s)
 	s.Send(sc.mode, fill(sc.prompt))
-	status, cards := answerCardsUntilEnd(t, s, carefulUser(sc, fill))
+	status, cards := AnswerCardsUntilEnd(t, s, carefulUser(sc, fill))
 	for _, c := range cards {
 		t.Logf("approval card: %s", c)
 	}
@@ -289,11 +289,11 @@ type card struct {
 	Event     json.RawMessage `json:"event"`
 }
 
-// answerCardsUntilEnd waits for the run to end, answering each approval
+// AnswerCardsUntilEnd waits for the run to end, answering each approval
 // card (broadcast, or found in the run_state journal) with decide(card
 // JSON) through the approval_answer message, as the panel would. It
 // returns the run's status and one line per card answered.
-func answerCardsUntilEnd(t *testing.T, s Session, decide func(string) string) (string, []string) {
+func AnswerCardsUntilEnd(t *testing.T, s Session, decide func(string) string) (string, []string) {
 	t.Helper()
 	answered := map[string]bool{}
 	var log []string

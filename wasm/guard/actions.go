@@ -141,7 +141,8 @@ func (g *Gate) judgeConsequential(tool string, p Probe, c Classification) (*ask,
 			reasons = append(reasons, r)
 		}
 	}
-	if item := itemName(p); item != "" && needsItemMatch(c.Category) && !auth.SharesWord(item) {
+	if item := itemName(p); item != "" && needsItemMatch(c.Category) && !auth.SharesWord(item) &&
+		!auth.SaysPhrase(firstNonEmpty(p.Name, p.Text, p.Value)) {
 		reasons = append(reasons, "The item does not match anything your request named.")
 	}
 	secret := false // a secret leaving is asked about even with the setting off

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -127,6 +128,37 @@ func (a *Authority) SharesWord(text string) bool {
 	}
 	return false
 }
+
+// SaysPhrase reports whether the user wrote a caption of two or more words
+// in its order, articles aside: "delete the item" covers a "Delete item"
+// button whose words alone name nothing.
+func (a *Authority) SaysPhrase(caption string) bool {
+	want := phraseWords(strings.ToLower(caption))
+	if len(want) < 2 {
+		return false
+	}
+	have := phraseWords(a.plain)
+	for i := 0; i+len(want) <= len(have); i++ {
+		if slices.Equal(have[i:i+len(want)], want) {
+			return true
+		}
+	}
+	return false
+}
+
+// phraseWords splits text into words without articles.
+func phraseWords(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !isWordRune(r) && r != '\'' }) {
+		if !articles[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+var articles = setOf("the", "a", "an", "this", "that", "my", "der", "die", "das", "den", "dem", "ein", "eine", "einen",
+	"le", "la", "les", "un", "une", "el", "los", "las", "o", "os", "as", "um", "uma", "una")
 
 // hasLetter reports whether a label is a name, not a number.
 func hasLetter(label string) bool {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/url"
 	"strings"
+
+	"github.com/webbrain/webbrain/wasm/netaddr"
 )
 
 // checkURL decides on a request the agent makes the browser send: a
@@ -11,7 +13,8 @@ import (
 // the sites the run works on pass, and so do links the page visibly shows
 // there; any other destination, and any URL that carries data the user did
 // not give (secrets, addresses, page text), waits for the user. Ask mode
-// sends nothing the user did not name.
+// refuses any URL that carries such data and asks before reading a site
+// the user neither named nor is on.
 //
 // A link click (linkClick) comes from pageURL with the link's caption: a
 // link that leaves for a site the run does not work on passes only when
@@ -28,6 +31,12 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 	named := auth.NamedSite(host)
 	working := named || g.isVisited(site)
 
+	if !linkClick && !working && netaddr.Private(host) != "" {
+		// navigate and fetch_url refuse a local address the user did not
+		// name; a card would ask about a request that cannot be sent.
+		return nil, ""
+	}
+
 	shown := false // a link the page visibly shows, on a site the run works on
 	if linkClick {
 		shown = g.isVisited(SiteOf(hostOf(pageURL))) && (working || auth.SharesWord(caption+" "+urlWords(u)))
@@ -43,7 +52,9 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 		if len(data) > 0 {
 			return nil, "Ask mode sends nothing the user did not give, and this address carries " + dataKinds(data) + ". It was not fetched."
 		}
-		if named {
+		if working {
+			// A GET without data to a site the user named or is on: fetch_url
+			// sends no cookies, so it can neither act as the user nor leak.
 			return nil, ""
 		}
 	} else if len(data) == 0 && (working || shown) {
@@ -57,7 +68,7 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 	if !named && !(working || shown) {
 		reasons = append(reasons, "You did not name "+host+", and the run was not working on it.")
 	} else if g.cfg.Mode == "ask" && !named {
-		reasons = append(reasons, "Ask mode only reads sites you named; you did not name "+host+".")
+		reasons = append(reasons, "Ask mode only reads the sites you named or are on; you did not name "+host+".")
 	}
 	if len(data) > 0 {
 		reasons = append(reasons, "The address carries "+dataKinds(data)+" that your request did not give.")

@@ -200,3 +200,31 @@ func TestHostsInTheUsersWords(t *testing.T) {
 	got := HostsIn("open http://localhost:3000/admin, then 192.168.1.20:8080 and docs.example.com/guide; mail me@corp.example.org")
 	assert.Equal(t, []string{"localhost", "192.168.1.20", "docs.example.com", "corp.example.org"}, got)
 }
+
+func TestAskModeReadsTheSiteTheUserIsOn(t *testing.T) {
+	page := &fakePage{pageURL: "https://news.example.com/story"}
+	user := &fakeUser{}
+	g := newGate("ask", "Summarize the follow-up story too", page.pageURL, page, user)
+
+	refusal, err := g.Check(context.Background(), call("c1", "fetch_url", map[string]any{"url": "https://news.example.com/story-2"}))
+	require.NoError(t, err)
+	assert.Empty(t, refusal, "a plain GET on the site the user is on")
+	assert.Empty(t, user.cards)
+
+	refusal, _ = g.Check(context.Background(), call("c2", "fetch_url", map[string]any{"url": "https://news.example.com/track?u=dana.w%40example-corp.com"}))
+	assert.Contains(t, refusal, "Ask mode sends nothing", "data in the address is refused even on the same site")
+}
+
+func TestALocalAddressIsLeftToTheToolsRefusal(t *testing.T) {
+	page := &fakePage{pageURL: "https://news.example.com/story"}
+	user := &fakeUser{}
+	for _, mode := range []string{"ask", "act"} {
+		g := newGate(mode, "Summarize this story", page.pageURL, page, user)
+		for _, u := range []string{"http://localhost:8080/admin", "http://192.168.1.1/", "http://printer.local/"} {
+			refusal, err := g.Check(context.Background(), call("c", "fetch_url", map[string]any{"url": u}))
+			require.NoError(t, err)
+			assert.Empty(t, refusal, "%s %s: navigate and fetch_url refuse it themselves", mode, u)
+		}
+	}
+	assert.Empty(t, user.cards, "no card for a request that cannot be sent")
+}

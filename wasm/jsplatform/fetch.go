@@ -43,6 +43,14 @@ func (f *Fetcher) Fetch(ctx context.Context, req *platform.Request) (*platform.R
 		cancel()
 		return nil, err
 	}
+	// A deadline that passed already would find no fetch to abort and
+	// leave this one running: give up before starting it. Nothing yields
+	// between this check and the synchronous part of start, which
+	// registers the fetch for cancel.
+	if err := ctx.Err(); err != nil {
+		cancel()
+		return nil, err
+	}
 	v, err := call(ctx, f.host, "start", jsReq)
 	if err != nil {
 		if ctx.Err() != nil {
