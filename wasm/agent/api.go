@@ -65,6 +65,18 @@ type Executor interface {
 	Execute(ctx context.Context, call llm.ToolCall) (string, error)
 }
 
+// OnceExecutor is an Executor whose page actions leave a receipt where
+// they take effect, so a call a restart interrupted is sent again without
+// doubling it (tools.Receipt, docs/decisions/exactly-once.md).
+type OnceExecutor interface {
+	Executor
+	// Locate names where call would take effect; "" when it leaves no
+	// receipt.
+	Locate(ctx context.Context, call llm.ToolCall) (string, error)
+	// ExecuteOnce runs call under the receipt.
+	ExecuteOnce(ctx context.Context, call llm.ToolCall, r tools.Receipt) (string, error)
+}
+
 // Clarifier asks the user a question and waits for the answer.
 type Clarifier interface {
 	Ask(ctx context.Context, id, question string, options []string) (string, error)

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
@@ -15,50 +17,61 @@ import (
 func (r *run) runBatch(ctx context.Context, step int, res llm.Result) (final string, done bool, err error) {
 	calls := withCallIDs(res.ToolCalls, step)
 	r.conv = append(r.conv, llm.Message{Role: llm.RoleAssistant, Content: res.Content, ToolCalls: calls})
-	return r.runCalls(ctx, step, calls)
+	return r.runCalls(ctx, step, calls, nil)
 }
 
 // runCalls runs calls, the rest of the batch of step. A correction that
-// arrives lets the running call finish and skips the others.
-func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall) (final string, done bool, err error) {
+// arrives lets the running call finish and skips the others. resumed is
+// the receipt of the first call when a restart interrupted it after its
+// dispatch: it is sent again under that receipt, without asking the gate
+// again (it was allowed before it was recorded as dispatched).
+func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resumed *tools.Receipt) (final string, done bool, err error) {
 	for i, call := range calls {
 		if ctx.Err() != nil {
 			r.closeCalls(calls[i:], resultStopped)
 			return "", false, ctx.Err()
 		}
-		if len(r.newCorrections()) > 0 {
-			r.closeCalls(calls[i:], resultSteered)
-			return "", false, nil
-		}
-		// The gate decides before the call is recorded as dispatched: a
-		// restart while the user is asked checks (and asks) again.
-		refusal, err := r.gateCheck(ctx, call)
-		if err != nil || ctx.Err() != nil {
-			r.closeCalls(calls[i:], resultStopped)
-			return "", false, ctx.Err()
-		}
-		if refusal != "" {
-			r.emit(Event{Kind: EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
-			r.refuse(call, refusal)
-			if err := r.save(step, ""); err != nil {
-				_, err = r.persistFail(calls[i+1:], err)
-				return "", false, err
+		var rc tools.Receipt
+		if i == 0 && resumed != nil {
+			rc = *resumed
+		} else {
+			if len(r.newCorrections()) > 0 {
+				r.closeCalls(calls[i:], resultSteered)
+				return "", false, nil
 			}
-			continue
+			// The gate decides before the call is recorded as dispatched: a
+			// restart while the user is asked checks (and asks) again.
+			refusal, err := r.gateCheck(ctx, call)
+			if err != nil || ctx.Err() != nil {
+				r.closeCalls(calls[i:], resultStopped)
+				return "", false, ctx.Err()
+			}
+			if refusal != "" {
+				r.emit(Event{Kind: EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
+				r.refuse(call, refusal)
+				if err := r.save(step); err != nil {
+					_, err = r.persistFail(calls[i+1:], err)
+					return "", false, err
+				}
+				continue
+			}
+			rc = r.receiptFor(ctx, call)
 		}
-		if err := r.save(step, call.ID); err != nil {
+		if err := r.saveDispatch(step, call.ID, rc); err != nil {
 			_, err = r.persistFail(calls[i:], err)
 			return "", false, err
 		}
-		r.emit(Event{Kind: EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
-		r.called = append(r.called, call.Name)
+		if !rc.Resumed { // the interrupted dispatch announced it
+			r.emit(Event{Kind: EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
+			r.called = append(r.called, call.Name)
+		}
 
 		var urlBefore string
 		track := mayNavigate(call.Name) && r.opts.Page != nil
 		if track {
 			urlBefore, _ = r.opts.Page(ctx)
 		}
-		result, isErr, finished := r.runCall(ctx, call)
+		result, isErr, finished := r.runCall(ctx, call, rc)
 		if ctx.Err() != nil {
 			r.closeCalls(calls[i:], resultStopped)
 			return "", false, ctx.Err()
@@ -80,7 +93,7 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall) (fin
 			result += "\n\n" + v.nudge
 		}
 		r.addResult(call, result, isErr)
-		if err := r.save(step, ""); err != nil {
+		if err := r.save(step); err != nil {
 			_, err = r.persistFail(calls[i+1:], err)
 			return "", false, err
 		}
@@ -97,9 +110,33 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall) (fin
 	return "", false, nil
 }
 
-// runCall runs one call. finished is the final answer when the call was
-// a valid done.
-func (r *run) runCall(ctx context.Context, call llm.ToolCall) (result string, isErr bool, finished string) {
+// receiptFor asks the executor where call will take effect and names
+// its dispatch; a call that changes nothing, or a page that cannot say,
+// gets no receipt (a restart then reports its effect as unknown).
+func (r *run) receiptFor(ctx context.Context, call llm.ToolCall) tools.Receipt {
+	ex, ok := r.opts.Executor.(OnceExecutor)
+	if !ok || tools.ReadOnly(call.Name) {
+		return tools.Receipt{}
+	}
+	at, err := ex.Locate(ctx, call)
+	if err != nil || at == "" {
+		return tools.Receipt{}
+	}
+	return tools.Receipt{ID: newReceiptID(), At: at}
+}
+
+// newReceiptID is random: call ids repeat across runs (some servers send
+// none and get call_<step>_<n>), and a page keeps its receipts for as long
+// as it is open.
+func newReceiptID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// runCall runs one call under rc. finished is the final answer when the
+// call was a valid done.
+func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) (result string, isErr bool, finished string) {
 	if call.Name == tools.LoadSkill {
 		result, isErr = r.loadSkill(call)
 		return result, isErr, ""
@@ -120,7 +157,13 @@ func (r *run) runCall(ctx context.Context, call llm.ToolCall) (result string, is
 	if r.opts.Executor == nil {
 		return "Error: no browser tab is attached to this run.", true, ""
 	}
-	out, err := r.opts.Executor.Execute(ctx, call)
+	var out string
+	var err error
+	if ex, ok := r.opts.Executor.(OnceExecutor); ok && rc.ID != "" {
+		out, err = ex.ExecuteOnce(ctx, call, rc)
+	} else {
+		out, err = r.opts.Executor.Execute(ctx, call)
+	}
 	if err != nil {
 		return "Error: " + err.Error(), true, ""
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/tools"
 )
 
 // Event kinds of steering (docs/PROTOCOL.md).
@@ -38,29 +39,43 @@ type Steering interface {
 // Checkpoint is the durable state of a turn, enough to resume it in a new
 // background after a restart: the conversation (the pending tool batch is
 // the last assistant message's calls without a result), the step, the
-// call sent to the browser whose result is not in yet, and the
-// corrections already in the conversation.
+// call sent to the browser whose result is not in yet with its receipt,
+// the corrections already in the conversation and the loop detector.
 type Checkpoint struct {
 	Conversation []llm.Message `json:"conversation"`
 	Task         int           `json:"task"`
 	Step         int           `json:"step"`
 	Dispatched   string        `json:"dispatched,omitempty"`
-	Applied      []string      `json:"applied,omitempty"`
-	Called       []string      `json:"called,omitempty"`
+	// Receipt is the dispatched call's, when it left one in the page.
+	Receipt *tools.Receipt `json:"receipt,omitempty"`
+	Applied []string       `json:"applied,omitempty"`
+	Called  []string       `json:"called,omitempty"`
 	// StartURL is the page the turn began on: the site the user works on.
-	StartURL string `json:"startUrl,omitempty"`
+	StartURL string     `json:"startUrl,omitempty"`
+	Loops    *LoopState `json:"loops,omitempty"`
 }
 
-// save hands the turn's state to Options.Checkpoint. dispatched names the
-// call about to be sent. An error means the run could not be made durable.
-func (r *run) save(step int, dispatched string) error {
+// save hands the turn's state to Options.Checkpoint. An error means the
+// run could not be made durable.
+func (r *run) save(step int) error { return r.saveDispatch(step, "", tools.Receipt{}) }
+
+// saveDispatch saves the state with dispatched, the call about to be
+// sent, under receipt rc.
+func (r *run) saveDispatch(step int, dispatched string, rc tools.Receipt) error {
 	if r.opts.Checkpoint == nil {
 		return nil
 	}
-	return r.opts.Checkpoint(Checkpoint{
+	cp := Checkpoint{
 		Conversation: slices.Clone(r.conv), Task: r.task, Step: step, Dispatched: dispatched,
 		Applied: slices.Clone(r.applied), Called: slices.Clone(r.called), StartURL: r.startURL,
-	})
+	}
+	if rc.ID != "" {
+		cp.Receipt = &rc
+	}
+	if r.loops != nil {
+		cp.Loops = r.loops.state()
+	}
+	return r.opts.Checkpoint(cp)
 }
 
 // newCorrections lists the accepted corrections not yet applied.

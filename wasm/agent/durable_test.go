@@ -249,3 +249,97 @@ func TestResumeAppliesOnlyUnappliedCorrections(t *testing.T) {
 		t.Fatalf("resumed at step %d", ev[0].Step)
 	}
 }
+
+// dispatchedCheckpoint runs a turn that clicks once on page and returns the
+// checkpoint saved just before the click was sent: what a restart between
+// dispatch and result finds.
+func dispatchedCheckpoint(t *testing.T, page *fakeContent) Checkpoint {
+	t.Helper()
+	h := newHarness(t, ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+		if n == 0 {
+			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("click_ax", map[string]any{"ref": "e1"})}}
+		}
+		return llmtest.Turn{Text: "ok"}
+	})
+	h.content = page
+	h.opts.Executor = h.dispatcher()
+	var dispatched *Checkpoint
+	h.opts.Checkpoint = func(cp Checkpoint) error {
+		if cp.Dispatched != "" && dispatched == nil {
+			dispatched = &cp
+		}
+		return nil
+	}
+	if _, err := h.run(context.Background(), nil, "click"); err != nil {
+		t.Fatal(err)
+	}
+	if dispatched == nil || dispatched.Receipt == nil || dispatched.Receipt.At != "doc-1" {
+		t.Fatalf("dispatch checkpoint %+v: want a receipt for the page's document", dispatched)
+	}
+	return *dispatched
+}
+
+// resumeOn resumes cp against page with a model that answers at once.
+func resumeOn(t *testing.T, page *fakeContent, cp Checkpoint) Outcome {
+	t.Helper()
+	h := newHarness(t, ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+		return llmtest.Turn{Text: "Clicked."}
+	})
+	h.content = page
+	h.opts.Executor = h.dispatcher()
+	out, err := Resume(context.Background(), h.opts, cp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPairs(t, out.Conversation)
+	return out
+}
+
+func TestResumeTakesAnActionThePageRanFromItsReceipt(t *testing.T) {
+	page := &fakeContent{}
+	cp := dispatchedCheckpoint(t, page) // the click ran; its result was lost with the worker
+	out := resumeOn(t, page, cp)
+	if got := page.names(); !slices.Equal(got, []string{"click_ax"}) {
+		t.Fatalf("page actions %v: the click must run exactly once", got)
+	}
+	if tm := toolMessages(out.Conversation); !strings.Contains(tm[0].Content, "click_ax done") {
+		t.Fatalf("result %q: want the page's own report of the click", tm[0].Content)
+	}
+}
+
+func TestResumeSendsAnActionThePageNeverGot(t *testing.T) {
+	cp := dispatchedCheckpoint(t, &fakeContent{})
+	page := &fakeContent{} // the same document, which the click never reached
+	out := resumeOn(t, page, cp)
+	if got := page.names(); !slices.Equal(got, []string{"click_ax"}) {
+		t.Fatalf("page actions %v: the lost click must be sent once", got)
+	}
+	if tm := toolMessages(out.Conversation); !strings.Contains(tm[0].Content, "click_ax done") {
+		t.Fatalf("result %q", tm[0].Content)
+	}
+}
+
+func TestResumeOnAnotherDocumentReportsTheEffectUnknown(t *testing.T) {
+	cp := dispatchedCheckpoint(t, &fakeContent{})
+	page := &fakeContent{doc: "doc-2"} // the tab loaded another page meanwhile
+	out := resumeOn(t, page, cp)
+	if got := page.names(); len(got) != 0 {
+		t.Fatalf("page actions %v: nothing may run on the new page", got)
+	}
+	if tm := toolMessages(out.Conversation); !strings.Contains(tm[0].Content, "whether it took effect is unknown") {
+		t.Fatalf("result %q", tm[0].Content)
+	}
+}
+
+func TestResumeWithoutAReceiptReportsTheEffectUnknown(t *testing.T) {
+	cp := dispatchedCheckpoint(t, &fakeContent{})
+	cp.Receipt = nil // a checkpoint from before receipts, or a page that could not name its document
+	page := &fakeContent{}
+	out := resumeOn(t, page, cp)
+	if got := page.names(); len(got) != 0 {
+		t.Fatalf("page actions %v", got)
+	}
+	if tm := toolMessages(out.Conversation); tm[0].Content != resultInterrupted {
+		t.Fatalf("result %q", tm[0].Content)
+	}
+}

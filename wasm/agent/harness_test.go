@@ -53,19 +53,40 @@ func (f *fakeTabs) url() string {
 // fakeContent answers page tools with reply (default: "<name> done").
 type fakeContent struct {
 	mu    sync.Mutex
-	calls []string // tool names in arrival order
+	calls []string // tool names in arrival order, each action once
 	reply func(ctx context.Context, name string, args map[string]any) (string, error)
+	// The page's half of receipts: its document and the replies it keeps.
+	doc      string
+	receipts map[string]json.RawMessage
 }
 
 func (f *fakeContent) Send(ctx context.Context, tabID int, msg json.RawMessage) (json.RawMessage, error) {
 	var m struct {
-		Name string         `json:"name"`
-		Args map[string]any `json:"args"`
+		Name    string         `json:"name"`
+		Args    map[string]any `json:"args"`
+		Receipt *struct{ ID, Doc string }
 	}
 	if err := json.Unmarshal(msg, &m); err != nil {
 		return nil, err
 	}
 	f.mu.Lock()
+	if f.doc == "" {
+		f.doc = "doc-1"
+	}
+	if m.Name == "wb_doc" {
+		defer f.mu.Unlock()
+		return json.Marshal(map[string]any{"ok": true, "result": map[string]string{"doc": f.doc, "url": "https://example.com/"}})
+	}
+	if m.Receipt != nil {
+		if r, ok := f.receipts[m.Receipt.ID]; ok {
+			f.mu.Unlock()
+			return r, nil
+		}
+		if m.Receipt.Doc != f.doc {
+			f.mu.Unlock()
+			return json.RawMessage(`{"ok":false,"changed":true,"error":"the page changed"}`), nil
+		}
+	}
 	f.calls = append(f.calls, m.Name)
 	f.mu.Unlock()
 	out := m.Name + " done"
@@ -75,7 +96,16 @@ func (f *fakeContent) Send(ctx context.Context, tabID int, msg json.RawMessage) 
 			return nil, err
 		}
 	}
-	return json.Marshal(map[string]any{"ok": true, "result": out})
+	reply, err := json.Marshal(map[string]any{"ok": true, "result": out})
+	if err == nil && m.Receipt != nil {
+		f.mu.Lock()
+		if f.receipts == nil {
+			f.receipts = map[string]json.RawMessage{}
+		}
+		f.receipts[m.Receipt.ID] = reply
+		f.mu.Unlock()
+	}
+	return reply, err
 }
 
 func (f *fakeContent) names() []string {
@@ -122,11 +152,9 @@ func newHarness(t *testing.T, mode, tier string, script func(n int, req llmtest.
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := platform.Platform{Tabs: h.tabs, Content: h.content, Clock: instantClock{}}
 	b := tools.NewBoundary()
 	h.opts = Options{
-		Provider: prov, Mode: mode, Tier: tier, Browser: "chrome", MaxSteps: 30,
-		Executor: tools.NewDispatcher(p, 3, mode, tier, "chrome", b), Boundary: b,
+		Provider: prov, Mode: mode, Tier: tier, Browser: "chrome", MaxSteps: 30, Boundary: b,
 		Page: func(ctx context.Context) (string, string) {
 			tab, _ := h.tabs.Get(ctx, 3)
 			return tab.URL, tab.Title
@@ -137,7 +165,14 @@ func newHarness(t *testing.T, mode, tier string, script func(n int, req llmtest.
 			h.mu.Unlock()
 		},
 	}
+	h.opts.Executor = h.dispatcher()
 	return h
+}
+
+// dispatcher is a Dispatcher on the harness's tab and page, in its mode.
+func (h *harness) dispatcher() *tools.Dispatcher {
+	p := platform.Platform{Tabs: h.tabs, Content: h.content, Clock: instantClock{}}
+	return tools.NewDispatcher(p, 3, h.opts.Mode, h.opts.Tier, "chrome", h.opts.Boundary)
 }
 
 func (h *harness) run(ctx context.Context, history []llm.Message, text string) (Outcome, error) {

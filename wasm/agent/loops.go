@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math"
 	"slices"
+	"strconv"
 )
 
 // Loop detection thresholds (spec "Loop detection").
@@ -28,6 +30,48 @@ type loopDetector struct {
 	healthy int
 	clicks  map[[2]int]int // coordinate clicks per 5px bucket on this URL
 	visits  map[string]int // arrivals per URL
+}
+
+// LoopState is the loop detector's memory. It is part of the checkpoint,
+// so a resumed run neither repeats itself unnoticed nor is stopped for
+// what it did before the restart. Signatures are hex: the record passes
+// through JavaScript, whose numbers cannot hold 64 bits.
+type LoopState struct {
+	Recent  []string       `json:"recent,omitempty"`
+	Nudges  int            `json:"nudges,omitempty"`
+	Healthy int            `json:"healthy,omitempty"`
+	Clicks  [][3]int       `json:"clicks,omitempty"` // bucket x, bucket y, clicks
+	Visits  map[string]int `json:"visits,omitempty"`
+}
+
+func (d *loopDetector) state() *LoopState {
+	st := &LoopState{Nudges: d.nudges, Healthy: d.healthy, Visits: maps.Clone(d.visits)}
+	for _, sig := range d.recent {
+		st.Recent = append(st.Recent, strconv.FormatUint(sig, 16))
+	}
+	for b, n := range d.clicks {
+		st.Clicks = append(st.Clicks, [3]int{b[0], b[1], n})
+	}
+	return st
+}
+
+// restoreLoopDetector rebuilds the detector a checkpoint saved; without
+// one (a checkpoint of an older version) it starts fresh at pageURL.
+func restoreLoopDetector(st *LoopState, pageURL string) *loopDetector {
+	if st == nil {
+		return newLoopDetector(pageURL)
+	}
+	d := &loopDetector{nudges: st.Nudges, healthy: st.Healthy, clicks: map[[2]int]int{}, visits: map[string]int{}}
+	for _, h := range st.Recent {
+		if sig, err := strconv.ParseUint(h, 16, 64); err == nil {
+			d.recent = append(d.recent, sig)
+		}
+	}
+	for _, c := range st.Clicks {
+		d.clicks[[2]int{c[0], c[1]}] = c[2]
+	}
+	maps.Copy(d.visits, st.Visits)
+	return d
 }
 
 // observation is one finished tool call. URLs are empty when the call

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -152,4 +153,39 @@ func runLoopWith(t *testing.T, setup func(*harness), next func(n int) llm.ToolCa
 	}
 	checkPairs(t, out.Conversation)
 	return h, out, warnedCalls(h)
+}
+
+// The detector's memory goes through the checkpoint (JSON, and JavaScript
+// numbers in storage): a run resumed after two identical calls is warned
+// at the third, as it would have been without the restart, and one that
+// was nudged to the edge is still stopped.
+func TestLoopStateSurvivesACheckpoint(t *testing.T) {
+	same := observation{name: "click_ax", args: `{"ref":"e1"}`, result: "No visible change."}
+	d := newLoopDetector("https://example.com/")
+	d.observe(same)
+	d.observe(same)
+	d.observe(observation{name: "click", args: `{"x":10,"y":10}`, result: "Clicked."})
+	d.visits["https://example.com/b"] = 2
+
+	raw, err := json.Marshal(d.state())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st LoopState
+	if err := json.Unmarshal(raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	r := restoreLoopDetector(&st, "https://example.com/")
+	if v := r.observe(same); !strings.Contains(v.nudge, "3 times") {
+		t.Fatalf("third identical call after the restart: %+v", v)
+	}
+	if got := r.clicks[[2]int{2, 2}]; got != 1 {
+		t.Errorf("coordinate clicks restored as %d", got)
+	}
+	if got := r.visits["https://example.com/b"]; got != 2 {
+		t.Errorf("visits restored as %d", got)
+	}
+	if fresh := restoreLoopDetector(nil, "https://example.com/"); fresh.visits["https://example.com/"] != 1 {
+		t.Errorf("no saved state: want a fresh detector at the page")
+	}
 }

@@ -74,7 +74,7 @@ func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
 	r.startURL = cp.StartURL
 	pageURL, _ := r.page(ctx)
 	r.rehydrateGate(pageURL)
-	r.loops = newLoopDetector(pageURL)
+	r.loops = restoreLoopDetector(cp.Loops, pageURL)
 	r.siteShown = shownSites(r.conv[r.task:])
 	r.setSite(pageURL)
 	step := max(cp.Step, 1)
@@ -82,14 +82,21 @@ func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
 	if len(open) == 0 {
 		return r.loop(ctx, step)
 	}
+	var resumed *tools.Receipt
 	if open[0].ID == cp.Dispatched && !tools.ReadOnly(open[0].Name) {
-		r.addResult(open[0], resultInterrupted, true)
-		if err := r.save(step, ""); err != nil {
-			return r.persistFail(open[1:], err)
+		if _, ok := r.opts.Executor.(OnceExecutor); ok && cp.Receipt != nil {
+			// The page kept the receipt: sent again, it answers what it did
+			// or runs the action now, once.
+			resumed = &tools.Receipt{ID: cp.Receipt.ID, At: cp.Receipt.At, Resumed: true}
+		} else {
+			r.addResult(open[0], resultInterrupted, true)
+			if err := r.save(step); err != nil {
+				return r.persistFail(open[1:], err)
+			}
+			open = open[1:]
 		}
-		open = open[1:]
 	}
-	final, done, err := r.runCalls(ctx, step, open)
+	final, done, err := r.runCalls(ctx, step, open, resumed)
 	if err != nil {
 		return r.outcome(""), err
 	}
@@ -128,7 +135,7 @@ func (r *run) loop(ctx context.Context, first int) (Outcome, error) {
 				return r.outcome(""), err
 			}
 		}
-		if err := r.save(step, ""); err != nil {
+		if err := r.save(step); err != nil {
 			return r.persistFail(nil, err)
 		}
 		for _, c := range applied {

@@ -24,6 +24,9 @@ type dangerPage struct {
 func (p *dangerPage) Send(_ context.Context, _ int, msg json.RawMessage) (json.RawMessage, error) {
 	var m struct{ Name string }
 	_ = json.Unmarshal(msg, &m)
+	if m.Name == "wb_doc" {
+		return json.RawMessage(`{"ok":true,"result":{"doc":"d1","url":"https://example.com/settings"}}`), nil
+	}
 	if m.Name == "wb_probe" {
 		return json.RawMessage(`{"ok":true,"result":{"tag":"button","role":"button","type":"submit","name":"Delete account",
 			"inForm":true,"formMethod":"post","formAction":"https://example.com/account/delete","pageUrl":"https://example.com/settings"}}`), nil

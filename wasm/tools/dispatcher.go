@@ -48,6 +48,13 @@ func (d *Dispatcher) WithContextWindow(tokens int) *Dispatcher {
 // Execute runs one call. Every failure, including a tool this mode does
 // not offer, is an error the agent reports to the model as the result.
 func (d *Dispatcher) Execute(ctx context.Context, call llm.ToolCall) (string, error) {
+	return d.ExecuteOnce(ctx, call, Receipt{})
+}
+
+// ExecuteOnce runs call under receipt r (see Receipt and Locate): a page
+// that already ran it answers with what it did instead of running it
+// again, and a page that is no longer the one r names runs nothing.
+func (d *Dispatcher) ExecuteOnce(ctx context.Context, call llm.ToolCall, r Receipt) (string, error) {
 	if err := NotOffered(d.mode, d.tier, d.browser, call.Name); err != nil {
 		return "", err
 	}
@@ -58,9 +65,9 @@ func (d *Dispatcher) Execute(ctx context.Context, call llm.ToolCall) (string, er
 	}
 	switch t.runs {
 	case inContent:
-		return d.runContent(ctx, t, args, call.Arguments)
+		return d.runContent(ctx, t, args, call.Arguments, r)
 	case inTabs:
-		return d.runTabs(ctx, t, args)
+		return d.runTabs(ctx, t, args, r)
 	case inBackground:
 		return d.runFetch(ctx, args)
 	}
@@ -68,20 +75,24 @@ func (d *Dispatcher) Execute(ctx context.Context, call llm.ToolCall) (string, er
 }
 
 // contentReply is the content script's answer (docs/PROTOCOL.md).
+// Changed: the message's receipt names a document the tab no longer
+// shows, so nothing ran.
 type contentReply struct {
-	OK     bool            `json:"ok"`
-	Result json.RawMessage `json:"result"`
-	Error  string          `json:"error"`
+	OK      bool            `json:"ok"`
+	Result  json.RawMessage `json:"result"`
+	Error   string          `json:"error"`
+	Changed bool            `json:"changed"`
 }
 
-func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]any, raw string) (string, error) {
+func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]any, raw string, r Receipt) (string, error) {
 	limit := MaxResultChars
 	if t.name == "get_accessibility_tree" || t.name == "read_page" {
 		page := d.window.pageSize(t.name, args, raw)
 		args["maxChars"] = page
 		limit = d.window.resultCap(t.name, page)
 	}
-	msg, err := json.Marshal(map[string]any{"wb": "tool", "name": t.name, "args": args})
+	receipt := receiptField(r)
+	msg, err := json.Marshal(map[string]any{"wb": "tool", "name": t.name, "args": args, "receipt": receipt})
 	if err != nil {
 		return "", err
 	}
@@ -94,7 +105,7 @@ func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]an
 	var text, note string
 	var toolErr error
 	if d.usesTrustedInput(t) {
-		text, note, toolErr = d.sendTrusted(ctx, t, args, msg)
+		text, note, toolErr = d.sendTrusted(ctx, t, args, msg, receipt)
 	} else {
 		text, toolErr = d.send(ctx, t, msg)
 		// A dialog the page opened (a timer, a synthetic action) is
@@ -151,6 +162,9 @@ func (d *Dispatcher) send(ctx context.Context, t *tool, msg json.RawMessage) (st
 	var r contentReply
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return "", fmt.Errorf("%s: the page sent an unreadable reply", t.name)
+	}
+	if !r.OK && r.Changed {
+		return "", fmt.Errorf("%s: %s", t.name, resultChanged)
 	}
 	if !r.OK {
 		if r.Error == "" {

@@ -25,7 +25,7 @@ const (
 // armed first, so a leave-page warning or a dialog on the page reached
 // cannot hang the run, and once more on the page reached, which revokes
 // the one-use Leave permission.
-func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any) (string, error) {
+func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any, r Receipt) (string, error) {
 	before, err := d.p.Tabs.Get(ctx, d.tabID)
 	if err != nil {
 		return "", tabError(err)
@@ -42,6 +42,12 @@ func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any) 
 			return "", err
 		}
 		target = u.String()
+		if r.Resumed && r.At != "" {
+			done, run, err := d.resumeNavigate(ctx, target, r)
+			if err != nil || !run {
+				return done, err
+			}
+		}
 	}
 	if err := d.armDialogs(ctx, before.URL); err != nil {
 		return "", err

@@ -38,8 +38,10 @@ type trustedStep struct {
 // (no debugger could attach: another debugger, a chrome:// page) nothing
 // reached the page, so the synthetic path runs instead and note says so.
 // A failure part-way is an error: repeating the input could duplicate it.
-func (d *Dispatcher) sendTrusted(ctx context.Context, t *tool, args map[string]any, synthetic json.RawMessage) (text, note string, err error) {
-	prep, err := json.Marshal(map[string]any{"wb": "tool", "name": "trusted_prepare", "args": map[string]any{"tool": t.name, "args": args}})
+func (d *Dispatcher) sendTrusted(ctx context.Context, t *tool, args map[string]any, synthetic json.RawMessage, receipt map[string]string) (text, note string, err error) {
+	// Under a receipt the page answers a prepare it has seen with what is
+	// still missing, or with Done (docs/decisions/exactly-once.md).
+	prep, err := json.Marshal(map[string]any{"wb": "tool", "name": "trusted_prepare", "args": map[string]any{"tool": t.name, "args": args}, "receipt": receipt})
 	if err != nil {
 		return "", "", err
 	}
@@ -68,7 +70,11 @@ func (d *Dispatcher) sendTrusted(ctx context.Context, t *tool, args map[string]a
 	}
 	// The page's report comes after the input, so a dialog the input
 	// opened has been answered by then.
-	text, err = d.send(ctx, t, json.RawMessage(`{"wb":"tool","name":"trusted_finish","args":{}}`))
+	finish, err := json.Marshal(map[string]any{"wb": "tool", "name": "trusted_finish", "args": map[string]any{}, "receipt": receipt})
+	if err != nil {
+		return "", "", err
+	}
+	text, err = d.send(ctx, t, finish)
 	return text, d.b.dialogNote(d.takeDialogs(ctx)), err
 }
 
