@@ -161,7 +161,9 @@
         fail(`No option ${quote(w)} appeared for ${describe(el)}. ` +
           (opts.length ? `Visible options: ${opts.slice(0, 20).map((o) => quote(o.innerText || o.textContent, 40)).join(', ')}.` : 'No options are visible; open it with click_ax and read the tree.'));
       }
-      notes.push(await pickOption(el, opt));
+      // A listbox option already selected is left alone: clicking it again
+      // would deselect it in a multi-select list (set, never toggle).
+      notes.push(isList && opt.getAttribute('aria-selected') === 'true' ? '' : await pickOption(el, opt));
     }
     const shown = isEditable(el) ? fieldValueText(el) : squash(el.innerText || el.getAttribute('aria-label') || '');
     const chosen = isList ? [...el.querySelectorAll('[role=option][aria-selected=true]')].map((o) => quote(o.textContent, 40)).join(', ') : quote(shown, 120);

@@ -1,5 +1,7 @@
 // Content script part (content.parts): the page's half of trusted input
-// in Chrome (trusted_prepare, trusted_finish; docs/content-tools.md).
+// in Chrome (trusted_prepare, trusted_finish; docs/content-tools.md), and
+// its resume after the background restarted with input in flight
+// (docs/decisions/exactly-once.md).
 
   // In Chrome the background sends clicks and keys as trusted CDP input
   // (isTrusted true). trusted_prepare does the page's part first (resolve,
@@ -8,7 +10,7 @@
   // top-frame viewport pixels, {key: {key, code, keyCode, text, mods, hold}}
   // or {insert: text}, or {done: result} when the page's own path already
   // acted (an <option>). trusted_finish then reports what changed.
-  let pending = null;
+  let pending = null; // {watch, finish, id (the receipt's, or ''), timer}
   const PENDING_MS = 30000; // a prepare whose finish never comes stops watching
 
   function dropPending() {
@@ -18,10 +20,9 @@
     pending = null;
   }
 
-  function arm(w, finish, steps) {
+  function arm(w, finish, id = '') {
     dropPending();
-    pending = { watch: w, finish, timer: setTimeout(dropPending, PENDING_MS) };
-    return { steps };
+    pending = { watch: w, finish, id, timer: setTimeout(dropPending, PENDING_MS) };
   }
 
   // toTop converts a point in el's frame to the top frame's viewport.
@@ -57,34 +58,50 @@
     return steps;
   }
 
+  // A prepare answers a plan: {done} or {kind, el, what, steps, finish,
+  // watch} and what a resume needs. watch() starts watching when the plan
+  // is armed; finish(changes) is the report.
+
   async function prepareClick(el) {
     if (el.localName === 'option' && el.closest('select')) return { done: await clickElement(el) };
     const { target0, point } = aimAt(el);
-    return arm(watch(el), (changes) => clickedText(el, target0, point, changes), [{ mouse: toTop(target0, point) }]);
+    return {
+      kind: 'click', el, what: describe(el), steps: [{ mouse: toTop(target0, point) }], redo: () => prepareClick(el),
+      watch: () => watch(el), finish: (changes) => clickedText(el, target0, point, changes),
+    };
   }
 
   function preparePointClick(args) {
     const { target, x, y } = pointTarget(args);
-    return arm(watch(target), (changes) => `Clicked ${describe(target)} at (${x}, ${y}). ${changes || NO_CHANGE}`, [{ mouse: { x, y } }]);
+    return {
+      kind: 'click', el: target, what: describe(target), steps: [{ mouse: { x, y } }], redo: () => preparePointClick(args),
+      watch: () => watch(target), finish: (changes) => `Clicked ${describe(target)} at (${x}, ${y}). ${changes || NO_CHANGE}`,
+    };
   }
 
-  // prepareTyping focuses the field; clearing selects its text for a
-  // trusted Backspace to delete.
-  function prepareTyping(el, text, opts) {
-    const start = typeStart(el, text, opts, describe(el));
-    const w = watch(el, { reportSubject: false });
-    const host = editingHost(el);
-    if (deepActive() !== host) host.focus({ preventScroll: true });
+  // typingSteps focuses the field and plans typing text; clearing selects
+  // its text for a trusted Backspace to delete.
+  function typingSteps(el, text, { clear, submit }) {
+    focusField(el, clear);
     const steps = [];
-    if (opts.clear && fieldRaw(el) !== '') {
-      if (el.isContentEditable) el.ownerDocument.getSelection().selectAllChildren(host);
+    if (clear && fieldRaw(el) !== '') {
+      if (el.isContentEditable) el.ownerDocument.getSelection().selectAllChildren(editingHost(el));
       else el.select();
       steps.push(keyStep(named(NAMED.backspace), {}));
     }
     steps.push(...textSteps(text));
-    if (opts.submit) steps.push(keyStep(named(NAMED.enter), {}));
+    if (submit) steps.push(keyStep(named(NAMED.enter), {}));
+    return steps;
+  }
+
+  function prepareTyping(el, text, opts) {
+    const start = typeStart(el, text, opts, describe(el));
     const rejected = isTextField(el) && el.maxLength >= 0 && start.expected.length > el.maxLength;
-    return arm(w, (changes) => typeResult(start, { rejected, submitNote: opts.submit ? 'Enter' : '' }, changes), steps);
+    return {
+      kind: 'type', el, what: start.what, start, opts, text: text.replace(/\r\n?/g, '\n'),
+      steps: typingSteps(el, text, opts), watch: () => watch(el, { reportSubject: false }),
+      finish: (changes) => typeResult(start, { rejected, submitNote: opts.submit ? 'Enter' : '' }, changes),
+    };
   }
 
   function preparePress(args) {
@@ -95,7 +112,11 @@
       const hold = Object.keys(MOD_KEYS).filter((m) => mods[m] && m !== own).map((m) => keyStep(named(NAMED[MOD_KEYS[m]]), {}).key);
       return keyStep(k, mods, hold);
     });
-    return arm(watch(t), (changes) => sentences(`Pressed ${chords.map((c) => c.label).join(' ')} on ${describe(t)}`, changes), steps);
+    const labels = chords.map((c) => c.label).join(' ');
+    return {
+      kind: 'press', el: t, what: describe(t), steps, chords,
+      watch: () => watch(t), finish: (changes) => sentences(`Pressed ${labels} on ${describe(t)}`, changes),
+    };
   }
 
   const PREPARE = {
@@ -106,10 +127,17 @@
     press_keys: preparePress,
   };
 
-  function prepareTrusted(args) {
+  function planFor(args) {
     const fn = Object.prototype.hasOwnProperty.call(PREPARE, args.tool) ? PREPARE[args.tool] : null;
     if (!fn) fail(`${JSON.stringify(args.tool)} has no trusted-input path.`);
     return fn(args.args && typeof args.args === 'object' ? args.args : {});
+  }
+
+  async function prepareTrusted(args) {
+    const p = await planFor(args);
+    if (p.done !== undefined) return { done: p.done };
+    arm(p.watch(), p.finish);
+    return { steps: p.steps };
   }
 
   async function finishTrusted() {
@@ -120,7 +148,170 @@
     return finish(await w.stop());
   }
 
+  // ------------------------------------------------------------ receipts
+
+  const UNWATCHED = 'What it changed was not watched (its report came more than 30 s later or after another action); read the page to check.';
+
+  // changesOf stops the watch armed for receipt id and reports it.
+  async function changesOf(id) {
+    if (!pending || pending.id !== id) return UNWATCHED;
+    const w = pending.watch;
+    clearTimeout(pending.timer);
+    pending = null;
+    return w.stop();
+  }
+
+  // prepareWithReceipt is trusted_prepare with a receipt: recorded prepared
+  // (with the evidence) before the plan goes out; a done receipt answers
+  // {done} so no input is sent; a prepared one is a resume.
+  async function prepareWithReceipt(args, rc) {
+    const r = receipts.get(rc.id);
+    if (r && r.state === 'running') {
+      await r.promise;
+      return prepareWithReceipt(args, rc);
+    }
+    if (r && r.state === 'done') return r.reply.ok ? { ok: true, result: { done: r.reply.result } } : r.reply;
+    if (!r && otherDoc(rc)) return changedReply();
+    if (!pending || pending.id !== rc.id) dropPending();
+    listenOn(win);
+    const entry = keep(rc.id, { state: 'running' });
+    let settled;
+    entry.promise = new Promise((resolve) => { settled = resolve; });
+    const reply = await replyOf('trusted_prepare', () => (r ? resumePlan(r, rc.id) : planFor(args)), true);
+    let out = reply;
+    if (!reply.ok) {
+      if (pending && pending.id === rc.id) dropPending();
+      keep(rc.id, { state: 'done', reply });
+    } else if (reply.result.done !== undefined) {
+      const done = { ok: true, result: String(reply.result.done) };
+      keep(rc.id, { state: 'done', reply: done });
+      out = { ok: true, result: { done: done.result } };
+    } else {
+      const p = reply.result;
+      const frame = p.el.ownerDocument.defaultView;
+      listenOn(frame);
+      if (p.el.localName === 'iframe' || p.el.localName === 'frame') listenOn(p.el.contentWindow);
+      keep(rc.id, { ...p, state: 'prepared', ...evidenceNow() });
+      if (pending && pending.id === rc.id) { // a resume keeps the watch that saw everything since the first prepare
+        clearTimeout(pending.timer);
+        pending.finish = p.finish;
+        pending.timer = setTimeout(dropPending, PENDING_MS);
+      } else {
+        arm(p.watch(), p.finish, rc.id);
+      }
+      out = { ok: true, result: { steps: p.steps } };
+    }
+    settled(out);
+    return out;
+  }
+
+  // resumePlan plans what of a prepared receipt's input has not arrived, or
+  // reports it done.
+  async function resumePlan(r, id) {
+    const m = missing(r);
+    if (m.done) return { done: r.finish(await changesOf(id)) };
+    if (r.kind === 'click') return r.redo();
+    if (r.kind === 'press') return { ...r, steps: r.steps.slice(m.from), chords: r.chords.slice(m.from) };
+    if (m.all) return { ...r, steps: typingSteps(r.el, r.text, r.opts) };
+    const steps = typingSteps(r.el, m.text, { clear: false, submit: m.enter });
+    if (m.caret !== undefined) placeCaret(r.el, m.caret);
+    return { ...r, steps };
+  }
+
+  // syntheticRest is the synthetic tool for a prepared receipt (trusted
+  // input became unavailable): it does only what did not arrive.
+  async function syntheticRest(r, id, act) {
+    const m = missing(r);
+    if (m.done) return r.finish(await changesOf(id));
+    dropPending();
+    if (m.all) return act();
+    if (r.kind === 'press') {
+      const { value: notes, changes } = await observe(async () => {
+        const list = [];
+        for (const c of r.chords.slice(m.from)) list.push(await pressChord(c));
+        return list;
+      }, deepActive());
+      return sentences(`Pressed ${notes.join('; ')}${m.from ? ` (the ${m.from} before had arrived already)` : ''}`, changes);
+    }
+    focusField(r.el, false);
+    if (m.caret !== undefined) placeCaret(r.el, m.caret);
+    const { value: state, changes } = await observe(async () => {
+      const st = await typeInto(r.el, m.text, { clear: false });
+      if (m.enter) st.submitNote = await pressChord(parseChord('Enter'));
+      return st;
+    }, r.el, { reportSubject: false });
+    return typeResult(r.start, state, changes);
+  }
+
+  function interrupted(r, detail) {
+    fail(`The ${r.kind === 'click' ? 'click on' : r.kind === 'type' ? 'typing into' : 'key presses on'} ${r.what} was interrupted ` +
+      `(the extension restarted while sending its input) and ${detail}, so whether it took effect is unknown. ` +
+      'Read the page before acting again; do not repeat it blindly.');
+  }
+
+  function connected(r, detail) {
+    if (!r.el.isConnected) interrupted(r, `the element was removed from the page since; ${detail}`);
+  }
+
+  // missing compares a prepared receipt's evidence with the page: {done};
+  // {all}: nothing arrived (a click), or typing that replaces the text,
+  // planned again in full; {from}: press_keys from that key on; {text,
+  // enter}: the part of the text the field does not hold yet, and Enter.
+  function missing(r) {
+    if (r.kind === 'click') {
+      if (seen.clicks > r.clicksAt) return { done: true };
+      connected(r, 'no click had reached the page');
+      return { all: true };
+    }
+    const since = keysSince(r.keysAt);
+    const planned = r.steps.filter((s) => s.key).map((s) => s.key.key);
+    const n = since ? inOrder(planned, since) : 0;
+    if (r.kind === 'press') {
+      if (!since) interrupted(r, 'the page saw too many keys since to tell which arrived');
+      if (n === planned.length) return { done: true };
+      if (n === 0) connected(r, 'no key had reached the page');
+      return { from: n };
+    }
+    const last = r.steps[r.steps.length - 1];
+    if (since && last && last.key && n === planned.length) return { done: true }; // every key arrived, the last one too
+    connected(r, 'the text it holds cannot be compared');
+    const { el, start, opts, text } = r;
+    const now = fieldRaw(el);
+    const want = el.isContentEditable ? squash(start.expected) : start.expected.replace(/\r\n?/g, '\n');
+    if (now === want) {
+      if (!opts.submit) return { done: true };
+      if (!since) interrupted(r, 'whether Enter arrived is not known');
+      return { text: '', enter: true };
+    }
+    if (opts.clear) return { all: true };
+    if (el.isContentEditable) {
+      // Text compared squashed: the longest part of the text that explains it.
+      for (let i = text.length; i >= 0; i--) if (squash(start.original + text.slice(0, i)) === now) return { text: text.slice(i), enter: opts.submit };
+    } else {
+      // The text goes between head and tail (the selection it replaces).
+      const [s, e] = start.at || [start.original.length, start.original.length];
+      const head = start.original.slice(0, s), tail = start.original.slice(e);
+      const got = now.length >= head.length + tail.length && now.startsWith(head) && now.endsWith(tail) ? now.slice(head.length, now.length - tail.length) : null;
+      if (got !== null && text.startsWith(got)) return { text: text.slice(got.length), enter: opts.submit, caret: head.length + got.length };
+    }
+    const holds = el.type === 'password' ? fieldValueText(el) : quote(fieldValueText(el), 200);
+    interrupted(r, `the field now holds ${holds}, which is neither what it held before nor part of the way to the intended text`);
+  }
+
+  // finishWithReceipt is trusted_finish with a receipt: the report, recorded
+  // done; the report of a done receipt again.
+  async function finishWithReceipt(rc) {
+    const r = receipts.get(rc.id);
+    if (r && r.state === 'running') {
+      await r.promise;
+      return finishWithReceipt(rc);
+    }
+    if (r && r.state === 'done') return r.reply;
+    if (!r) return otherDoc(rc) ? changedReply() : replyOf('trusted_finish', finishTrusted, true);
+    return recorded(rc.id, () => replyOf('trusted_finish', async () => r.finish(await changesOf(rc.id)), true));
+  }
+
   // INTERNAL entries are the background's, not the model's: prepare answers
   // an object, not text.
-  const INTERNAL = { trusted_prepare: prepareTrusted, trusted_finish: finishTrusted };
-  const READ_ONLY_INTERNAL = new Set(['trusted_finish', 'wb_probe', 'wb_links']);
+  const INTERNAL = { trusted_prepare: prepareTrusted, trusted_finish: finishTrusted, wb_doc: docInfo };
+  const READ_ONLY_INTERNAL = new Set(['trusted_finish', 'wb_probe', 'wb_links', 'wb_doc']);

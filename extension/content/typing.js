@@ -100,12 +100,32 @@
     fireInput(el, 'input', 'deleteContentBackward');
   }
 
+  // focusField focuses the field typing goes into. Text appended to a
+  // field that did not have focus goes at its end (focus alone may put the
+  // caret at the start); a focused field keeps its caret.
+  function focusField(el, clear) {
+    const host = editingHost(el);
+    if (deepActive() === host) return;
+    host.focus({ preventScroll: true });
+    if (clear) return;
+    if (el.isContentEditable) {
+      const sel = el.ownerDocument.getSelection();
+      sel.selectAllChildren(el);
+      sel.collapseToEnd();
+    } else {
+      placeCaret(el, el.value.length);
+    }
+  }
+
+  function placeCaret(el, at) {
+    try { el.setSelectionRange(at, at); } catch { /* types without selection (email, number) */ }
+  }
+
   // typeInto types text one key at a time so keydown/keypress/keyup listeners
   // see every character; a key whose keydown or keypress the page cancels
   // inserts nothing, as in a browser.
   async function typeInto(el, text, { clear }) {
-    const host = editingHost(el);
-    if (deepActive() !== host) host.focus({ preventScroll: true });
+    focusField(el, clear);
     const state = { buffer: isTextField(el) ? el.value : '', rejected: false };
     const start = isTextField(el) ? el.value : '';
     if (clear) clearField(el, state);
@@ -139,11 +159,15 @@
 
   // ---------------------------------------------------------- typing tools
 
-  // typeStart checks the field and notes what it holds before typing.
+  // typeStart checks the field and notes what it holds before typing and
+  // what it should hold after: the text replaces the selection of a focused
+  // field, else goes at the end (focusField).
   function typeStart(el, text, { clear, submit }, what) {
     if (isDisabled(el) || el.readOnly) fail(`${what} is ${el.readOnly ? 'read-only' : 'disabled'}; it does not accept text.`);
     const original = fieldRaw(el);
-    return { el, text, submit, what, original, expected: (clear ? '' : original) + text };
+    const at = !clear && isTextField(el) && deepActive() === el ? selectionOf(el) : null;
+    const expected = clear ? text : at ? original.slice(0, at[0]) + text + original.slice(at[1]) : original + text;
+    return { el, text, submit, what, original, expected, at };
   }
 
   const fieldRaw = (el) => (el.isContentEditable ? squash(el.innerText) : el.value);

@@ -3,6 +3,7 @@
 package content
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -118,4 +119,37 @@ func TestSetFieldAriaComboboxes(t *testing.T) {
 	}
 	err := p.failing("set_field", map[string]any{"ref": p.ref("#colour"), "value": "Blue"})
 	contains(t, "missing option", err, `No option "Blue"`, `"Red"`)
+}
+
+// count is how many times the fixture saw an effect.
+func (p *page) count(key string) int {
+	p.t.Helper()
+	return evalJS[int](p, fmt.Sprintf("window.__counts[%q] || 0", key))
+}
+
+// set_field sets a state; sending it again (as a resumed run might without
+// a receipt) does not toggle it back.
+func TestSetFieldSetsRatherThanToggles(t *testing.T) {
+	p := open(t, "/receipts.html")
+	tags := p.js(`window.__wb_ax_ref(document.getElementById('tags'))`) // the tree shows the options, not the list
+	for i := 0; i < 2; i++ {
+		p.ok("set_field", map[string]any{"ref": p.ref("#agree"), "checked": true})
+		p.ok("set_field", map[string]any{"ref": tags, "value": "Red"})
+		p.ok("set_field", map[string]any{"ref": p.ref("#country"), "value": "France"})
+	}
+	if p.js(`document.getElementById('agree').checked`) != "true" || p.count("agree") != 1 {
+		t.Errorf("checkbox checked=%s after %d clicks, want checked after 1", p.js(`document.getElementById('agree').checked`), p.count("agree"))
+	}
+	if p.js(`document.getElementById('red').getAttribute('aria-selected')`) != "true" || p.count("tag") != 1 {
+		t.Errorf("listbox option selected=%s after %d clicks, want selected after 1",
+			p.js(`document.getElementById('red').getAttribute('aria-selected')`), p.count("tag"))
+	}
+	if p.js(`document.getElementById('country').value`) != "fr" {
+		t.Errorf("select = %s", p.js(`document.getElementById('country').value`))
+	}
+	p.ok("set_field", map[string]any{"ref": p.ref("#agree"), "checked": false})
+	p.ok("set_field", map[string]any{"ref": p.ref("#agree"), "checked": false})
+	if p.js(`document.getElementById('agree').checked`) != "false" || p.count("agree") != 2 {
+		t.Errorf("checkbox checked=%s after %d clicks, want unchecked after 2", p.js(`document.getElementById('agree').checked`), p.count("agree"))
+	}
 }

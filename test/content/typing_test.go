@@ -115,3 +115,15 @@ func TestTypeIntoNonTextControlSuggestsSetField(t *testing.T) {
 	err := p.failing("type_ax", map[string]any{"ref": p.ref("#country"), "text": "France"})
 	contains(t, "error", err, "not a text field", "set_field")
 }
+
+// Appending with type_ax to a field that did not have focus goes at its
+// end (focus alone put the caret at the start), in both paths, so the text
+// it should hold after is known.
+func TestAppendToUnfocusedFieldGoesAtTheEnd(t *testing.T) {
+	p := open(t, "/form.html")
+	p.do(`document.getElementById('notes').value = 'Hello'`)
+	contains(t, "synthetic", p.ok("type_ax", map[string]any{"ref": p.ref("#notes"), "text": "!", "clear": false}), `it now holds "Hello!".`)
+	p.do(`document.getElementById('email').focus()`)
+	p.perform(p.prepare("type_ax", map[string]any{"ref": p.ref("#notes"), "text": "?", "clear": false}))
+	contains(t, "trusted", p.ok("trusted_finish", map[string]any{}), `it now holds "Hello!?".`)
+}
