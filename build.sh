@@ -198,6 +198,14 @@ gofmt_check() {
 	return 1
 }
 
+# go_mod_tidy_check fails when go.mod or go.sum differ from what
+# `go mod tidy` would make of them, and shows the difference.
+go_mod_tidy_check() {
+	go mod tidy -diff && return 0
+	echo "go.mod/go.sum are not tidy: run go mod tidy"
+	return 1
+}
+
 # js_test_packages lists the packages under wasm/ with js-tagged tests.
 js_test_packages() {
 	grep -rlE --include='*_test.go' '^//go:build .*\bjs\b' wasm | xargs -r -n1 dirname | sort -u | sed 's|^|./|'
@@ -253,6 +261,7 @@ wasm_test() {
 run_tests() {
 	install_test_tools
 	step "gofmt" gofmt_check
+	step "go mod tidy" go_mod_tidy_check
 	step "go vet (native)" go_each vet "" ./...
 	step "go vet (js/wasm)" env GOOS=js GOARCH=wasm go vet ./wasm/...
 	step "go test (native)" go_each test "" ./...
