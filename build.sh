@@ -5,6 +5,7 @@
 #   ./build.sh run    build, then start Chromium with the extension loaded
 #   ./build.sh test   install what is missing, then run every test
 #   ./build.sh bench  module size, worker start-up and the Go benchmarks
+#                     (WEBBRAIN_CORPUS=dir adds those over the saved-page corpus)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -287,6 +288,9 @@ run_tests() {
 
 bench() {
 	build
+	# The saved-page corpus is not in the repository.
+	[ -n "${WEBBRAIN_CORPUS:-}" ] ||
+		log "WEBBRAIN_CORPUS is not set: the benchmarks over the whole saved-page corpus (accessibility tree, BenchmarkHTMLTextCorpus) are skipped"
 	local raw gz
 	raw=$(stat -c %s "$DIST/webbrain.wasm")
 	gz=$(gzip -9 -c "$DIST/webbrain.wasm" | wc -c)
