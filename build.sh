@@ -5,6 +5,7 @@
 #   ./build.sh run    build, then start Chromium with the extension loaded
 #   ./build.sh test   install what is missing, then run every test
 #   ./build.sh bench  module size, worker start-up and the Go benchmarks
+#                     (WEBBRAIN_CORPUS=dir adds those over the saved-page corpus)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -198,6 +199,14 @@ gofmt_check() {
 	return 1
 }
 
+# go_mod_tidy_check fails when go.mod or go.sum differ from what
+# `go mod tidy` would make of them, and shows the difference.
+go_mod_tidy_check() {
+	go mod tidy -diff && return 0
+	echo "go.mod/go.sum are not tidy: run go mod tidy"
+	return 1
+}
+
 # js_test_packages lists the packages under wasm/ with js-tagged tests.
 js_test_packages() {
 	grep -rlE --include='*_test.go' '^//go:build .*\bjs\b' wasm | xargs -r -n1 dirname | sort -u | sed 's|^|./|'
@@ -253,6 +262,7 @@ wasm_test() {
 run_tests() {
 	install_test_tools
 	step "gofmt" gofmt_check
+	step "go mod tidy" go_mod_tidy_check
 	step "go vet (native)" go_each vet "" ./...
 	step "go vet (js/wasm)" env GOOS=js GOARCH=wasm go vet ./wasm/...
 	step "go test (native)" go_each test "" ./...
@@ -278,6 +288,9 @@ run_tests() {
 
 bench() {
 	build
+	# The saved-page corpus is not in the repository.
+	[ -n "${WEBBRAIN_CORPUS:-}" ] ||
+		log "WEBBRAIN_CORPUS is not set: the benchmarks over the whole saved-page corpus (accessibility tree, BenchmarkHTMLTextCorpus) are skipped"
 	local raw gz
 	raw=$(stat -c %s "$DIST/webbrain.wasm")
 	gz=$(gzip -9 -c "$DIST/webbrain.wasm" | wc -c)

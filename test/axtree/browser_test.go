@@ -1,8 +1,9 @@
 //go:build browser
 
 // Package axtree tests extension/content/accessibility-tree.js in headless
-// Chromium: the script is injected into real pages (the shared edge-page
-// corpus and the fixtures in testdata) and its output is asserted.
+// Chromium: the script is injected into real pages (the edge pages in
+// test/testdata/edge-pages and the fixtures in testdata) and its output is
+// asserted.
 // Run: go test -tags browser ./test/axtree
 package axtree
 
@@ -49,15 +50,12 @@ type page struct {
 	script string
 }
 
-// newPage starts a fresh headless Chromium serving /edge/ (the shared edge
+// newPage starts a fresh headless Chromium serving /edge/ (the edge
 // pages) and /fixtures/ (testdata) from a local server.
 func newPage(t *testing.T) *page {
 	t.Helper()
 	root := repoRoot(t)
-	edge := filepath.Join(testenv.SharedDir(root), "corpus", "edge-pages")
-	if _, err := os.Stat(edge); err != nil {
-		t.Fatalf("shared corpus missing beside the repo: %v", err)
-	}
+	edge := testenv.EdgePages(root)
 	script, err := os.ReadFile(filepath.Join(root, "extension", "content", "accessibility-tree.js"))
 	if err != nil {
 		t.Fatal(err)

@@ -77,7 +77,7 @@ func TestSetFieldDateTimeRange(t *testing.T) {
 	contains(t, "bad date error", err, "not a valid date", "YYYY-MM-DD")
 }
 
-// The shared edge pages: every native input type set_field handles.
+// The edge pages: every native input type set_field handles.
 func TestSetFieldEdgeInputTypes(t *testing.T) {
 	cases := []struct{ page, sel, value, want string }{
 		{"date_input.html", "#birthday", "1999-12-31", "1999-12-31"},

@@ -58,7 +58,7 @@ func run(m *testing.M) (int, error) {
 
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir(filepath.Join(root, "test", "content", "testdata"))))
-	edge := filepath.Join(testenv.SharedDir(root), "corpus", "edge-pages")
+	edge := testenv.EdgePages(root)
 	mux.Handle("/edge/", http.StripPrefix("/edge/", http.FileServer(http.Dir(edge))))
 	// Pages the end-to-end suites use too live once, in test/scenario.
 	scenarioPages := filepath.Join(root, "test", "scenario", "testdata")
@@ -110,7 +110,7 @@ type page struct {
 	ctx context.Context
 }
 
-// open loads path (under testdata/, /edge/... for the shared edge pages,
+// open loads path (under testdata/, /edge/... for the edge pages,
 // /scenario/... for the pages shared with the end-to-end suites)
 // in a new tab and injects the content scripts.
 func open(t *testing.T, path string) *page {

@@ -1,6 +1,6 @@
 // Package testenv holds what every browser test suite needs: where the
-// repository and the shared test material are, and how to start headless
-// Chromium on this kind of machine.
+// repository and its test pages are, and how to start headless Chromium on
+// this kind of machine.
 package testenv
 
 import (
@@ -34,10 +34,11 @@ func RepoRoot() (string, error) {
 	}
 }
 
-// SharedDir is the shared test material (recorded streams, saved pages),
-// which sits beside the repository.
-func SharedDir(root string) string {
-	return filepath.Join(root, "..", "shared")
+// EdgePages is the folder of small automation edge-case pages (every input
+// type, iframes, shadow DOM, an obstructed checkbox, a long page) that the
+// suites serve as /edge/; SOURCES.md there says where they come from.
+func EdgePages(root string) string {
+	return filepath.Join(root, "test", "testdata", "edge-pages")
 }
 
 // Chromium is the browser binary: $CHROMIUM, else Debian's chromium.

@@ -19,20 +19,10 @@ import (
 	"github.com/webbrain/webbrain/wasm/platform/nativefetch"
 )
 
-// fixtures returns shared/fixtures/llm-streams beside the repo root.
-func fixtures(t testing.TB) string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "fixtures", "llm-streams")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test")
-		}
-		dir = parent
-	}
+// fixtures is the folder of recorded streams (testdata/llm-streams,
+// SOURCES.md there); go test runs in the package directory.
+func fixtures(testing.TB) string {
+	return filepath.Join("testdata", "llm-streams")
 }
 
 // replayed is what a replay server saw.
@@ -219,13 +209,6 @@ type golden struct {
 	wantErr struct{ kind, text string } // a clear error instead of a result
 }
 
-// notSupported lists recorded streams of APIs WebBrain does not speak;
-// they are skipped on purpose.
-var notSupported = map[string]string{
-	"openai-chat/openai-realtime-speech-translation.chunks.txt": "Realtime API (WebSocket session events)",
-	"openai-chat/openai-completion-text.chunks.txt":             "legacy Completions API (choices[].text)",
-}
-
 // wantErrors are streams that must fail with a clear message, not parse.
 var wantErrors = map[string]struct{ kind, text string }{
 	// An error event, then response.failed: reported, not retried.
@@ -243,9 +226,6 @@ func loadGoldens(t testing.TB) []golden {
 		for _, f := range files {
 			rel, _ := filepath.Rel(root, f)
 			rel = filepath.ToSlash(rel)
-			if notSupported[rel] != "" {
-				continue
-			}
 			raw, err := os.ReadFile(f)
 			if err != nil {
 				t.Fatal(err)

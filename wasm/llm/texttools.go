@@ -137,7 +137,7 @@ func callFromJSON(doc string, known map[string]bool) (ToolCall, bool) {
 	switch {
 	case args.IsObject():
 		return ToolCall{Name: name, Arguments: args.Raw}, true
-	case args.Type == gjson.String && gjson.Parse(args.Str).IsObject():
+	case args.Type == gjson.String && gjson.Valid(args.Str) && gjson.Parse(args.Str).IsObject():
 		return ToolCall{Name: name, Arguments: args.Str}, true
 	case !args.Exists():
 		return ToolCall{Name: name, Arguments: "{}"}, true

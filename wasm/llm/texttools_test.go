@@ -37,6 +37,8 @@ func TestTextToolCalls(t *testing.T) {
 			`<tool_call>{"name":"rm_rf","arguments":{}}</tool_call>`, nil},
 		{"json in prose stays text", "The API returns {\"name\": \"click\", \"arguments\": {}} for clicks.",
 			"The API returns {\"name\": \"click\", \"arguments\": {}} for clicks.", nil},
+		{"string arguments that are not JSON stay text", `{"name":"click","arguments":"{"}`,
+			`{"name":"click","arguments":"{"}`, nil},
 		{"broken json stays text", `<tool_call>{"name":"click","arguments":{"ref":</tool_call>`,
 			`<tool_call>{"name":"click","arguments":{"ref":</tool_call>`, nil},
 	}

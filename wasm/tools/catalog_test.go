@@ -7,54 +7,54 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
-// specTable reads the modes x tiers table from the shared spec: tool name
-// to its Ask, Compact, Mid, Full cells.
+// specTable reads the modes x tiers table of the tools-and-modes
+// specification (testdata/tool-table.txt, SOURCES.md there): tool name to
+// its Ask, Compact, Mid, Full cells.
 func specTable(t *testing.T) map[string][4]string {
 	t.Helper()
-	dir, err := os.Getwd()
+	f, err := os.Open(filepath.Join("testdata", "tool-table.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	path := filepath.Join(dir, "..", "shared", "spec", "003_65f6a8e0a5a5816b.txt")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skipf("shared spec not beside the repo: %v", err)
-	}
 	defer f.Close()
-	nameRe := regexp.MustCompile(`^([a-z_]+) \|$`)
-	rowRe := regexp.MustCompile(`^(\S+) \| (\S+) \| (\S+) \| (\S+) \| (\S+) \|$`)
 	table := map[string][4]string{}
-	name := ""
 	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if m := nameRe.FindStringSubmatch(line); m != nil {
-			name = m[1]
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		if m := rowRe.FindStringSubmatch(line); m != nil && name != "" {
-			table[name] = [4]string{m[1], m[2], m[3], m[4]}
+		cells := strings.Split(line, "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
 		}
-		name = ""
+		if len(cells) != 6 || !toolName.MatchString(cells[0]) {
+			t.Fatalf("tool-table.txt:%d: want name | Ask | Compact | Mid | Full | Dev, got %q", n, line)
+		}
+		for _, c := range cells[1:] {
+			if c != "Yes" && c != "No" && c != "C" && c != "-" {
+				t.Fatalf("tool-table.txt:%d: cell %q is not Yes, No, C or -", n, c)
+			}
+		}
+		if _, dup := table[cells[0]]; dup {
+			t.Fatalf("tool-table.txt:%d: %s twice", n, cells[0])
+		}
+		table[cells[0]] = [4]string{cells[1], cells[2], cells[3], cells[4]}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
 	}
 	if len(table) < 40 {
 		t.Fatalf("read only %d rows from the spec table", len(table))
 	}
 	return table
 }
+
+var toolName = regexp.MustCompile(`^[a-z_]+$`)
 
 func TestForModeFollowsSpecTable(t *testing.T) {
 	table := specTable(t)

@@ -1,6 +1,8 @@
 // Benchmark of extension/content/accessibility-tree.js over the saved page
-// corpus (<repo>/../shared/corpus/pages), next to Playwright's aria snapshot
-// in "ai" mode. Run: npm ci --prefix test/bench/axtree && node test/bench/axtree/bench.mjs [page-name ...]
+// corpus, next to Playwright's aria snapshot in "ai" mode. The corpus is not
+// in the repository: WEBBRAIN_CORPUS names its folder (the one holding
+// pages/<name>/source.html). Run: npm ci --prefix test/bench/axtree &&
+// WEBBRAIN_CORPUS=/path/to/corpus node test/bench/axtree/bench.mjs [page-name ...]
 //
 // Pages load with JavaScript off (one corpus page hangs with it on) and every
 // request outside the local server aborted. Page scripts are off, but
@@ -8,7 +10,7 @@
 // page.evaluate.
 import {createServer} from 'node:http';
 import {existsSync, readFileSync, readdirSync} from 'node:fs';
-import {dirname, extname, join, normalize, sep} from 'node:path';
+import {dirname, extname, join, normalize, resolve, sep} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {chromium} from 'playwright-core';
 
@@ -21,7 +23,7 @@ function repoRoot() {
 }
 
 const root = repoRoot();
-const corpus = join(root, '..', 'shared', 'corpus');
+const corpus = process.env.WEBBRAIN_CORPUS ? resolve(process.env.WEBBRAIN_CORPUS) : '';
 const treeScript = readFileSync(join(root, 'extension', 'content', 'accessibility-tree.js'), 'utf8');
 
 const TYPES = {'.html': 'text/html; charset=utf-8', '.css': 'text/css', '.png': 'image/png', '.gif': 'image/gif',
@@ -70,6 +72,10 @@ function pct(xs, p) {
 }
 
 async function main() {
+  if (!corpus) {
+    console.log('axtree benchmark skipped: WEBBRAIN_CORPUS is not set (set it to the saved-page corpus folder, the one holding pages/<name>/source.html)');
+    return;
+  }
   const only = process.argv.slice(2);
   const pagesDir = join(corpus, 'pages');
   const names = readdirSync(pagesDir).filter(n => existsSync(join(pagesDir, n, 'source.html')))
