@@ -9,7 +9,6 @@ package durable
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -28,6 +27,7 @@ var env struct {
 	browser  context.Context
 	control  context.Context // an extension page: tab queries, worker stops
 	fixtures *httptest.Server
+	served   serverLog // what the fixture server's dynamic pages received
 }
 
 func TestMain(m *testing.M) {
@@ -51,19 +51,27 @@ func runSuite(m *testing.M) (int, error) {
 	if err := chromedp.Do(control, chromedp.Navigate(fmt.Sprintf("chrome-extension://%s/settings/settings.html", extID))); err != nil {
 		return 0, fmt.Errorf("open the control page: %w", err)
 	}
-	env.fixtures = httptest.NewServer(http.FileServer(http.Dir(filepath.Join(root, "test", "durable", "testdata"))))
+	env.fixtures = httptest.NewServer(fixtureHandler(filepath.Join(root, "test", "durable", "testdata")))
 	defer env.fixtures.Close()
 	env.extID, env.browser, env.control = extID, browser, control
 	return m.Run(), nil
 }
+
+// swEnabled is set once the control page's session has the ServiceWorker
+// domain enabled; enabling it again before every stop sometimes took
+// more than half a second, which a stop timed to an event cannot afford.
+var swEnabled bool
 
 // stopWorker stops the extension's service worker the way the browser
 // does when it is idle or under pressure.
 func stopWorker(t *testing.T) {
 	t.Helper()
 	stop := func(ctx context.Context, tg *chromedp.Target) (cdp.Empty, error) {
-		if _, err := cdp.Call(ctx, tg, serviceworker.Enable, cdp.Empty{}); err != nil {
-			return cdp.Empty{}, err
+		if !swEnabled {
+			if _, err := cdp.Call(ctx, tg, serviceworker.Enable, cdp.Empty{}); err != nil {
+				return cdp.Empty{}, err
+			}
+			swEnabled = true
 		}
 		return cdp.Call(ctx, tg, serviceworker.StopAllWorkers, cdp.Empty{})
 	}

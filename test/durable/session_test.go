@@ -30,12 +30,18 @@ type session struct {
 
 func openSession(t *testing.T, srv *llmtest.Server) *session {
 	t.Helper()
+	return openSessionAt(t, srv, "/counter.html?test="+url.QueryEscape(t.Name()))
+}
+
+// openSessionAt opens the fixture page at path (with its query).
+func openSessionAt(t *testing.T, srv *llmtest.Server, path string) *session {
+	t.Helper()
 	s := &session{t: t, srv: srv}
 	t.Cleanup(srv.Close)
 	page, cancel := chromedp.NewContext(env.browser)
 	t.Cleanup(cancel)
 	s.page = page
-	pageURL := env.fixtures.URL + "/counter.html?test=" + url.QueryEscape(t.Name())
+	pageURL := env.fixtures.URL + path
 	if err := chromedp.Do(page, chromedp.Navigate(pageURL)); err != nil {
 		t.Fatalf("open the fixture: %v", err)
 	}
