@@ -56,6 +56,29 @@ func TestJSModuleHasGoNames(t *testing.T) {
 	}
 }
 
+// TestPagesOfferGoNames: the pages' <select> lists whose options are
+// protocol names (static HTML, so the panel is usable before its scripts
+// run) offer each name of the group once.
+func TestPagesOfferGoNames(t *testing.T) {
+	for _, c := range []struct {
+		page, id string
+		want     []string
+	}{
+		{"../../extension/sidepanel/sidepanel.html", "mode", protocol.Modes},
+		{"../../extension/settings/settings.html", "p-kind", protocol.Kinds},
+		{"../../extension/settings/settings.html", "p-tier", protocol.Tiers},
+	} {
+		got, err := protocoltest.SelectOptions(read(t, c.page), c.id)
+		if err != nil {
+			t.Errorf("%s: %v", c.page, err)
+			continue
+		}
+		if d := protocoltest.Diff(got, c.want); d != "" {
+			t.Errorf("%s: the options of #%s differ from Go's: %s", c.page, c.id, d)
+		}
+	}
+}
+
 // groupOf maps a constant's name prefix to its group's list.
 var groupOf = map[string][]string{
 	"Action": protocol.Actions, "Message": protocol.Messages, "Event": protocol.Events,

@@ -170,6 +170,27 @@ func DocTable(doc, heading string) ([][]string, error) {
 	return rows[2:], nil
 }
 
+var (
+	selectTag = regexp.MustCompile(`(?s)<select\b[^>]*\bid="([^"]+)"[^>]*>(.*?)</select>`)
+	optionTag = regexp.MustCompile(`<option\b[^>]*\bvalue="([^"]*)"`)
+)
+
+// SelectOptions returns the values of the options of the <select> with
+// the given id in an HTML page, in order.
+func SelectOptions(html, id string) ([]string, error) {
+	for _, m := range selectTag.FindAllStringSubmatch(html, -1) {
+		if m[1] != id {
+			continue
+		}
+		var values []string
+		for _, o := range optionTag.FindAllStringSubmatch(m[2], -1) {
+			values = append(values, o[1])
+		}
+		return values, nil
+	}
+	return nil, fmt.Errorf("no <select id=%q>", id)
+}
+
 var backticked = regexp.MustCompile("`([^`]*)`")
 
 // Backticked returns the `code` spans of a Markdown cell, in order.
