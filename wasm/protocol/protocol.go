@@ -4,9 +4,10 @@
 // provider kinds, the approval card's words, and the tools.
 //
 // Each name is written here once for Go. The JS pages have the same names
-// in extension/common/protocol.js and docs/PROTOCOL.md lists them;
-// protocol_test.go fails when the three (or the tool catalog and the
-// content script's tool table) disagree. Add a name in all of them.
+// in extension/common/protocol.js and docs/PROTOCOL.md lists them; the
+// tests here and in wasm/tools fail when these, the pages' <select>
+// options, the tool catalog or the content script's tool table disagree
+// (docs/decisions/protocol-names.md). Add a name in all of them.
 //
 // The package imports nothing of WebBrain's, so every package may use it.
 package protocol
