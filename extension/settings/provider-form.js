@@ -1,6 +1,7 @@
 // The provider form: fills it from a provider object, reads it back, and
 // keeps the kind-dependent parts (default base URL, Azure fields) in step.
 import { el } from "../common/dom.js";
+import { PROVIDER_KIND, TIER } from "../common/protocol.js";
 import { KIND_DEFAULTS, PRESETS, isDefaultUrl, isPresetName } from "./kinds.js";
 
 const $ = (id) => document.getElementById(id);
@@ -54,13 +55,13 @@ function showKeyState(text) {
 }
 
 function showKindFields() {
-  $("azure-fields").hidden = $("p-kind").value !== "azure";
+  $("azure-fields").hidden = $("p-kind").value !== PROVIDER_KIND.AZURE;
 }
 
 export function fillProviderForm(p) {
   for (const f of TEXT_FIELDS) $(`p-${f}`).value = p[f] ?? "";
-  if (!p.kind) $("p-kind").value = "openai-chat";
-  if (!p.tier) $("p-tier").value = "mid";
+  if (!p.kind) $("p-kind").value = PROVIDER_KIND.OPENAI_CHAT;
+  if (!p.tier) $("p-tier").value = TIER.MID;
   $("p-contextWindow").value = p.contextWindow ? String(p.contextWindow) : "";
   $("p-vision").checked = p.vision === true;
   keySet = p.apiKeySet === true;
@@ -82,7 +83,7 @@ export function readProviderForm(id) {
   if (cw.value === "" && cw.validity.badInput) p.contextWindow = NaN;
   p.vision = $("p-vision").checked;
   p.apiKeySet = keySet && p.apiKey === "";
-  if (p.kind !== "azure") {
+  if (p.kind !== PROVIDER_KIND.AZURE) {
     delete p.deployment;
     delete p.apiVersion;
   }

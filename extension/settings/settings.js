@@ -4,6 +4,7 @@
 // nothing, naming the invalid field.
 import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
+import { ACTION, PROVIDER_KIND, TIER } from "../common/protocol.js";
 import { fillProviderForm, readProviderForm, setupProviderForm } from "./provider-form.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,7 +14,7 @@ let settings = { providers: [], activeProvider: "", maxSteps: 30, siteAdapters: 
 let editing = null; // {index} of the provider in the form; index -1 = new
 
 async function load() {
-  const reply = await send({ action: "settings_get" });
+  const reply = await send({ action: ACTION.SETTINGS_GET });
   if (!reply.ok) {
     showError($("load-error"), reply.error);
     return;
@@ -48,7 +49,7 @@ function edit(index) {
   editing = { index };
   clearErrors();
   $("test-result").textContent = "";
-  fillProviderForm(index >= 0 ? settings.providers[index] : { kind: "openai-chat", tier: "mid" });
+  fillProviderForm(index >= 0 ? settings.providers[index] : { kind: PROVIDER_KIND.OPENAI_CHAT, tier: TIER.MID });
   $("p-delete").hidden = index < 0;
   $("provider-form-heading").textContent = index >= 0 ? "Edit provider" : "New provider";
   $("provider-form-section").hidden = false;
@@ -70,7 +71,7 @@ function newId(name) {
 async function save(candidate, fallbackError) {
   clearErrors();
   $("saved").textContent = "";
-  const reply = await send({ action: "settings_save", settings: candidate });
+  const reply = await send({ action: ACTION.SETTINGS_SAVE, settings: candidate });
   if (!reply.ok) {
     showError(fieldElement(reply.field) ?? fallbackError, reply.error);
     return false;
@@ -130,7 +131,7 @@ async function testProvider() {
   out.className = "";
   out.textContent = "Testing…";
   button.disabled = true;
-  const reply = await send({ action: "provider_test", provider });
+  const reply = await send({ action: ACTION.PROVIDER_TEST, provider });
   button.disabled = false;
   out.className = reply.ok ? "ok" : "failed";
   out.textContent = reply.ok ? `Connected. Model: ${reply.model || "(server default)"}` : reply.error;

@@ -4,6 +4,7 @@
 // as the assistant's question, the approval card carries WebBrain's icon and
 // buttons that Markdown from the model cannot produce.
 import { el } from "../common/dom.js";
+import { CATEGORY, DECISION, RESOLVED } from "../common/protocol.js";
 
 const DETAIL_MAX = 160; // characters of a detail value shown; the title holds all
 
@@ -75,24 +76,25 @@ export function renderClarify(item, answer) {
   return card;
 }
 
-const CATEGORY = {
-  send: "Send", publish: "Publish", delete: "Delete", payment: "Payment", purchase: "Purchase",
-  share: "Share", account: "Account change", submit: "Submit a form", type_data: "Enter your data",
-  navigate: "Open a page", fetch: "Fetch a page",
+const CATEGORY_LABEL = {
+  [CATEGORY.SEND]: "Send", [CATEGORY.PUBLISH]: "Publish", [CATEGORY.DELETE]: "Delete",
+  [CATEGORY.PAYMENT]: "Payment", [CATEGORY.PURCHASE]: "Purchase", [CATEGORY.SHARE]: "Share",
+  [CATEGORY.ACCOUNT]: "Account change", [CATEGORY.SUBMIT]: "Submit a form",
+  [CATEGORY.TYPE_DATA]: "Enter your data", [CATEGORY.NAVIGATE]: "Open a page", [CATEGORY.FETCH]: "Fetch a page",
 };
 
 // approvalOutcome is the card's final line for an approval_resolved event.
 export function approvalOutcome(item) {
-  if (item.reason === "timeout") return "Timed out — declined";
-  if (item.reason === "stopped") return "Cancelled";
-  if (item.decision === "approve") return "Approved";
-  if (item.decision === "approve_site") return `Approved on ${item.approval?.site || "this site"} for this run`;
+  if (item.reason === RESOLVED.TIMEOUT) return "Timed out — declined";
+  if (item.reason === RESOLVED.STOPPED) return "Cancelled";
+  if (item.decision === DECISION.APPROVE) return "Approved";
+  if (item.decision === DECISION.APPROVE_SITE) return `Approved on ${item.approval?.site || "this site"} for this run`;
   return "Declined";
 }
 
 function choiceLabel(choice, site) {
-  if (choice === "approve") return "Approve";
-  if (choice === "approve_site") return `Approve on ${site || "this site"} for this run`;
+  if (choice === DECISION.APPROVE) return "Approve";
+  if (choice === DECISION.APPROVE_SITE) return `Approve on ${site || "this site"} for this run`;
   return "Decline";
 }
 
@@ -112,7 +114,7 @@ export function renderApproval(item, answer) {
     el("header", { className: "approval-head" },
       el("img", { src: "/icons/icon-32.png", alt: "", width: 16, height: 16 }),
       el("span", { className: "approval-from", text: "WebBrain asks before acting" }),
-      a.category && el("span", { className: "approval-category", text: CATEGORY[a.category] ?? a.category })),
+      a.category && el("span", { className: "approval-category", text: CATEGORY_LABEL[a.category] ?? a.category })),
     el("p", { className: "approval-text", id: titleId, text: item.text ?? "" }));
   const rows = el("dl", { className: "approval-details" });
   if (a.site) rows.append(el("dt", { text: "Site" }), detailValue(a.site));
@@ -129,7 +131,7 @@ export function renderApproval(item, answer) {
     card.append(el("p", { className: "approval-outcome", role: "status", text: approvalOutcome(item) }));
     return card;
   }
-  const choices = Array.isArray(a.choices) && a.choices.length ? a.choices : ["approve", "approve_site", "decline"];
+  const choices = Array.isArray(a.choices) && a.choices.length ? a.choices : [DECISION.APPROVE, DECISION.APPROVE_SITE, DECISION.DECLINE];
   const buttons = el("div", { className: "approval-buttons" });
   for (const choice of choices) {
     const button = el("button", {

@@ -1,5 +1,6 @@
 // Slash commands typed in the composer (docs/PROTOCOL.md).
 import { send } from "../common/api.js";
+import { ACTION } from "../common/protocol.js";
 
 const USAGE = "Commands: /clear, /export --config, /import <json>, /import --file";
 
@@ -32,7 +33,7 @@ function fail(ctx, text) {
 }
 
 async function exportConfig(ctx) {
-  const reply = await send({ action: "config_export" });
+  const reply = await send({ action: ACTION.CONFIG_EXPORT });
   if (!reply.ok) return fail(ctx, `Export failed: ${reply.error}`);
   ctx.session.transcript.add({
     role: "export",
@@ -49,7 +50,7 @@ async function importConfig(json, ctx) {
   } catch (err) {
     return fail(ctx, `That isn't valid JSON: ${err.message}`);
   }
-  const reply = await send({ action: "config_import", config });
+  const reply = await send({ action: ACTION.CONFIG_IMPORT, config });
   if (!reply.ok) {
     return fail(ctx, `Import failed: ${reply.error}${reply.field ? ` (field ${reply.field})` : ""}. Nothing was changed.`);
   }

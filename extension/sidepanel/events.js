@@ -1,42 +1,44 @@
+import { COMPACTED, DECISION, EVENT, RESOLVED, STATUS } from "../common/protocol.js";
+
 // applyEvent turns one agent_update event (docs/PROTOCOL.md) of a run into
 // transcript items and returns the run status it implies.
 export function applyEvent(transcript, requestId, ev, describeError) {
   switch (ev.kind) {
-    case "run_started":
+    case EVENT.RUN_STARTED:
       // The panel that sent the message already shows it.
       if (!transcript.items.some((i) => i.role === "user" && i.requestId === requestId)) {
         transcript.add({ role: "user", requestId, text: ev.text ?? "" });
       }
-      return "running";
-    case "text_delta": {
+      return STATUS.RUNNING;
+    case EVENT.TEXT_DELTA: {
       const msg = transcript.streaming(requestId) ?? transcript.add({ role: "assistant", requestId, text: "" });
       msg.text += ev.text ?? "";
       transcript.updateText(msg);
-      return "running";
+      return STATUS.RUNNING;
     }
-    case "steer":
+    case EVENT.STEER:
       transcript.add({ role: "user", requestId, text: ev.text ?? "", correction: true });
-      return "running";
-    case "resumed": {
+      return STATUS.RUNNING;
+    case EVENT.RESUMED: {
       // The interrupted model request is sent again: its partial text is void.
       const msg = transcript.streaming(requestId);
       if (msg) transcript.remove(msg);
       transcript.add({ role: "notice", text: ev.text || "The run was interrupted and resumed." });
-      return "running";
+      return STATUS.RUNNING;
     }
-    case "text_reset": {
+    case EVENT.TEXT_RESET: {
       // The provider retried a broken stream: what was shown is void.
       const msg = transcript.streaming(requestId);
       if (msg) {
         msg.text = "";
         transcript.updateText(msg);
       }
-      return "running";
+      return STATUS.RUNNING;
     }
-    case "tool_call":
+    case EVENT.TOOL_CALL:
       transcript.add({ role: "tool", requestId, id: ev.id, name: ev.name, args: ev.args ?? "" });
-      return "running";
-    case "tool_result": {
+      return STATUS.RUNNING;
+    case EVENT.TOOL_RESULT: {
       const row = transcript.findTool(requestId, ev.id);
       const result = { result: ev.result ?? "", isError: Boolean(ev.isError) };
       if (row) {
@@ -45,40 +47,40 @@ export function applyEvent(transcript, requestId, ev, describeError) {
       } else {
         transcript.add({ role: "tool", requestId, id: ev.id, name: ev.name, args: "", ...result });
       }
-      return "running";
+      return STATUS.RUNNING;
     }
-    case "clarify":
+    case EVENT.CLARIFY:
       transcript.add({ role: "clarify", requestId, id: ev.id, text: ev.text ?? "", options: ev.options ?? [] });
-      return "running";
-    case "approval": {
+      return STATUS.RUNNING;
+    case EVENT.APPROVAL: {
       // A resumed run may announce a card again: keep the one shown.
-      if (transcript.findApproval(requestId, ev.id)) return "running";
+      if (transcript.findApproval(requestId, ev.id)) return STATUS.RUNNING;
       transcript.add({ role: "approval", requestId, id: ev.id, text: ev.text ?? "", approval: ev.approval ?? {} });
-      return "running";
+      return STATUS.RUNNING;
     }
-    case "approval_resolved": {
+    case EVENT.APPROVAL_RESOLVED: {
       const card = transcript.findApproval(requestId, ev.id);
       if (card) {
-        Object.assign(card, { decision: ev.decision ?? "decline", reason: ev.reason ?? "user" });
+        Object.assign(card, { decision: ev.decision ?? DECISION.DECLINE, reason: ev.reason ?? RESOLVED.USER });
         delete card.answered;
         transcript.update(card);
       }
-      return "running";
+      return STATUS.RUNNING;
     }
-    case "context_compacted":
+    case EVENT.CONTEXT_COMPACTED:
       // History was summarized (or trimmed to fit), not lost: say so inline.
       transcript.add({
         role: "notice",
         separator: true,
-        text: ev.reason === "overflow"
+        text: ev.reason === COMPACTED.OVERFLOW
           ? "Context trimmed to fit the model: only the task and the latest messages were kept"
           : "Context automatically compacted",
       });
-      return "running";
-    case "loop_warning":
+      return STATUS.RUNNING;
+    case EVENT.LOOP_WARNING:
       transcript.add({ role: "notice", text: ev.text || "The agent seems to be repeating itself." });
-      return "running";
-    case "final": {
+      return STATUS.RUNNING;
+    case EVENT.FINAL: {
       const text = ev.text ?? "";
       const msg = transcript.streaming(requestId);
       if (msg && text) {
@@ -87,15 +89,15 @@ export function applyEvent(transcript, requestId, ev, describeError) {
       } else if (text) {
         transcript.add({ role: "assistant", requestId, text });
       }
-      return "done";
+      return STATUS.DONE;
     }
-    case "error":
+    case EVENT.ERROR:
       transcript.add(describeError(ev.text));
-      return "error";
-    case "stopped":
+      return STATUS.ERROR;
+    case EVENT.STOPPED:
       transcript.add({ role: "notice", text: "Stopped." });
-      return "stopped";
+      return STATUS.STOPPED;
     default: // step and kinds this panel doesn't show
-      return "running";
+      return STATUS.RUNNING;
   }
 }

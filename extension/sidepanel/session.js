@@ -2,6 +2,7 @@
 // runs it has rendered (requestId → last applied seq) and the reconnect
 // logic of docs/PROTOCOL.md (journal first, then newer broadcasts).
 import { send } from "../common/api.js";
+import { ACTION, EVENT, MODE, STATUS } from "../common/protocol.js";
 import { Transcript } from "./transcript.js";
 import { applyEvent } from "./events.js";
 import { loadChat, saveChat, removeChat } from "./store.js";
@@ -10,7 +11,7 @@ const SAVE_DELAY_MS = 200;
 // A running run silent this long makes the panel ask run_state: that wakes
 // a background the browser stopped, which then resumes the run.
 const WATCHDOG_MS = 2000;
-const TERMINAL = new Set(["done", "error", "stopped"]);
+const TERMINAL = new Set([STATUS.DONE, STATUS.ERROR, STATUS.STOPPED]);
 
 export class TabSession {
   constructor(tabId, root, { onStatus, onQueue, describeError }) {
@@ -64,7 +65,7 @@ export class TabSession {
   }
 
   checkAlive() {
-    if (this.closed || this.syncing || this.status !== "running") return;
+    if (this.closed || this.syncing || this.status !== STATUS.RUNNING) return;
     if (Date.now() - this.lastHeard < WATCHDOG_MS) return;
     this.lastHeard = Date.now();
     this.reconnect();
@@ -75,7 +76,7 @@ export class TabSession {
     this.lastHeard = Date.now();
     // Acknowledge what this panel already rendered: only later events return.
     const reply = await send({
-      action: "run_state",
+      action: ACTION.RUN_STATE,
       tabId: this.tabId,
       requestId: this.current ?? "",
       afterSeq: this.current ? this.runs[this.current] ?? 0 : 0,
@@ -99,7 +100,7 @@ export class TabSession {
     for (const { seq, event } of journalEvents(journal)) {
       if (seq > this.runs[id]) {
         this.apply(id, seq, event);
-        ended ||= event?.kind === "final";
+        ended ||= event?.kind === EVENT.FINAL;
       }
     }
     // The journal of an older run (a newer one was just started here) must
@@ -122,7 +123,7 @@ export class TabSession {
     const id = msg.requestId;
     const seq = Number(msg.seq);
     if (!(id in this.runs)) {
-      if (seq !== 1 && msg.event?.kind !== "run_started" && !draining) return this.resync(msg);
+      if (seq !== 1 && msg.event?.kind !== EVENT.RUN_STARTED && !draining) return this.resync(msg);
       this.runs[id] = seq - 1;
       this.current = id;
     }
@@ -130,7 +131,7 @@ export class TabSession {
     if (seq > this.runs[id] + 1 && !draining) return this.resync(msg);
     this.apply(id, seq, msg.event);
     // A run that ended by itself hands the turn to the next queued message.
-    if (msg.event?.kind === "final" && id === this.current) this.sendNext();
+    if (msg.event?.kind === EVENT.FINAL && id === this.current) this.sendNext();
   }
 
   resync(msg) {
@@ -140,7 +141,7 @@ export class TabSession {
 
   apply(id, seq, event) {
     this.runs[id] = seq;
-    if (event?.kind === "steer_returned") this.requeue(event.corrections ?? []);
+    if (event?.kind === EVENT.STEER_RETURNED) this.requeue(event.corrections ?? []);
     const status = applyEvent(this.transcript, id, event ?? {}, this.describeError);
     if (id !== this.current) return;
     this.setStatus(status);
@@ -152,7 +153,7 @@ export class TabSession {
     if (TERMINAL.has(status)) {
       this.expireQuestions();
       // After Stop or a failure nothing queued is sent by itself.
-      if (status !== "done") for (const item of this.queue) item.paused = true;
+      if (status !== STATUS.DONE) for (const item of this.queue) item.paused = true;
       this.saveNow();
     }
     this.onStatus(status);
@@ -162,7 +163,7 @@ export class TabSession {
   // Queue and steering (docs/PROTOCOL.md).
 
   queueChanged() {
-    this.onQueue?.(this.queue, this.status === "running");
+    this.onQueue?.(this.queue, this.status === STATUS.RUNNING);
     this.scheduleSave();
   }
 
@@ -175,7 +176,7 @@ export class TabSession {
 
   // requeue puts corrections the run did not apply back at the front, in order.
   requeue(texts) {
-    const items = texts.map((text) => ({ id: crypto.randomUUID(), text, mode: this.mode ?? "ask", paused: false }));
+    const items = texts.map((text) => ({ id: crypto.randomUUID(), text, mode: this.mode ?? MODE.ASK, paused: false }));
     this.queue.unshift(...items);
     this.queueChanged();
   }
@@ -194,7 +195,7 @@ export class TabSession {
 
   // sendQueued runs a queued (maybe paused) message now, or when the run ends.
   sendQueued(item) {
-    if (this.status === "running") {
+    if (this.status === STATUS.RUNNING) {
       item.paused = false;
       this.queueChanged();
       return;
@@ -208,13 +209,13 @@ export class TabSession {
   // the front of the queue; a transport error leaves it to the caller.
   async steer(text, queued = null) {
     const requestId = this.current;
-    const reply = await send({ action: "steer", tabId: this.tabId, requestId, text });
+    const reply = await send({ action: ACTION.STEER, tabId: this.tabId, requestId, text });
     if (reply.ok) {
       if (queued) this.remove(queued);
       return true;
     }
     if (reply.ended) {
-      if (!queued) this.enqueue(text, this.mode ?? "ask", { front: true, paused: this.status !== "done" && this.status !== "running" });
+      if (!queued) this.enqueue(text, this.mode ?? MODE.ASK, { front: true, paused: this.status !== STATUS.DONE && this.status !== STATUS.RUNNING });
       return true;
     }
     this.transcript.add(this.describeError(reply.error));
@@ -239,21 +240,21 @@ export class TabSession {
     this.runs[requestId] = 0;
     this.current = requestId;
     this.transcript.add({ role: "user", requestId, text });
-    this.setStatus("running");
-    const reply = await send({ action: "chat_start", text, mode, tabId: this.tabId, requestId });
+    this.setStatus(STATUS.RUNNING);
+    const reply = await send({ action: ACTION.CHAT_START, text, mode, tabId: this.tabId, requestId });
     if (!reply.ok && this.current === requestId && !this.closed) {
       this.transcript.add(this.describeError(reply.error));
-      this.setStatus("error");
+      this.setStatus(STATUS.ERROR);
     }
   }
 
   async abort() {
-    const reply = await send({ action: "abort", tabId: this.tabId });
+    const reply = await send({ action: ACTION.ABORT, tabId: this.tabId });
     if (!reply.ok) this.transcript.add(this.describeError(reply.error));
   }
 
   async clear() {
-    const reply = await send({ action: "clear_conversation", tabId: this.tabId });
+    const reply = await send({ action: ACTION.CLEAR_CONVERSATION, tabId: this.tabId });
     if (!reply.ok) {
       this.transcript.add(this.describeError(reply.error));
       return;
@@ -273,7 +274,7 @@ export class TabSession {
     item.answer = answer;
     this.transcript.update(item);
     const reply = await send({
-      action: "clarify_answer", tabId: this.tabId, requestId: item.requestId, id: item.id, answer,
+      action: ACTION.CLARIFY_ANSWER, tabId: this.tabId, requestId: item.requestId, id: item.id, answer,
     });
     if (!reply.ok) {
       delete item.answer;
@@ -289,7 +290,7 @@ export class TabSession {
     item.answered = decision;
     this.transcript.update(item);
     const reply = await send({
-      action: "approval_answer", tabId: this.tabId, requestId: item.requestId, id: item.id, decision,
+      action: ACTION.APPROVAL_ANSWER, tabId: this.tabId, requestId: item.requestId, id: item.id, decision,
     });
     if (!reply.ok) {
       delete item.answered;

@@ -1,6 +1,7 @@
 // Side panel entry: binds the panel to a tab, wires the composer and routes
 // agent_update broadcasts to the tab's session.
 import { api, send } from "../common/api.js";
+import { ACTION, MESSAGE, STATUS, STORAGE } from "../common/protocol.js";
 import { TabSession } from "./session.js";
 import { QueueView } from "./queue.js";
 import { runCommand } from "./commands.js";
@@ -29,13 +30,13 @@ let settings = null;
 
 // Registered at once so no broadcast is missed while the panel starts.
 api.runtime.onMessage.addListener((msg) => {
-  if (msg?.type === "agent_update" && session && msg.tabId === session.tabId) session.receive(msg);
+  if (msg?.type === MESSAGE.AGENT_UPDATE && session && msg.tabId === session.tabId) session.receive(msg);
 });
 
 function setStatus(status) {
   els.transcript.dataset.runStatus = status;
-  els.transcript.setAttribute("aria-busy", String(status === "running"));
-  els.stop.disabled = status !== "running";
+  els.transcript.setAttribute("aria-busy", String(status === STATUS.RUNNING));
+  els.stop.disabled = status !== STATUS.RUNNING;
 }
 
 // The first bind happens after an async tab query (sidebar): a message sent
@@ -66,7 +67,7 @@ function showProvider(next) {
 }
 
 async function loadProvider() {
-  const reply = await send({ action: "settings_get" });
+  const reply = await send({ action: ACTION.SETTINGS_GET });
   if (reply.ok) showProvider(reply.settings);
   else els.provider.textContent = reply.error;
 }
@@ -86,7 +87,7 @@ async function submit({ steer = false } = {}) {
     return;
   }
   els.prompt.value = "";
-  if (session.status !== "running") {
+  if (session.status !== STATUS.RUNNING) {
     session.start(text, els.mode.value);
   } else if (!steer) {
     session.enqueue(text, els.mode.value);
@@ -122,7 +123,7 @@ els.settings.addEventListener("click", () => api.runtime.openOptionsPage());
 addEventListener("pagehide", () => session?.saveNow());
 // The stored object holds API keys: ask the background, which sends none.
 api.storage.onChanged?.addListener((changes, area) => {
-  if (area === "local" && changes.settings) loadProvider();
+  if (area === "local" && changes[STORAGE.SETTINGS]) loadProvider();
 });
 
 async function start() {

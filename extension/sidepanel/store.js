@@ -1,13 +1,14 @@
 // Persistence of the visible transcript in storage.session `tabChat:<tabId>`
 // so a reopened panel shows earlier turns. Only data is stored, never HTML.
 import { api } from "../common/api.js";
+import { STORAGE, tabKey } from "../common/protocol.js";
 
 const MAX_BYTES = 256 * 1024;
 const MAX_TOOL_FIELD = 8000; // tool results reach the model capped at 8 KB too
 const MAX_TEXT = 64 * 1024;
 const MAX_RUNS = 20;
 
-const key = (tabId) => `tabChat:${tabId}`;
+const key = (tabId) => tabKey(STORAGE.TAB_CHAT, tabId);
 
 export async function loadChat(tabId) {
   try {

@@ -13,33 +13,6 @@ import (
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
-// Modes a conversation runs in.
-const (
-	ModeAsk = "ask"
-	ModeAct = "act"
-)
-
-// Event kinds sent to the panel (docs/PROTOCOL.md lists their fields).
-const (
-	EventTextDelta   = "text_delta"
-	EventTextReset   = "text_reset" // the streamed text of this step so far is void
-	EventToolCall    = "tool_call"
-	EventToolResult  = "tool_result"
-	EventClarify     = "clarify"
-	EventLoopWarning = "loop_warning"
-	EventFinal       = "final"
-	EventError       = "error"
-	EventStep        = "step"
-	// EventContextCompacted: older messages were summarised (reason
-	// "auto") or dropped because the provider rejected the request as too
-	// long (reason "overflow"); count is how many.
-	EventContextCompacted = "context_compacted"
-	// EventApproval: WebBrain asks the user before an action (id, text,
-	// approval); EventApprovalResolved: the answer (id, decision, reason).
-	EventApproval         = "approval"
-	EventApprovalResolved = "approval_resolved"
-)
-
 // Event is one update of a running turn.
 type Event struct {
 	Kind    string   `json:"kind"`
@@ -85,8 +58,8 @@ type Clarifier interface {
 // Options configure one turn.
 type Options struct {
 	Provider llm.Provider
-	Mode     string // ModeAsk or ModeAct
-	Tier     string // llm.TierCompact, TierMid or TierFull
+	Mode     string // protocol.ModeAsk or protocol.ModeAct
+	Tier     string // protocol.TierCompact, TierMid or TierFull
 	Browser  string // "chrome" or "firefox": decides Chrome-only tools
 	MaxSteps int    // 0: DefaultMaxSteps
 	// ContextWindow is the model's context in tokens (ContextWindow(cfg)

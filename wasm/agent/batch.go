@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -47,7 +48,7 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 				return "", false, ctx.Err()
 			}
 			if refusal != "" {
-				r.emit(Event{Kind: EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
+				r.emit(Event{Kind: protocol.EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
 				r.refuse(call, refusal)
 				if err := r.save(step); err != nil {
 					_, err = r.persistFail(calls[i+1:], err)
@@ -62,7 +63,7 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 			return "", false, err
 		}
 		if !rc.Resumed { // the interrupted dispatch announced it
-			r.emit(Event{Kind: EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
+			r.emit(Event{Kind: protocol.EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
 			r.called = append(r.called, call.Name)
 		}
 
@@ -98,10 +99,10 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 			return "", false, err
 		}
 		if v.nudge != "" {
-			r.emit(Event{Kind: EventLoopWarning, Text: v.nudge})
+			r.emit(Event{Kind: protocol.EventLoopWarning, Text: v.nudge})
 		}
 		if v.stop {
-			r.emit(Event{Kind: EventLoopWarning, Text: loopStopMessage})
+			r.emit(Event{Kind: protocol.EventLoopWarning, Text: loopStopMessage})
 			r.closeCalls(calls[i+1:], resultSkipped)
 			r.conv = append(r.conv, llm.Message{Role: llm.RoleAssistant, Content: loopStopMessage})
 			return loopStopMessage, true, nil
@@ -137,7 +138,7 @@ func newReceiptID() string {
 // runCall runs one call under rc. finished is the final answer when the
 // call was a valid done.
 func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) (result string, isErr bool, finished string) {
-	if call.Name == tools.LoadSkill {
+	if call.Name == protocol.ToolLoadSkill {
 		result, isErr = r.loadSkill(call)
 		return result, isErr, ""
 	}
@@ -145,13 +146,13 @@ func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) 
 		return "Error: " + err.Error() + ".", true, ""
 	}
 	switch call.Name {
-	case "done":
+	case protocol.ToolDone:
 		var a struct{ Summary, Status string }
 		if json.Unmarshal([]byte(orEmptyObject(call.Arguments)), &a) != nil || a.Summary == "" {
 			return "Error: done needs a summary for the user and a status.", true, ""
 		}
 		return "Finished.", false, a.Summary
-	case "clarify":
+	case protocol.ToolClarify:
 		return r.clarify(ctx, call)
 	}
 	if r.opts.Executor == nil {
@@ -182,7 +183,7 @@ func (r *run) clarify(ctx context.Context, call llm.ToolCall) (string, bool, str
 	if r.opts.Clarifier == nil {
 		return "Error: the user cannot be asked right now; decide with what you know or call done.", true, ""
 	}
-	r.emit(Event{Kind: EventClarify, ID: call.ID, Text: a.Question, Options: a.Options})
+	r.emit(Event{Kind: protocol.EventClarify, ID: call.ID, Text: a.Question, Options: a.Options})
 	answer, err := r.opts.Clarifier.Ask(ctx, call.ID, a.Question, a.Options)
 	if err != nil {
 		return "Error: no answer from the user: " + err.Error(), true, ""
@@ -193,7 +194,7 @@ func (r *run) clarify(ctx context.Context, call llm.ToolCall) (string, bool, str
 // addResult appends a tool message and reports it.
 func (r *run) addResult(call llm.ToolCall, result string, isErr bool) {
 	r.conv = append(r.conv, llm.Message{Role: llm.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: result})
-	r.emit(Event{Kind: EventToolResult, ID: call.ID, Name: call.Name, Result: result, IsError: isErr})
+	r.emit(Event{Kind: protocol.EventToolResult, ID: call.ID, Name: call.Name, Result: result, IsError: isErr})
 }
 
 // closeCalls gives each call that will not run a result message.

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // The summary request is small and separate from the loop's requests:
@@ -26,10 +27,7 @@ const (
 )
 
 // Reasons of a context_compacted event.
-const (
-	compactedAuto     = "auto"     // the thresholds were crossed: old messages summarised
-	compactedOverflow = "overflow" // the provider rejected the request: emergency trim
-)
+const ()
 
 const summarySystem = "You condense the earlier part of a conversation between a user and WebBrain, a browser agent that operates the user's tab, so that the agent can continue the task without it. " +
 	"Write a compact summary of at most 250 words: what the user asked for, which pages were visited (with URLs), what was done there, the facts and values found that the task still needs, what failed, and what remains to do. " +
@@ -54,7 +52,7 @@ func (r *run) compact(ctx context.Context) error {
 	}
 	r.conv, r.task = replaceDropped(r.conv, r.task, first, start, note)
 	r.lastInput = 0
-	r.emit(Event{Kind: EventContextCompacted, Count: len(dropped), Reason: compactedAuto})
+	r.emit(Event{Kind: protocol.EventContextCompacted, Count: len(dropped), Reason: protocol.CompactedAuto})
 	return nil
 }
 

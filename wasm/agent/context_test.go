@@ -12,6 +12,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // longHistory is a system prompt, a first task, and pairs of tool rounds
@@ -91,7 +92,7 @@ func TestNeedsCompaction(t *testing.T) {
 
 func TestRunCompactsWithModelSummary(t *testing.T) {
 	var summaryReq llmtest.Request
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			summaryReq = req
 			return llmtest.Turn{Text: "The user wants a blue mug; the cart page was read."}
@@ -132,14 +133,14 @@ func TestRunCompactsWithModelSummary(t *testing.T) {
 	if len(history) != 62 {
 		t.Error("history was modified")
 	}
-	ev := h.eventsOf(EventContextCompacted)
-	if len(ev) != 1 || ev[0].Reason != compactedAuto || ev[0].Count != len(history)+1-2-(len(sent)-3) {
+	ev := h.eventsOf(protocol.EventContextCompacted)
+	if len(ev) != 1 || ev[0].Reason != protocol.CompactedAuto || ev[0].Count != len(history)+1-2-(len(sent)-3) {
 		t.Errorf("events %+v", ev)
 	}
 }
 
 func TestCompactionFallsBackToNote(t *testing.T) {
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{Status: 400, ErrorBody: `{"error":{"message":"summaries are not supported"}}`}
 		}
@@ -153,13 +154,13 @@ func TestCompactionFallsBackToNote(t *testing.T) {
 		t.Errorf("note = %q", sent[2].Content)
 	}
 	checkPairs(t, sent)
-	if len(h.eventsOf(EventContextCompacted)) != 1 || len(h.eventsOf(EventError)) != 0 {
+	if len(h.eventsOf(protocol.EventContextCompacted)) != 1 || len(h.eventsOf(protocol.EventError)) != 0 {
 		t.Errorf("events %v", h.kinds())
 	}
 }
 
 func TestTokenBudgetTriggersCompaction(t *testing.T) {
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		if len(req.Tools) == 0 {
 			return llmtest.Turn{Text: "summary"}
 		}
@@ -174,7 +175,7 @@ func TestTokenBudgetTriggersCompaction(t *testing.T) {
 	if _, err := h.run(context.Background(), longHistory(12), "go on"); err != nil {
 		t.Fatal(err)
 	}
-	if len(h.eventsOf(EventContextCompacted)) == 0 {
+	if len(h.eventsOf(protocol.EventContextCompacted)) == 0 {
 		t.Fatalf("no compaction: %v", h.kinds())
 	}
 }
@@ -182,7 +183,7 @@ func TestTokenBudgetTriggersCompaction(t *testing.T) {
 const overflowBody = `{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}`
 
 func TestOverflowTrimsAndRetriesOnce(t *testing.T) {
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{Status: 400, ErrorBody: overflowBody}
 		}
@@ -206,14 +207,14 @@ func TestOverflowTrimsAndRetriesOnce(t *testing.T) {
 		t.Errorf("sent %s", roles(sent))
 	}
 	checkPairs(t, sent)
-	ev := h.eventsOf(EventContextCompacted)
-	if len(ev) != 1 || ev[0].Reason != compactedOverflow {
+	ev := h.eventsOf(protocol.EventContextCompacted)
+	if len(ev) != 1 || ev[0].Reason != protocol.CompactedOverflow {
 		t.Errorf("events %+v", ev)
 	}
 }
 
 func TestOverflowTwiceIsAClearError(t *testing.T) {
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{Status: 400, ErrorBody: overflowBody}
 	})
 	out, err := h.run(context.Background(), longHistory(8), "current task")
@@ -224,7 +225,7 @@ func TestOverflowTwiceIsAClearError(t *testing.T) {
 	if n := len(h.srv.Requests()); n != 2 {
 		t.Errorf("%d requests, want 2", n)
 	}
-	ev := h.eventsOf(EventError)
+	ev := h.eventsOf(protocol.EventError)
 	if len(ev) != 1 || !strings.Contains(ev[0].Text, "too long for this model's context window") || !strings.Contains(ev[0].Text, "larger context window") {
 		t.Errorf("error events %+v", ev)
 	}
@@ -239,7 +240,7 @@ func TestContextWindowDefaults(t *testing.T) {
 		{llm.Config{BaseURL: "http://127.0.0.1:11434/v1"}, 16384},
 		{llm.Config{BaseURL: "http://localhost:1234/v1"}, 16384},
 		{llm.Config{BaseURL: "https://api.openai.com/v1"}, 131072},
-		{llm.Config{Kind: llm.KindAnthropic}, 131072},
+		{llm.Config{Kind: protocol.KindAnthropic}, 131072},
 		{llm.Config{BaseURL: "http://localhost:8080", ContextWindow: 32768}, 32768},
 	} {
 		if got := ContextWindow(c.cfg); got != c.want {

@@ -9,12 +9,6 @@ import (
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
-// Event kinds of steering (docs/PROTOCOL.md).
-const (
-	// EventCorrection: a correction entered the conversation (id, text).
-	EventCorrection = "correction_applied"
-)
-
 // Results of calls that steering or a restart kept from running normally.
 const (
 	resultSteered     = "Not run: the user sent a correction before this call."

@@ -12,6 +12,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // fakeSteering is a Steering the test feeds.
@@ -53,7 +54,7 @@ func corrections(msgs []llm.Message) []string {
 }
 
 func TestCorrectionAbortsTheModelRequestAndIsAppliedOnce(t *testing.T) {
-	h := newHarness(t, ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{Text: "never", Delay: time.Minute}
 		}
@@ -84,14 +85,14 @@ func TestCorrectionAbortsTheModelRequestAndIsAppliedOnce(t *testing.T) {
 	if got := corrections(out.Conversation); len(got) != 2 {
 		t.Fatalf("corrections in the conversation: %q", got)
 	}
-	if len(h.eventsOf(EventCorrection)) != 2 || len(h.eventsOf(EventTextReset)) == 0 {
+	if len(h.eventsOf(protocol.EventCorrection)) != 2 || len(h.eventsOf(protocol.EventTextReset)) == 0 {
 		t.Fatalf("events %v", h.kinds())
 	}
 }
 
 func TestCorrectionDuringAToolSkipsTheRestOfTheBatch(t *testing.T) {
 	st := newSteering()
-	h := newHarness(t, ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{
 				call("click_ax", map[string]any{"ref": "e1"}),
@@ -124,7 +125,7 @@ func TestCorrectionDuringAToolSkipsTheRestOfTheBatch(t *testing.T) {
 }
 
 func TestCheckpointsBracketEveryDispatch(t *testing.T) {
-	h := newHarness(t, ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("click_ax", map[string]any{"ref": "e1"})}}
 		}
@@ -155,7 +156,7 @@ func TestCheckpointsBracketEveryDispatch(t *testing.T) {
 }
 
 func TestFailedCheckpointSendsNothing(t *testing.T) {
-	h := newHarness(t, ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{ToolCalls: []llm.ToolCall{call("click_ax", map[string]any{"ref": "e1"})}}
 	})
 	saves := 0
@@ -167,7 +168,7 @@ func TestFailedCheckpointSendsNothing(t *testing.T) {
 		return nil
 	}
 	out, err := h.run(context.Background(), nil, "click")
-	if err == nil || len(h.content.names()) != 0 || len(h.eventsOf(EventError)) != 1 {
+	if err == nil || len(h.content.names()) != 0 || len(h.eventsOf(protocol.EventError)) != 1 {
 		t.Fatalf("err %v, page calls %v, events %v", err, h.content.names(), h.kinds())
 	}
 	checkPairs(t, out.Conversation)
@@ -183,7 +184,7 @@ func interruptedCheckpoint(calls ...llm.ToolCall) Checkpoint {
 }
 
 func TestResumeDoesNotRepeatAnInterruptedAction(t *testing.T) {
-	h := newHarness(t, ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{Text: "Re-read the page; all good."}
 	})
 	cp := interruptedCheckpoint(call("click_ax", map[string]any{"ref": "e1"}), call("read_page", map[string]any{}))
@@ -205,7 +206,7 @@ func TestResumeDoesNotRepeatAnInterruptedAction(t *testing.T) {
 }
 
 func TestResumeRepeatsAnInterruptedRead(t *testing.T) {
-	h := newHarness(t, ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{Text: "ok"}
 	})
 	cp := interruptedCheckpoint(call("read_page", map[string]any{}))
@@ -229,7 +230,7 @@ func TestResumeRepeatsAnInterruptedRead(t *testing.T) {
 }
 
 func TestResumeAppliesOnlyUnappliedCorrections(t *testing.T) {
-	h := newHarness(t, ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{Text: "ok"}
 	})
 	st := newSteering()
@@ -245,7 +246,7 @@ func TestResumeAppliesOnlyUnappliedCorrections(t *testing.T) {
 	if got := corrections(out.Conversation); !slices.Equal(got, []string{"first", "second"}) {
 		t.Fatalf("corrections %q", got)
 	}
-	if ev := h.eventsOf(EventStep); ev[0].Step != 2 {
+	if ev := h.eventsOf(protocol.EventStep); ev[0].Step != 2 {
 		t.Fatalf("resumed at step %d", ev[0].Step)
 	}
 }
@@ -255,7 +256,7 @@ func TestResumeAppliesOnlyUnappliedCorrections(t *testing.T) {
 // dispatch and result finds.
 func dispatchedCheckpoint(t *testing.T, page *fakeContent) Checkpoint {
 	t.Helper()
-	h := newHarness(t, ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("click_ax", map[string]any{"ref": "e1"})}}
 		}
@@ -282,7 +283,7 @@ func dispatchedCheckpoint(t *testing.T, page *fakeContent) Checkpoint {
 // resumeOn resumes cp against page with a model that answers at once.
 func resumeOn(t *testing.T, page *fakeContent, cp Checkpoint) Outcome {
 	t.Helper()
-	h := newHarness(t, ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{Text: "Clicked."}
 	})
 	h.content = page

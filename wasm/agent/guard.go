@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Gate is the runtime guard of a turn (package guard): it sees every tool
@@ -43,7 +44,7 @@ func (r *run) authorize() {
 		switch {
 		case m.Role == llm.RoleUser && strings.HasPrefix(m.Content, correctionPrefix):
 			words = append(words, strings.TrimPrefix(m.Content, correctionPrefix))
-		case m.Role == llm.RoleTool && m.Name == "clarify" && strings.HasPrefix(m.Content, answerPrefix):
+		case m.Role == llm.RoleTool && m.Name == protocol.ToolClarify && strings.HasPrefix(m.Content, answerPrefix):
 			words = append(words, strings.TrimPrefix(m.Content, answerPrefix))
 		}
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/webbrain/webbrain/wasm/adapters"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/skills"
-	"github.com/webbrain/webbrain/wasm/tools"
 )
 
 // githubNotes is the packaged GitHub adapter's notes.
@@ -27,7 +27,7 @@ func TestFirstUserMessageCarriesTheMatchedSiteNotes(t *testing.T) {
 		url       string
 		wantNotes bool
 	}{{"https://github.com/webbrain/webbrain/pulls", true}, {"https://shop.example/item", false}} {
-		h := newHarness(t, ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: "ok"} })
+		h := newHarness(t, protocol.ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: "ok"} })
 		h.opts.SiteAdapter = adapters.Match
 		h.tabs.load(c.url)
 		if _, err := h.run(context.Background(), nil, "What is open?"); err != nil {
@@ -52,7 +52,7 @@ func TestFirstUserMessageCarriesTheMatchedSiteNotes(t *testing.T) {
 }
 
 func TestSiteAdaptersOffAddNoNotes(t *testing.T) {
-	h := newHarness(t, ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: "ok"} })
+	h := newHarness(t, protocol.ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: "ok"} })
 	h.tabs.load("https://github.com/")
 	if _, err := h.run(context.Background(), nil, "Hi"); err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestNavigationToAnotherMatchedSiteAddsItsNotesOnce(t *testing.T) {
 	nav := func(u string) llmtest.Turn {
 		return llmtest.Turn{ToolCalls: []llm.ToolCall{call("navigate", map[string]any{"url": u})}}
 	}
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		switch n {
 		case 0:
 			return nav("https://en.wikipedia.org/wiki/Go")
@@ -105,7 +105,7 @@ func TestNavigationToAnotherMatchedSiteAddsItsNotesOnce(t *testing.T) {
 }
 
 func TestLoadSkillReturnsInstructionsOnce(t *testing.T) {
-	h := newHarness(t, ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		if n < 2 {
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("load_skill", map[string]any{"skill_id": "humanizer"})}}
 		}
@@ -114,7 +114,7 @@ func TestLoadSkillReturnsInstructionsOnce(t *testing.T) {
 		}
 		return llmtest.Turn{Text: "Thanks, see you Friday."}
 	})
-	h.opts.Skills = skills.Catalog(ModeAsk, "mid")
+	h.opts.Skills = skills.Catalog(protocol.ModeAsk, "mid")
 	out, err := h.run(context.Background(), nil, "Rewrite my reply so it sounds natural")
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +157,7 @@ func TestLoadSkillReturnsInstructionsOnce(t *testing.T) {
 }
 
 func TestResumedTurnKeepsLoadedSkillsAndShownNotes(t *testing.T) {
-	catalog := skills.Catalog(ModeAct, "full")
+	catalog := skills.Catalog(protocol.ModeAct, "full")
 	var humanizer skills.Skill
 	for _, s := range catalog {
 		if s.ID == "humanizer" {
@@ -173,7 +173,7 @@ func TestResumedTurnKeepsLoadedSkillsAndShownNotes(t *testing.T) {
 	}
 	// After the restart the model goes back to GitHub, whose notes the
 	// turn already carries.
-	h := newHarness(t, ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("navigate", map[string]any{"url": "https://github.com/y"})}}
 		}
@@ -199,20 +199,20 @@ func TestResumedTurnKeepsLoadedSkillsAndShownNotes(t *testing.T) {
 }
 
 func TestCompactOffersNoSkillSurface(t *testing.T) {
-	h := newHarness(t, ModeAct, "compact", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "compact", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("load_skill", map[string]any{"skill_id": "humanizer"})}}
 		}
 		return llmtest.Turn{Text: "ok"}
 	})
 	// Even a catalog handed over by mistake is not offered on Compact.
-	h.opts.Skills = skills.Catalog(ModeAct, "full")
+	h.opts.Skills = skills.Catalog(protocol.ModeAct, "full")
 	out, err := h.run(context.Background(), nil, "Write a reply")
 	if err != nil {
 		t.Fatal(err)
 	}
 	req := h.srv.Requests()[0]
-	if hasTool(req, tools.LoadSkill) || strings.Contains(req.Messages[0].Content, "load_skill") {
+	if hasTool(req, protocol.ToolLoadSkill) || strings.Contains(req.Messages[0].Content, "load_skill") {
 		t.Errorf("compact offers skills: %v", req.Tools)
 	}
 	if r := toolMessages(out.Conversation)[0]; !strings.HasPrefix(r.Content, "Error:") {
@@ -221,16 +221,16 @@ func TestCompactOffersNoSkillSurface(t *testing.T) {
 }
 
 func TestActCatalogOffersActSkills(t *testing.T) {
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: "ok"} })
-	h.opts.Skills = skills.Catalog(ModeAct, "mid")
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: "ok"} })
+	h.opts.Skills = skills.Catalog(protocol.ModeAct, "mid")
 	if _, err := h.run(context.Background(), nil, "Fill the form"); err != nil {
 		t.Fatal(err)
 	}
 	req := h.srv.Requests()[0]
-	if !hasTool(req, tools.LoadSkill) || !strings.Contains(req.Messages[0].Content, "- form-filling (") {
+	if !hasTool(req, protocol.ToolLoadSkill) || !strings.Contains(req.Messages[0].Content, "- form-filling (") {
 		t.Errorf("Act catalog missing: %v", req.Tools)
 	}
-	if i := slices.Index(req.Tools, tools.LoadSkill); i != len(req.Tools)-1 {
+	if i := slices.Index(req.Tools, protocol.ToolLoadSkill); i != len(req.Tools)-1 {
 		t.Errorf("load_skill at %d of %v", i, req.Tools)
 	}
 }

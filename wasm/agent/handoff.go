@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -44,7 +45,7 @@ func (r *run) handOff(ctx context.Context) (Outcome, error) {
 // terminalSummary returns the summary of a valid hand-off answer: exactly
 // a done call with status partial or failed and a summary.
 func terminalSummary(res llm.Result) string {
-	if len(res.ToolCalls) != 1 || res.ToolCalls[0].Name != "done" {
+	if len(res.ToolCalls) != 1 || res.ToolCalls[0].Name != protocol.ToolDone {
 		return ""
 	}
 	var a struct{ Summary, Status string }

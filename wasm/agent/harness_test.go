@@ -13,6 +13,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/platform/nativefetch"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -148,7 +149,7 @@ func newHarness(t *testing.T, mode, tier string, script func(n int, req llmtest.
 	h := &harness{t: t, srv: llmtest.New(script), content: &fakeContent{},
 		tabs: &fakeTabs{tab: platform.Tab{ID: 3, URL: "https://shop.example/item", Title: "Blue mug", Status: "complete"}}}
 	t.Cleanup(h.srv.Close)
-	prov, err := llm.New(llm.Config{Kind: llm.KindOpenAIChat, BaseURL: h.srv.URL + "/v1", Model: "test-model"}, nativefetch.Fetcher{})
+	prov, err := llm.New(llm.Config{Kind: protocol.KindOpenAIChat, BaseURL: h.srv.URL + "/v1", Model: "test-model"}, nativefetch.Fetcher{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +185,7 @@ func (h *harness) kinds() []string {
 	defer h.mu.Unlock()
 	var out []string
 	for _, e := range h.events {
-		if e.Kind != EventTextDelta {
+		if e.Kind != protocol.EventTextDelta {
 			out = append(out, e.Kind)
 		}
 	}

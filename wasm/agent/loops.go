@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Loop detection thresholds (spec "Loop detection").
@@ -162,7 +164,7 @@ func (d *loopDetector) repeat(o observation) verdict {
 
 // coordinateClick counts clicks at x,y in 5px buckets on the same page.
 func (d *loopDetector) coordinateClick(o observation) verdict {
-	if o.name != "click" {
+	if o.name != protocol.ToolClick {
 		return verdict{}
 	}
 	var p struct{ X, Y *float64 }
@@ -183,7 +185,7 @@ func (d *loopDetector) coordinateClick(o observation) verdict {
 // navigation counts arrivals at each URL: coming back to the same page
 // again and again means the run is going in circles.
 func (d *loopDetector) navigation(o observation) string {
-	if o.urlAfter == "" || (o.urlAfter == o.urlBefore && o.name != "navigate") {
+	if o.urlAfter == "" || (o.urlAfter == o.urlBefore && o.name != protocol.ToolNavigate) {
 		return ""
 	}
 	d.visits[o.urlAfter]++
@@ -222,6 +224,6 @@ func canonicalJSON(s string) string {
 }
 
 // navigating lists the tools after which the tab may show another URL.
-var navigating = []string{"navigate", "go_back", "go_forward", "click", "click_ax", "type_ax", "press_keys"}
+var navigating = []string{protocol.ToolNavigate, protocol.ToolGoBack, protocol.ToolGoForward, protocol.ToolClick, protocol.ToolClickAX, protocol.ToolTypeAX, protocol.ToolPressKeys}
 
 func mayNavigate(name string) bool { return slices.Contains(navigating, name) }

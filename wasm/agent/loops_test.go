@@ -9,13 +9,14 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // warnedCalls returns the 1-based numbers of the tool calls whose result
 // carried a loop warning.
 func warnedCalls(h *harness) []int {
 	var warned []int
-	for i, e := range h.eventsOf(EventToolResult) {
+	for i, e := range h.eventsOf(protocol.EventToolResult) {
 		if strings.Contains(e.Result, "Loop warning:") {
 			warned = append(warned, i+1)
 		}
@@ -48,7 +49,7 @@ func runLoop(t *testing.T, mode string, next func(n int) llm.ToolCall) (*harness
 }
 
 func TestRepeatDetectorNudgesThenStops(t *testing.T) {
-	h, out, warned := runLoop(t, ModeAsk, func(n int) llm.ToolCall {
+	h, out, warned := runLoop(t, protocol.ModeAsk, func(n int) llm.ToolCall {
 		return call("get_window_info", map[string]any{})
 	})
 	// Nudges from the 3rd identical call; the 8th (call 10) stops.
@@ -58,21 +59,21 @@ func TestRepeatDetectorNudgesThenStops(t *testing.T) {
 	if out.Final != loopStopMessage || len(h.srv.Requests()) != 10 {
 		t.Errorf("final = %q after %d requests", out.Final, len(h.srv.Requests()))
 	}
-	if n := len(h.eventsOf(EventLoopWarning)); n != 8 {
+	if n := len(h.eventsOf(protocol.EventLoopWarning)); n != 8 {
 		t.Errorf("%d loop_warning events", n)
 	}
 }
 
 func TestRepeatDetectorCatchesAlternation(t *testing.T) {
-	h, out, warned := runLoop(t, ModeAsk, func(n int) llm.ToolCall {
+	h, out, warned := runLoop(t, protocol.ModeAsk, func(n int) llm.ToolCall {
 		dir := []string{"down", "up"}[n%2]
 		return call("scroll", map[string]any{"direction": dir})
 	})
 	if len(warned) == 0 || warned[0] != 4 {
 		t.Fatalf("warnings at calls %v", warned)
 	}
-	if !strings.Contains(h.eventsOf(EventLoopWarning)[0].Text, "alternating") {
-		t.Errorf("first warning = %q", h.eventsOf(EventLoopWarning)[0].Text)
+	if !strings.Contains(h.eventsOf(protocol.EventLoopWarning)[0].Text, "alternating") {
+		t.Errorf("first warning = %q", h.eventsOf(protocol.EventLoopWarning)[0].Text)
 	}
 	if out.Final != loopStopMessage || len(h.srv.Requests()) != 11 {
 		t.Errorf("final %q, warnings %v", out.Final, warned)
@@ -82,7 +83,7 @@ func TestRepeatDetectorCatchesAlternation(t *testing.T) {
 func TestHealthyCallsResetTheStopCount(t *testing.T) {
 	// Bursts of identical calls separated by two different ones never
 	// reach eight nudges in a row.
-	h, out, warned := runLoop(t, ModeAsk, func(n int) llm.ToolCall {
+	h, out, warned := runLoop(t, protocol.ModeAsk, func(n int) llm.ToolCall {
 		if n%6 >= 4 {
 			return call("read_page", map[string]any{"maxChars": 1000 + n})
 		}
@@ -94,7 +95,7 @@ func TestHealthyCallsResetTheStopCount(t *testing.T) {
 }
 
 func TestCoordinateClickDetector(t *testing.T) {
-	h, out, warned := runLoop(t, ModeAct, func(n int) llm.ToolCall {
+	h, out, warned := runLoop(t, protocol.ModeAct, func(n int) llm.ToolCall {
 		// Different points inside one 5px bucket, different results: only
 		// the coordinate detector can see the loop.
 		return call("click", map[string]any{"x": 100 + n%5, "y": 50.5, "note": n})
@@ -127,7 +128,7 @@ func TestNavigationDetector(t *testing.T) {
 	if len(warned) == 0 || warned[0] != 5 {
 		t.Fatalf("warnings at calls %v", warned)
 	}
-	if w := h.eventsOf(EventLoopWarning)[0].Text; !strings.Contains(w, "visit 3 to https://a.example/") {
+	if w := h.eventsOf(protocol.EventLoopWarning)[0].Text; !strings.Contains(w, "visit 3 to https://a.example/") {
 		t.Errorf("warning = %q", w)
 	}
 	if out.Final != "giving up" {
@@ -139,7 +140,7 @@ func TestNavigationDetector(t *testing.T) {
 // makes the model answer with text.
 func runLoopWith(t *testing.T, setup func(*harness), next func(n int) llm.ToolCall) (*harness, Outcome, []int) {
 	t.Helper()
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		c := next(n)
 		if c.Name == "" {
 			return llmtest.Turn{Text: "giving up"}

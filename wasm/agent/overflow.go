@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // isOverflow reports whether the provider rejected the request as too
@@ -25,7 +26,7 @@ func (r *run) trimForOverflow() bool {
 	dropped := r.conv[first+1 : start]
 	r.conv, r.task = replaceDropped(r.conv, r.task, first, start, compactionNote(dropped))
 	r.lastInput = 0
-	r.emit(Event{Kind: EventContextCompacted, Count: len(dropped), Reason: compactedOverflow})
+	r.emit(Event{Kind: protocol.EventContextCompacted, Count: len(dropped), Reason: protocol.CompactedOverflow})
 	return true
 }
 

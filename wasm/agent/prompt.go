@@ -3,7 +3,7 @@ package agent
 import (
 	"net/url"
 
-	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -47,9 +47,9 @@ const answerLanguage = "\n\nAnswer in the language of the user's message."
 
 func systemPrompt(mode, tier string, b tools.Boundary) string {
 	switch {
-	case mode != ModeAct:
+	case mode != protocol.ModeAct:
 		return askPrompt + "\n\n" + securityRule(b) + answerLanguage
-	case tier == llm.TierCompact:
+	case tier == protocol.TierCompact:
 		return compactActPrompt + "\n\n" + securityRule(b)
 	}
 	return actPrompt + "\n\n" + securityRule(b) + answerLanguage
@@ -58,7 +58,7 @@ func systemPrompt(mode, tier string, b tools.Boundary) string {
 // temperature follows the spec: a little freedom to phrase answers in
 // Ask, as steady as possible when acting.
 func temperature(mode string) float64 {
-	if mode == ModeAct {
+	if mode == protocol.ModeAct {
 		return 0.15
 	}
 	return 0.3

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -111,7 +112,7 @@ func newRun(opts Options) *run {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
 	}
-	if opts.Tier == llm.TierCompact {
+	if opts.Tier == protocol.TierCompact {
 		opts.Skills = nil // Compact has no skill surface
 	}
 	specs := tools.ForMode(opts.Mode, opts.Tier, opts.Browser, opts.ContextWindow)
@@ -139,19 +140,19 @@ func (r *run) loop(ctx context.Context, first int) (Outcome, error) {
 			return r.persistFail(nil, err)
 		}
 		for _, c := range applied {
-			r.emit(Event{Kind: EventCorrection, ID: c.ID, Text: c.Text})
+			r.emit(Event{Kind: protocol.EventCorrection, ID: c.ID, Text: c.Text})
 		}
-		r.emit(Event{Kind: EventStep, Step: step})
+		r.emit(Event{Kind: protocol.EventStep, Step: step})
 		res, err, steered := r.chat(ctx, llm.Request{
 			Messages:    r.conv,
 			Tools:       r.tools,
 			Temperature: temperature(r.opts.Mode),
 			MaxTokens:   maxTokens,
-			OnText:      func(d string) { r.emit(Event{Kind: EventTextDelta, Text: d}) },
-			OnRetry:     func() { r.emit(Event{Kind: EventTextReset}) },
+			OnText:      func(d string) { r.emit(Event{Kind: protocol.EventTextDelta, Text: d}) },
+			OnRetry:     func() { r.emit(Event{Kind: protocol.EventTextReset}) },
 		})
 		if steered {
-			r.emit(Event{Kind: EventTextReset})
+			r.emit(Event{Kind: protocol.EventTextReset})
 			continue
 		}
 		if isOverflow(err) && ctx.Err() == nil {
@@ -199,7 +200,7 @@ func inputTokens(u llm.Usage, conv []llm.Message) int {
 // sending more without a record could repeat an action after a restart.
 func (r *run) persistFail(unrun []llm.ToolCall, err error) (Outcome, error) {
 	r.closeCalls(unrun, resultSkipped)
-	r.emit(Event{Kind: EventError, Text: "WebBrain stopped because it could not save the run's progress: " + err.Error()})
+	r.emit(Event{Kind: protocol.EventError, Text: "WebBrain stopped because it could not save the run's progress: " + err.Error()})
 	return r.outcome(""), err
 }
 
@@ -238,7 +239,7 @@ func (r *run) outcome(final string) Outcome {
 // (the conversation keeps the model's own words).
 func (r *run) finish(final string) Outcome {
 	final = r.cleanAnswer(final)
-	r.emit(Event{Kind: EventFinal, Text: final})
+	r.emit(Event{Kind: protocol.EventFinal, Text: final})
 	return r.outcome(final)
 }
 
@@ -253,6 +254,6 @@ func (r *run) fail(ctx context.Context, err error) (Outcome, error) {
 	if errors.As(err, &le) {
 		msg = le.Message // already plain language for the user
 	}
-	r.emit(Event{Kind: EventError, Text: "The model request failed: " + msg})
+	r.emit(Event{Kind: protocol.EventError, Text: "The model request failed: " + msg})
 	return r.outcome(""), err
 }

@@ -10,11 +10,12 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
 func TestTextReplyIsTheFinalAnswer(t *testing.T) {
-	h := newHarness(t, ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{Text: "The mug costs **5 €**."}
 	})
 	out, err := h.run(context.Background(), nil, "How much is it?")
@@ -48,13 +49,13 @@ func TestTextReplyIsTheFinalAnswer(t *testing.T) {
 		t.Errorf("Ask tools = %v", reqs[0].Tools)
 	}
 	kinds := strings.Join(h.kinds(), " ")
-	if kinds != "step final" || len(h.eventsOf(EventTextDelta)) == 0 {
-		t.Errorf("events = %s, %d deltas", kinds, len(h.eventsOf(EventTextDelta)))
+	if kinds != "step final" || len(h.eventsOf(protocol.EventTextDelta)) == 0 {
+		t.Errorf("events = %s, %d deltas", kinds, len(h.eventsOf(protocol.EventTextDelta)))
 	}
 }
 
 func TestToolBatchRunsInOrder(t *testing.T) {
-	h := newHarness(t, ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{
 				call("get_accessibility_tree", map[string]any{"filter": "interactive"}),
@@ -94,7 +95,7 @@ func TestToolBatchRunsInOrder(t *testing.T) {
 }
 
 func TestAskRefusesClickAx(t *testing.T) {
-	h := newHarness(t, ModeAsk, "full", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAsk, "full", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("click_ax", map[string]any{"ref": "ref_1"})}}
 		}
@@ -107,14 +108,14 @@ func TestAskRefusesClickAx(t *testing.T) {
 	if len(h.content.names()) != 0 {
 		t.Fatalf("the page received %v", h.content.names())
 	}
-	res := h.eventsOf(EventToolResult)
+	res := h.eventsOf(protocol.EventToolResult)
 	if len(res) != 1 || !res[0].IsError || !strings.Contains(res[0].Result, "not allowed in Ask mode") {
 		t.Errorf("tool results = %+v", res)
 	}
 }
 
 func TestDoneEndsTheRun(t *testing.T) {
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{ToolCalls: []llm.ToolCall{
 			call("done", map[string]any{"summary": "Added the mug to the cart.", "status": "success"}),
 			call("click_ax", map[string]any{"ref": "ref_9"}),
@@ -134,7 +135,7 @@ func TestDoneEndsTheRun(t *testing.T) {
 }
 
 func TestClarifyAnswerIsTheToolResult(t *testing.T) {
-	h := newHarness(t, ModeAct, "compact", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "compact", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("clarify", map[string]any{"question": "Which colour?", "options": []string{"blue", "red"}})}}
 		}
@@ -151,7 +152,7 @@ func TestClarifyAnswerIsTheToolResult(t *testing.T) {
 	if strings.Join(asked, ",") != "Which colour?,blue,red" {
 		t.Errorf("asked %v", asked)
 	}
-	ev := h.eventsOf(EventClarify)
+	ev := h.eventsOf(protocol.EventClarify)
 	if len(ev) != 1 || ev[0].Text != "Which colour?" || len(ev[0].Options) != 2 {
 		t.Errorf("clarify events = %+v", ev)
 	}
@@ -172,7 +173,7 @@ func TestStepLimitHandOff(t *testing.T) {
 		{"text refused", llmtest.Turn{Text: "I think it worked."}, "I reached the step limit of 2 steps"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+			h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 				if n < 2 {
 					return llmtest.Turn{ToolCalls: []llm.ToolCall{call("read_page", map[string]any{"maxChars": 1000 + n})}}
 				}
@@ -210,21 +211,21 @@ func TestStepLimitHandOff(t *testing.T) {
 }
 
 func TestModelErrorIsReported(t *testing.T) {
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{Status: 400, ErrorBody: `{"error":{"message":"context too long"}}`}
 	})
 	_, err := h.run(context.Background(), nil, "hi")
 	if err == nil {
 		t.Fatal("no error")
 	}
-	ev := h.eventsOf(EventError)
+	ev := h.eventsOf(protocol.EventError)
 	if len(ev) != 1 || ev[0].Text == "" {
 		t.Errorf("error events = %+v", ev)
 	}
 }
 
 func TestPageContentReachesModelInsideBoundary(t *testing.T) {
-	h := newHarness(t, ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("read_page", map[string]any{})}}
 		}
@@ -250,7 +251,7 @@ func TestPageContentReachesModelInsideBoundary(t *testing.T) {
 }
 
 func TestStopDuringModelRequest(t *testing.T) {
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{Text: "late", Delay: 10 * time.Second}
 	})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -263,13 +264,13 @@ func TestStopDuringModelRequest(t *testing.T) {
 	if got := roles(out.Conversation); got != "system user " {
 		t.Errorf("conversation = %s", got)
 	}
-	if len(h.eventsOf(EventError)) != 0 {
+	if len(h.eventsOf(protocol.EventError)) != 0 {
 		t.Error("a stop was reported as an error")
 	}
 }
 
 func TestStopDuringTool(t *testing.T) {
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{ToolCalls: []llm.ToolCall{
 			call("wait_for_element", map[string]any{"text": "Saved"}),
 			call("click_ax", map[string]any{"ref": "ref_1"}),
@@ -296,7 +297,7 @@ func TestStopDuringTool(t *testing.T) {
 }
 
 func TestStopDuringClarify(t *testing.T) {
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{ToolCalls: []llm.ToolCall{call("clarify", map[string]any{"question": "Which size?"})}}
 	})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -316,7 +317,7 @@ func TestStopDuringClarify(t *testing.T) {
 }
 
 func TestHistoryGetsThisModesSystemPrompt(t *testing.T) {
-	h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{Text: "ok"}
 	})
 	history := []llm.Message{
@@ -328,7 +329,7 @@ func TestHistoryGetsThisModesSystemPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Conversation[0].Content != systemPrompt(ModeAct, "mid", h.opts.Boundary) || out.Conversation[1].Content != "earlier question" || len(out.Conversation) != 5 {
+	if out.Conversation[0].Content != systemPrompt(protocol.ModeAct, "mid", h.opts.Boundary) || out.Conversation[1].Content != "earlier question" || len(out.Conversation) != 5 {
 		t.Errorf("conversation = %+v", out.Conversation)
 	}
 	if history[0].Content != askPrompt {

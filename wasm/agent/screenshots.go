@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Screenshot limits: the last keepImages image-bearing messages keep their
@@ -26,8 +27,8 @@ const afterActionsText = "Screenshot of the tab after the actions above:"
 // changesPage lists the tools after which the page may look different, so
 // a fresh screenshot follows their batch.
 var changesPage = map[string]bool{
-	"click_ax": true, "click": true, "type_ax": true, "type_text": true, "press_keys": true,
-	"set_field": true, "navigate": true, "go_back": true, "go_forward": true, "scroll": true,
+	protocol.ToolClickAX: true, protocol.ToolClick: true, protocol.ToolTypeAX: true, protocol.ToolTypeText: true, protocol.ToolPressKeys: true,
+	protocol.ToolSetField: true, protocol.ToolNavigate: true, protocol.ToolGoBack: true, protocol.ToolGoForward: true, protocol.ToolScroll: true,
 }
 
 // screenshot captures the tab. On failure it returns no image and a

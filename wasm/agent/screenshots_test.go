@@ -10,6 +10,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // shots gives the harness a camera whose nth picture has data "shot<n>".
@@ -33,7 +34,7 @@ func imagesIn(msgs []llm.Message) []string {
 }
 
 func TestScreenshotOnFirstMessageAndAfterPageChange(t *testing.T) {
-	h := newHarness(t, ModeAct, llm.TierMid, func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, protocol.TierMid, func(n int, req llmtest.Request) llmtest.Turn {
 		switch n {
 		case 0:
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("get_accessibility_tree", map[string]any{})}}
@@ -76,7 +77,7 @@ func TestScreenshotOnFirstMessageAndAfterPageChange(t *testing.T) {
 }
 
 func TestAskGetsTheFirstScreenshot(t *testing.T) {
-	h := newHarness(t, ModeAsk, llm.TierMid, func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAsk, protocol.TierMid, func(n int, req llmtest.Request) llmtest.Turn {
 		return llmtest.Turn{Text: "A blue mug."}
 	})
 	shots(h)
@@ -89,7 +90,7 @@ func TestAskGetsTheFirstScreenshot(t *testing.T) {
 }
 
 func TestNoScreenshotsWithoutVision(t *testing.T) {
-	h := newHarness(t, ModeAct, llm.TierMid, func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, protocol.TierMid, func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("click_ax", map[string]any{"ref": "ref_1"})}}
 		}
@@ -108,7 +109,7 @@ func TestNoScreenshotsWithoutVision(t *testing.T) {
 // Only the last four screenshots travel and stay stored; older ones leave
 // a marker in their message.
 func TestScreenshotsArePrunedToFour(t *testing.T) {
-	h := newHarness(t, ModeAct, llm.TierMid, func(n int, req llmtest.Request) llmtest.Turn {
+	h := newHarness(t, protocol.ModeAct, protocol.TierMid, func(n int, req llmtest.Request) llmtest.Turn {
 		if n < 6 {
 			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("navigate", map[string]any{"url": fmt.Sprintf("https://shop.example/p%d", n)})}}
 		}
@@ -148,7 +149,7 @@ func TestScreenshotFailureDoesNotFailTheRun(t *testing.T) {
 		}, "too large"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t, ModeAct, llm.TierMid, func(n int, req llmtest.Request) llmtest.Turn {
+			h := newHarness(t, protocol.ModeAct, protocol.TierMid, func(n int, req llmtest.Request) llmtest.Turn {
 				if n == 0 {
 					return llmtest.Turn{ToolCalls: []llm.ToolCall{call("click_ax", map[string]any{"ref": "ref_1"})}}
 				}

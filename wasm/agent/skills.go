@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/skills"
-	"github.com/webbrain/webbrain/wasm/tools"
 )
 
 // skillCatalog is the system prompt's part about skills: the eligible
@@ -47,7 +47,7 @@ func loadedHeader(s skills.Skill) string {
 // this turn, a short reminder after that.
 func (r *run) loadSkill(call llm.ToolCall) (string, bool) {
 	if len(r.opts.Skills) == 0 {
-		return "Error: " + tools.LoadSkill + " is not available here; use only the tools you were given.", true
+		return "Error: " + protocol.ToolLoadSkill + " is not available here; use only the tools you were given.", true
 	}
 	var a struct {
 		SkillID string `json:"skill_id"`
@@ -70,7 +70,7 @@ func (r *run) loadSkill(call llm.ToolCall) (string, bool) {
 func loadedSkills(turn []llm.Message, catalog []skills.Skill) map[string]bool {
 	active := map[string]bool{}
 	for _, m := range turn {
-		if m.Role != llm.RoleTool || m.Name != tools.LoadSkill {
+		if m.Role != llm.RoleTool || m.Name != protocol.ToolLoadSkill {
 			continue
 		}
 		for _, s := range catalog {

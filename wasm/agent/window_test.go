@@ -8,6 +8,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -18,7 +19,7 @@ func TestExpandedTreeResultReachesTheModel(t *testing.T) {
 		window   int
 		min, max int
 	}{{131072, 15000, 16000}, {16384, 7000, tools.MaxResultChars}} {
-		h := newHarness(t, ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+		h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
 			if n == 0 {
 				return llmtest.Turn{ToolCalls: []llm.ToolCall{call("get_accessibility_tree", map[string]any{"filter": "all", "maxChars": 12000})}}
 			}

@@ -8,18 +8,12 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/guard"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // approvalTimeout is how long a card waits; then the action is declined,
 // the safe answer (docs/decisions/action-gate.md).
 const approvalTimeout = 5 * time.Minute
-
-// Reasons of approval_resolved.
-const (
-	resolvedByUser    = "user"
-	resolvedByTimeout = "timeout"
-	resolvedByStop    = "stopped"
-)
 
 // approver is a run's guard.Approver: the card is a journaled approval
 // event, answered by approval_answer for the same request and id. A card a
@@ -39,15 +33,15 @@ func newApprover(r *Router, j *journal) *approver {
 }
 
 func (a *approver) Approve(ctx context.Context, ap guard.Approval) (guard.Decision, error) {
-	if e, ok := a.j.find(agent.EventApprovalResolved, ap.ID); ok {
+	if e, ok := a.j.find(protocol.EventApprovalResolved, ap.ID); ok {
 		return guard.Decision(e.Decision), nil
 	}
 	now := a.r.p.Clock.Now()
-	if e, ok := a.j.find(agent.EventApproval, ap.ID); ok && e.Approval != nil {
+	if e, ok := a.j.find(protocol.EventApproval, ap.ID); ok && e.Approval != nil {
 		ap.ExpiresAt = e.Approval.ExpiresAt
 	} else {
 		ap.ExpiresAt = now.Add(approvalTimeout).UnixMilli()
-		a.j.add(Entry{Event: agent.Event{Kind: agent.EventApproval, ID: ap.ID, Text: ap.Text, Approval: &ap}})
+		a.j.add(Entry{Event: agent.Event{Kind: protocol.EventApproval, ID: ap.ID, Text: ap.Text, Approval: &ap}})
 	}
 	a.mu.Lock()
 	ch := a.channel(ap.ID)
@@ -62,10 +56,10 @@ func (a *approver) Approve(ctx context.Context, ap guard.Approval) (guard.Decisi
 	case d := <-ch:
 		return d, nil
 	case <-a.r.p.Clock.After(max(wait, 0)):
-		a.resolve(ap.ID, guard.Decline, resolvedByTimeout)
+		a.resolve(ap.ID, guard.Decline, protocol.ResolvedTimeout)
 		return guard.Decline, nil
 	case <-ctx.Done():
-		a.resolve(ap.ID, guard.Decline, resolvedByStop)
+		a.resolve(ap.ID, guard.Decline, protocol.ResolvedStopped)
 		return "", ctx.Err()
 	}
 }
@@ -78,7 +72,7 @@ func (a *approver) resolve(id string, d guard.Decision, reason string) bool {
 		return false
 	}
 	a.answered[id] = true
-	a.j.add(Entry{Event: agent.Event{Kind: agent.EventApprovalResolved, ID: id, Decision: string(d), Reason: reason}})
+	a.j.add(Entry{Event: agent.Event{Kind: protocol.EventApprovalResolved, ID: id, Decision: string(d), Reason: reason}})
 	return true
 }
 
@@ -102,13 +96,13 @@ func (a *approver) answer(id string, d guard.Decision) error {
 	default:
 		return errors.New("The decision must be approve, approve_site or decline.")
 	}
-	if !a.j.hasEvent(agent.EventApproval, id) {
+	if !a.j.hasEvent(protocol.EventApproval, id) {
 		return errNoCard
 	}
-	if _, done := a.j.find(agent.EventApprovalResolved, id); done {
+	if _, done := a.j.find(protocol.EventApprovalResolved, id); done {
 		return errNoCard
 	}
-	if !a.resolve(id, d, resolvedByUser) {
+	if !a.resolve(id, d, protocol.ResolvedUser) {
 		return errNoCard
 	}
 	a.mu.Lock()

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
 )
 
@@ -62,7 +62,7 @@ func waitCard(t *testing.T, e *env, tabID int) Entry {
 		if ru == nil {
 			return false
 		}
-		c, ok := ru.j.find(agent.EventApproval, "appr_c1")
+		c, ok := ru.j.find(protocol.EventApproval, "appr_c1")
 		card = c
 		return ok
 	})
@@ -94,11 +94,11 @@ func TestDeclinedCardKeepsThePageUntouched(t *testing.T) {
 	if len(page.names()) != 0 {
 		t.Fatalf("the page received %v after a decline", page.names())
 	}
-	res, ok := lastOf(j.Events, agent.EventApprovalResolved)
-	if !ok || res.Decision != "decline" || res.Reason != resolvedByUser {
+	res, ok := lastOf(j.Events, protocol.EventApprovalResolved)
+	if !ok || res.Decision != "decline" || res.Reason != protocol.ResolvedUser {
 		t.Fatalf("resolution %+v", res)
 	}
-	if j.Status != StatusDone || !strings.Contains(j.Final, "declined") {
+	if j.Status != protocol.StatusDone || !strings.Contains(j.Final, "declined") {
 		t.Fatalf("the model was not told: %q", j.Final)
 	}
 }
@@ -126,8 +126,8 @@ func TestUnansweredCardTimesOutDeclined(t *testing.T) {
 	eventually(t, "the card's timer", func() bool { return e.clock.Waiters() > 0 })
 	e.clock.Advance(approvalTimeout + time.Second)
 	j := e.waitEnd(5)
-	res, ok := lastOf(j.Events, agent.EventApprovalResolved)
-	if !ok || res.Decision != "decline" || res.Reason != resolvedByTimeout || len(page.names()) != 0 {
+	res, ok := lastOf(j.Events, protocol.EventApprovalResolved)
+	if !ok || res.Decision != "decline" || res.Reason != protocol.ResolvedTimeout || len(page.names()) != 0 {
 		t.Fatalf("resolution %+v, page %v", res, page.names())
 	}
 }
@@ -193,7 +193,7 @@ func TestWithTheSettingOffNoCardIsShown(t *testing.T) {
 	tick(t, e)
 	e.mustOK(act(8, "what does this settings page offer?"))
 	j := e.waitEnd(8)
-	if _, asked := lastOf(j.Events, agent.EventApproval); asked || len(page.names()) != 1 {
+	if _, asked := lastOf(j.Events, protocol.EventApproval); asked || len(page.names()) != 1 {
 		t.Fatalf("card shown %v, page actions %v", asked, page.names())
 	}
 }

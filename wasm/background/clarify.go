@@ -8,6 +8,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // clarifier is a run's agent.Clarifier: Ask waits until the panel answers
@@ -43,8 +44,8 @@ func (c *clarifier) Ask(ctx context.Context, id, question string, options []stri
 		delete(c.waiting, id)
 		c.mu.Unlock()
 	}()
-	if !c.j.hasEvent(agent.EventClarify, id) {
-		c.j.add(Entry{Event: agent.Event{Kind: agent.EventClarify, ID: id, Text: question, Options: options}})
+	if !c.j.hasEvent(protocol.EventClarify, id) {
+		c.j.add(Entry{Event: agent.Event{Kind: protocol.EventClarify, ID: id, Text: question, Options: options}})
 	}
 	select {
 	case answer := <-ch:
@@ -80,7 +81,7 @@ func (c *clarifier) answer(id, text string) error {
 	if c.answered[id] {
 		return errNoQuestion
 	}
-	if _, ok := c.waiting[id]; !ok && !c.j.hasEvent(agent.EventClarify, id) {
+	if _, ok := c.waiting[id]; !ok && !c.j.hasEvent(protocol.EventClarify, id) {
 		return errNoQuestion
 	}
 	c.answered[id] = true

@@ -7,12 +7,13 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 func TestClarifierWaitsForTheMatchingAnswer(t *testing.T) {
 	ui := &broadcaster{}
 	clock := newFakeClock()
-	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: clock, UI: ui}, 1, "r", agent.ModeAct)
+	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: clock, UI: ui}, 1, "r", protocol.ModeAct)
 	c := newClarifier(j, clock)
 
 	got := make(chan string, 1)
@@ -23,7 +24,7 @@ func TestClarifierWaitsForTheMatchingAnswer(t *testing.T) {
 		}
 		got <- answer
 	}()
-	eventually(t, "the question", func() bool { return j.hasEvent(agent.EventClarify, "q1") })
+	eventually(t, "the question", func() bool { return j.hasEvent(protocol.EventClarify, "q1") })
 	if ups := ui.updates(); len(ups) != 1 || ups[0].Event.Text != "Which account?" || len(ups[0].Event.Options) != 2 {
 		t.Fatalf("clarify broadcast %+v", ups)
 	}
@@ -44,9 +45,9 @@ func TestClarifierWaitsForTheMatchingAnswer(t *testing.T) {
 func TestClarifierDoesNotRepeatTheAgentsEvent(t *testing.T) {
 	ui := &broadcaster{}
 	clock := newFakeClock()
-	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: clock, UI: ui}, 1, "r", agent.ModeAct)
+	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: clock, UI: ui}, 1, "r", protocol.ModeAct)
 	c := newClarifier(j, clock)
-	j.add(Entry{Event: agent.Event{Kind: agent.EventClarify, ID: "q1", Text: "Sure?"}})
+	j.add(Entry{Event: agent.Event{Kind: protocol.EventClarify, ID: "q1", Text: "Sure?"}})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := c.Ask(ctx, "q1", "Sure?", nil); !errors.Is(err, context.Canceled) {
@@ -59,7 +60,7 @@ func TestClarifierDoesNotRepeatTheAgentsEvent(t *testing.T) {
 
 func TestUnansweredQuestionTimesOutToTheSafeAnswer(t *testing.T) {
 	clock := newFakeClock()
-	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: clock, UI: &broadcaster{}}, 1, "r", agent.ModeAct)
+	j := newJournal(platform.Platform{Session: newCountingStorage(), Clock: clock, UI: &broadcaster{}}, 1, "r", protocol.ModeAct)
 	c := newClarifier(j, clock)
 	got := make(chan error, 1)
 	go func() {

@@ -12,16 +12,17 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
 )
 
 func storedSettings(t *testing.T, e *env) string {
 	t.Helper()
-	got, err := e.local.Get(context.Background(), settings.StorageKey)
+	got, err := e.local.Get(context.Background(), protocol.KeySettings)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(got[settings.StorageKey])
+	return string(got[protocol.KeySettings])
 }
 
 func TestSettingsSaveInvalidChangesNothing(t *testing.T) {
@@ -49,7 +50,7 @@ func TestSettingsSaveInvalidChangesNothing(t *testing.T) {
 
 func TestSettingsGetWarnsAboutDamagedSettings(t *testing.T) {
 	e := newEnv(t, llmtest.NewTurns())
-	_ = e.local.Set(context.Background(), map[string]json.RawMessage{settings.StorageKey: json.RawMessage(`{"maxSteps":"many"}`)})
+	_ = e.local.Set(context.Background(), map[string]json.RawMessage{protocol.KeySettings: json.RawMessage(`{"maxSteps":"many"}`)})
 	reply := e.mustOK(map[string]any{"action": "settings_get"})
 	if w, _ := reply["warning"].(string); !strings.Contains(w, "maxSteps") {
 		t.Fatalf("warning %q", w)

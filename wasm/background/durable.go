@@ -8,14 +8,10 @@ import (
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/agent"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
-// Event kind journaled when a run continues after a background restart.
-const EventResumed = "resumed"
-
-const runKeyPrefix = "agentRun:"
-
-func runKey(tabID int) string { return runKeyPrefix + strconv.Itoa(tabID) }
+func runKey(tabID int) string { return protocol.TabKey(protocol.KeyAgentRun, tabID) }
 
 // runRecord is agentRun:<tabId>: what a new background needs to resume a
 // run the old one left, written before the run starts and at every
@@ -64,7 +60,7 @@ func (r *Router) resumeRuns(ctx context.Context) {
 		return
 	}
 	for key, raw := range all {
-		tab, ok := strings.CutPrefix(key, runKeyPrefix)
+		tab, ok := strings.CutPrefix(key, protocol.KeyAgentRun)
 		if !ok {
 			continue
 		}
@@ -75,7 +71,7 @@ func (r *Router) resumeRuns(ctx context.Context) {
 		var rec runRecord
 		var j Journal
 		if json.Unmarshal(raw, &rec) != nil || json.Unmarshal(all[journalKey(tabID)], &j) != nil ||
-			j.Status != StatusRunning || j.RequestID != rec.RequestID {
+			j.Status != protocol.StatusRunning || j.RequestID != rec.RequestID {
 			// Finished, cleared or unreadable: nothing to continue.
 			r.dropRecord(tabID)
 			continue

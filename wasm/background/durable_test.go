@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/platform/nativefetch"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // pageCounter is a Content that counts page actions; while hold is set a
@@ -127,7 +127,7 @@ func TestSteerIsJournaledBeforeTheAckAndAppliedOnce(t *testing.T) {
 		t.Fatalf("%d requests; corrections in the last: %q", len(reqs), userCorrections(reqs[len(reqs)-1].Messages))
 	}
 	ks := kinds(j.Events)
-	if !contains(ks, EventSteer) || !contains(ks, agent.EventCorrection) || contains(ks, EventSteerReturned) {
+	if !contains(ks, protocol.EventSteer) || !contains(ks, protocol.EventCorrection) || contains(ks, protocol.EventSteerReturned) {
 		t.Fatalf("events %v", ks)
 	}
 	if left, _ := e.session.Get(context.Background(), steerKey(5), runKey(5)); len(left) != 0 {
@@ -149,7 +149,7 @@ func TestStopHandsUnappliedCorrectionsBack(t *testing.T) {
 	e.mustOK(map[string]any{"action": "abort", "tabId": 6})
 	j := e.waitEnd(6)
 	n := len(j.Events)
-	if j.Status != StatusStopped || j.Events[n-2].Kind != EventSteerReturned ||
+	if j.Status != protocol.StatusStopped || j.Events[n-2].Kind != protocol.EventSteerReturned ||
 		strings.Join(j.Events[n-2].Corrections, ",") != "first,second" {
 		t.Fatalf("journal end %+v", j.Events[n-2:])
 	}
@@ -166,10 +166,10 @@ func TestRestartDuringAnActionDoesNotRepeatIt(t *testing.T) {
 	page2 := &pageCounter{}
 	e2 := e.restart(page2)
 	j := e2.waitEnd(7)
-	if j.Status != StatusDone || j.Final != "Clicked once." || len(page2.names()) != 0 {
+	if j.Status != protocol.StatusDone || j.Final != "Clicked once." || len(page2.names()) != 0 {
 		t.Fatalf("status %s final %q, page calls after restart %v", j.Status, j.Final, page2.names())
 	}
-	if !contains(kinds(j.Events), EventResumed) || j.Seq <= before.Seq || j.RequestID != "req-1" {
+	if !contains(kinds(j.Events), protocol.EventResumed) || j.Seq <= before.Seq || j.RequestID != "req-1" {
 		t.Fatalf("journal after resume: seq %d (was %d), %v", j.Seq, before.Seq, kinds(j.Events))
 	}
 	reqs := e.srv.Requests()

@@ -10,6 +10,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/platform/nativefetch"
 	"github.com/webbrain/webbrain/wasm/platform/platformtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
 )
 
@@ -43,8 +44,8 @@ func newEnv(t *testing.T, srv *llmtest.Server) *env {
 		Fetch: nativefetch.Fetcher{}, Alarms: e.alarms, Clock: e.clock, UI: e.ui, Browser: "chrome", Self: self,
 	})
 	s := settings.Settings{
-		Providers: []llm.Config{{ID: "test", Name: "Test", Kind: llm.KindOpenAIChat,
-			BaseURL: srv.URL + "/v1", Model: llmtest.Model, Tier: llm.TierMid}},
+		Providers: []llm.Config{{ID: "test", Name: "Test", Kind: protocol.KindOpenAIChat,
+			BaseURL: srv.URL + "/v1", Model: llmtest.Model, Tier: protocol.TierMid}},
 		ActiveProvider: "test", MaxSteps: 10, AskBeforeActions: true,
 	}
 	if err := settings.Save(context.Background(), e.local, s); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
 )
 
@@ -33,7 +34,7 @@ func guidanceRun(t *testing.T, siteAdapters bool) llmtest.Request {
 		t.Fatal(err)
 	}
 	e.mustOK(chat(4, "Draft a reply to the last issue comment"))
-	if j := e.waitEnd(4); j.Status != StatusDone {
+	if j := e.waitEnd(4); j.Status != protocol.StatusDone {
 		t.Fatalf("run ended %s: %s", j.Status, j.Error)
 	}
 	return e.srv.Requests()[0]

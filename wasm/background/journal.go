@@ -3,13 +3,13 @@ package background
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Journal limits and timing (docs/decisions/run-journal.md).
@@ -17,20 +17,6 @@ const (
 	journalEvents  = 256      // replay window
 	journalTextMax = 64 << 10 // accumulated text of the current model turn
 	coalesceDelay  = 200 * time.Millisecond
-)
-
-// Run statuses.
-const (
-	StatusRunning = "running"
-	StatusDone    = "done"
-	StatusError   = "error"
-	StatusStopped = "stopped"
-)
-
-// Event kinds the router adds to the agent's.
-const (
-	EventRunStarted = "run_started"
-	EventStopped    = "stopped"
 )
 
 // Entry is one journaled event: the agent's event fields plus its sequence
@@ -56,7 +42,7 @@ type Journal struct {
 	UpdatedAt     string  `json:"updatedAt"`
 }
 
-func journalKey(tabID int) string { return "runUi:" + strconv.Itoa(tabID) }
+func journalKey(tabID int) string { return protocol.TabKey(protocol.KeyRunUI, tabID) }
 
 // journal records one run's events, broadcasts each at once and persists
 // the snapshot: text_delta events on a trailing 200 ms timer, every other
@@ -75,7 +61,7 @@ type journal struct {
 
 func newJournal(p platform.Platform, tabID int, requestID, mode string) *journal {
 	return &journal{p: p, tabID: tabID, state: Journal{
-		RequestID: requestID, Mode: mode, Status: StatusRunning, Events: []Entry{},
+		RequestID: requestID, Mode: mode, Status: protocol.StatusRunning, Events: []Entry{},
 	}}
 }
 
@@ -106,23 +92,23 @@ func (j *journal) add(ev Entry) {
 		s.Events = s.Events[n:]
 	}
 	switch ev.Kind {
-	case agent.EventTextDelta:
+	case protocol.EventTextDelta:
 		j.appendText(ev.Text)
-	case agent.EventStep, agent.EventTextReset:
+	case protocol.EventStep, protocol.EventTextReset:
 		s.Text, s.TextTruncated = "", false
-	case agent.EventFinal:
-		s.Status, s.Final = StatusDone, ev.Text
-	case agent.EventError:
-		s.Status, s.Error = StatusError, ev.Text
-	case EventStopped:
-		s.Status = StatusStopped
+	case protocol.EventFinal:
+		s.Status, s.Final = protocol.StatusDone, ev.Text
+	case protocol.EventError:
+		s.Status, s.Error = protocol.StatusError, ev.Text
+	case protocol.EventStopped:
+		s.Status = protocol.StatusStopped
 	}
 	s.UpdatedAt = j.p.Clock.Now().UTC().Format(time.RFC3339Nano)
 	// Broadcast under the lock so panels see events in seq order.
 	j.p.UI.Broadcast(map[string]any{
-		"type": "agent_update", "tabId": j.tabID, "requestId": s.RequestID, "seq": ev.Seq, "event": ev,
+		"type": protocol.MessageAgentUpdate, "tabId": j.tabID, "requestId": s.RequestID, "seq": ev.Seq, "event": ev,
 	})
-	if ev.Kind == agent.EventTextDelta {
+	if ev.Kind == protocol.EventTextDelta {
 		if j.pending == nil {
 			j.pending = make(chan struct{})
 			go j.flushAfter(j.pending)
@@ -235,7 +221,7 @@ func (j *journal) status() string {
 }
 
 // terminal reports whether the run has reached a final state.
-func (j *journal) terminal() bool { return j.status() != StatusRunning }
+func (j *journal) terminal() bool { return j.status() != protocol.StatusRunning }
 
 // drop stops all further writes (the conversation is being cleared). It
 // takes writeMu first so a write already in progress finishes before the

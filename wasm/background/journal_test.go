@@ -9,6 +9,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 func storedJournal(t *testing.T, st platform.Storage, tabID int) (Journal, bool) {
@@ -42,11 +43,11 @@ func eventually(t *testing.T, what string, cond func() bool) {
 
 func TestJournalCoalescesTextDeltas(t *testing.T) {
 	session, clock, ui := newCountingStorage(), newFakeClock(), &broadcaster{}
-	j := newJournal(platform.Platform{Session: session, Clock: clock, UI: ui}, 7, "r1", agent.ModeAsk)
+	j := newJournal(platform.Platform{Session: session, Clock: clock, UI: ui}, 7, "r1", protocol.ModeAsk)
 	key := journalKey(7)
 
 	for _, d := range []string{"Hel", "lo ", "world"} {
-		j.add(Entry{Event: agent.Event{Kind: agent.EventTextDelta, Text: d}})
+		j.add(Entry{Event: agent.Event{Kind: protocol.EventTextDelta, Text: d}})
 	}
 	if n := len(ui.updates()); n != 3 {
 		t.Fatalf("every delta must be broadcast at once; got %d broadcasts", n)
@@ -71,8 +72,8 @@ func TestJournalCoalescesTextDeltas(t *testing.T) {
 	}
 
 	// A non-delta event writes at once and cancels the pending timer.
-	j.add(Entry{Event: agent.Event{Kind: agent.EventTextDelta, Text: "!"}})
-	j.add(Entry{Event: agent.Event{Kind: agent.EventToolCall, ID: "c1", Name: "read_page", Args: "{}"}})
+	j.add(Entry{Event: agent.Event{Kind: protocol.EventTextDelta, Text: "!"}})
+	j.add(Entry{Event: agent.Event{Kind: protocol.EventToolCall, ID: "c1", Name: "read_page", Args: "{}"}})
 	if n := session.Writes(key); n != 2 {
 		t.Fatalf("tool_call must flush immediately: %d writes", n)
 	}
@@ -87,23 +88,23 @@ func TestJournalCoalescesTextDeltas(t *testing.T) {
 	}
 
 	// A new model step starts a new turn's text; final ends the run.
-	j.add(Entry{Event: agent.Event{Kind: agent.EventStep, Step: 2}})
-	j.add(Entry{Event: agent.Event{Kind: agent.EventFinal, Text: "Done."}})
+	j.add(Entry{Event: agent.Event{Kind: protocol.EventStep, Step: 2}})
+	j.add(Entry{Event: agent.Event{Kind: protocol.EventFinal, Text: "Done."}})
 	js, _ = storedJournal(t, session, 7)
-	if js.Text != "" || js.Status != StatusDone || js.Final != "Done." || js.RequestID != "r1" || js.Mode != agent.ModeAsk {
+	if js.Text != "" || js.Status != protocol.StatusDone || js.Final != "Done." || js.RequestID != "r1" || js.Mode != protocol.ModeAsk {
 		t.Fatalf("final snapshot: %+v", js)
 	}
 }
 
 func TestJournalWindowAndTextBound(t *testing.T) {
 	session, ui := newCountingStorage(), &broadcaster{}
-	j := newJournal(platform.Platform{Session: session, Clock: newFakeClock(), UI: ui}, 3, "r", agent.ModeAct)
+	j := newJournal(platform.Platform{Session: session, Clock: newFakeClock(), UI: ui}, 3, "r", protocol.ModeAct)
 	word := strings.Repeat("é", 200) // 400 bytes of two-byte characters
 	const n = 300
 	for i := 0; i < n; i++ {
-		j.add(Entry{Event: agent.Event{Kind: agent.EventTextDelta, Text: word}})
+		j.add(Entry{Event: agent.Event{Kind: protocol.EventTextDelta, Text: word}})
 	}
-	j.add(Entry{Event: agent.Event{Kind: agent.EventError, Text: "boom"}})
+	j.add(Entry{Event: agent.Event{Kind: protocol.EventError, Text: "boom"}})
 
 	js, ok := storedJournal(t, session, 3)
 	if !ok {
@@ -118,7 +119,7 @@ func TestJournalWindowAndTextBound(t *testing.T) {
 	if !strings.HasSuffix(js.Text, "é") {
 		t.Fatal("text cut inside a character")
 	}
-	if js.Status != StatusError || js.Error != "boom" {
+	if js.Status != protocol.StatusError || js.Error != "boom" {
 		t.Fatalf("status %q error %q", js.Status, js.Error)
 	}
 	ups := ui.updates()
@@ -134,10 +135,10 @@ func TestJournalWindowAndTextBound(t *testing.T) {
 
 func TestJournalDropStopsWrites(t *testing.T) {
 	session := newCountingStorage()
-	j := newJournal(platform.Platform{Session: session, Clock: newFakeClock(), UI: &broadcaster{}}, 1, "r", agent.ModeAsk)
-	j.add(Entry{Event: agent.Event{Kind: EventRunStarted, Text: "hi"}, Mode: agent.ModeAsk})
+	j := newJournal(platform.Platform{Session: session, Clock: newFakeClock(), UI: &broadcaster{}}, 1, "r", protocol.ModeAsk)
+	j.add(Entry{Event: agent.Event{Kind: protocol.EventRunStarted, Text: "hi"}, Mode: protocol.ModeAsk})
 	j.drop()
-	j.add(Entry{Event: agent.Event{Kind: EventStopped}})
+	j.add(Entry{Event: agent.Event{Kind: protocol.EventStopped}})
 	if n := session.Writes(journalKey(1)); n != 1 {
 		t.Fatalf("%d writes after drop, want 1 (before it)", n)
 	}

@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/webbrain/webbrain/wasm/agent"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 func TestRunStateReplaysOnlyWhatThePanelMissed(t *testing.T) {
 	j := Journal{RequestID: "r1", Seq: 5, Text: "abc"}
 	for seq := 1; seq <= 5; seq++ {
-		j.Events = append(j.Events, Entry{Seq: seq, Event: agent.Event{Kind: agent.EventTextDelta}})
+		j.Events = append(j.Events, Entry{Seq: seq, Event: agent.Event{Kind: protocol.EventTextDelta}})
 	}
 	seqs := func(j Journal) (out []int) {
 		for _, e := range j.Events {

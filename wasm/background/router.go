@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
 )
 
@@ -104,29 +105,29 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return failf("The message is not a valid JSON object.")
 	}
 	switch m.Action {
-	case "chat_start":
+	case protocol.ActionChatStart:
 		return r.chatStart(m)
-	case "abort":
+	case protocol.ActionAbort:
 		return r.abort(m)
-	case "clear_conversation":
+	case protocol.ActionClearConversation:
 		return r.clearConversation(ctx, m)
-	case "run_state":
+	case protocol.ActionRunState:
 		return r.runState(ctx, m)
-	case "steer":
+	case protocol.ActionSteer:
 		return r.steer(ctx, m)
-	case "clarify_answer":
+	case protocol.ActionClarifyAnswer:
 		return r.clarifyAnswer(m)
-	case "approval_answer":
+	case protocol.ActionApprovalAnswer:
 		return r.approvalAnswer(m)
-	case "settings_get":
+	case protocol.ActionSettingsGet:
 		return r.settingsGet(ctx)
-	case "settings_save":
+	case protocol.ActionSettingsSave:
 		return r.settingsSave(ctx, m)
-	case "provider_test":
+	case protocol.ActionProviderTest:
 		return r.providerTest(ctx, m)
-	case "config_export":
+	case protocol.ActionConfigExport:
 		return r.configExport(ctx)
-	case "config_import":
+	case protocol.ActionConfigImport:
 		return r.configImport(ctx, m)
 	case "":
 		return failf("The message has no action.")

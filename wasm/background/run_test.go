@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 func chat(tabID int, text string) map[string]any {
@@ -27,7 +27,7 @@ func TestChatStartRepliesAtOnceAndJournalsTheRun(t *testing.T) {
 	}
 	// The reply came before the model answered: the run is still going.
 	state := e.mustOK(map[string]any{"action": "run_state", "tabId": 4})
-	if j := state["journal"].(map[string]any); j["status"] != StatusRunning {
+	if j := state["journal"].(map[string]any); j["status"] != protocol.StatusRunning {
 		t.Fatalf("run_state right after chat_start: %v", j)
 	}
 	if active, _ := e.alarms.state(); active[keepaliveAlarm] != 30*time.Second {
@@ -35,11 +35,11 @@ func TestChatStartRepliesAtOnceAndJournalsTheRun(t *testing.T) {
 	}
 
 	j := e.waitEnd(4)
-	if j.Status != StatusDone || j.Final != answer || j.RequestID != "req-1" || j.Mode != "ask" {
+	if j.Status != protocol.StatusDone || j.Final != answer || j.RequestID != "req-1" || j.Mode != "ask" {
 		t.Fatalf("journal %+v", j)
 	}
 	ks := kinds(j.Events)
-	if ks[0] != EventRunStarted || ks[len(ks)-1] != agent.EventFinal || !contains(ks, agent.EventStep) || !contains(ks, agent.EventTextDelta) {
+	if ks[0] != protocol.EventRunStarted || ks[len(ks)-1] != protocol.EventFinal || !contains(ks, protocol.EventStep) || !contains(ks, protocol.EventTextDelta) {
 		t.Fatalf("event kinds %v", ks)
 	}
 	if j.Events[0].Text != "What is this page?" || j.Events[0].Mode != "ask" {
@@ -119,7 +119,7 @@ func TestAbortMidModelRequest(t *testing.T) {
 	if took := time.Since(start); took > 2*time.Second {
 		t.Fatalf("stopping took %v", took)
 	}
-	if j.Status != StatusStopped || j.Events[len(j.Events)-1].Kind != EventStopped {
+	if j.Status != protocol.StatusStopped || j.Events[len(j.Events)-1].Kind != protocol.EventStopped {
 		t.Fatalf("journal after abort: status %q kinds %v", j.Status, kinds(j.Events))
 	}
 	conv := e.conversation(9)
@@ -138,7 +138,7 @@ func TestProvider401IsAPlainErrorEvent(t *testing.T) {
 	e.mustOK(chat(5, "hello"))
 	j := e.waitEnd(5)
 	last := j.Events[len(j.Events)-1]
-	if j.Status != StatusError || last.Kind != agent.EventError || last.Text != j.Error {
+	if j.Status != protocol.StatusError || last.Kind != protocol.EventError || last.Text != j.Error {
 		t.Fatalf("journal %+v", j)
 	}
 	if !strings.Contains(j.Error, "API key") || strings.Contains(j.Error, "llm:") || strings.Contains(j.Error, "{") {
@@ -153,7 +153,7 @@ func TestSettingsProblemIsAnErrorEvent(t *testing.T) {
 	// must still end with the reason rather than a hang.
 	e.mustOK(chat(6, "hi"))
 	j := e.waitEnd(6)
-	if j.Status != StatusError || !strings.Contains(j.Error, "settings") {
+	if j.Status != protocol.StatusError || !strings.Contains(j.Error, "settings") {
 		t.Fatalf("journal %+v", j)
 	}
 }
@@ -223,7 +223,7 @@ func TestRunStateReportsAnOrphanedRun(t *testing.T) {
 	_ = e.session.Set(context.Background(), map[string]json.RawMessage{
 		"runUi:3": json.RawMessage(`{"requestId":"old","mode":"act","status":"running","seq":2,"events":[]}`)})
 	j := e.mustOK(map[string]any{"action": "run_state", "tabId": 3})["journal"].(map[string]any)
-	if j["status"] != StatusError || j["error"] != interruptedText || j["requestId"] != "old" {
+	if j["status"] != protocol.StatusError || j["error"] != interruptedText || j["requestId"] != "old" {
 		t.Fatalf("orphaned journal %v", j)
 	}
 }
@@ -250,15 +250,15 @@ func TestToolCallIsJournaledBeforeTheToolRuns(t *testing.T) {
 	}
 	e.mustOK(map[string]any{"action": "chat_start", "tabId": 3, "text": "read it", "mode": "act", "requestId": "r"})
 	j := e.waitEnd(3)
-	if j.Status != StatusDone || j.Final != "It says page text." {
+	if j.Status != protocol.StatusDone || j.Final != "It says page text." {
 		t.Fatalf("journal %+v", j)
 	}
-	if len(storedAtSend) == 0 || storedAtSend[len(storedAtSend)-1] != agent.EventToolCall {
+	if len(storedAtSend) == 0 || storedAtSend[len(storedAtSend)-1] != protocol.EventToolCall {
 		t.Fatalf("stored journal when the tool ran: %v", storedAtSend)
 	}
 	var result *Entry
 	for i := range j.Events {
-		if j.Events[i].Kind == agent.EventToolResult {
+		if j.Events[i].Kind == protocol.EventToolResult {
 			result = &j.Events[i]
 		}
 	}
@@ -275,11 +275,11 @@ func TestClarifyAnswerResumesTheRun(t *testing.T) {
 	e.mustOK(map[string]any{"action": "chat_start", "tabId": 6, "text": "order a shirt", "mode": "act", "requestId": "r6"})
 	eventually(t, "the question", func() bool {
 		ru := e.r.active(6)
-		return ru != nil && ru.j.hasEvent(agent.EventClarify, "ask1")
+		return ru != nil && ru.j.hasEvent(protocol.EventClarify, "ask1")
 	})
 	var questions int
 	for _, u := range e.ui.updates() {
-		if u.Event.Kind == agent.EventClarify {
+		if u.Event.Kind == protocol.EventClarify {
 			questions++
 		}
 	}
@@ -293,7 +293,7 @@ func TestClarifyAnswerResumesTheRun(t *testing.T) {
 		t.Fatalf("answer for another question accepted: %v", reply)
 	}
 	e.mustOK(map[string]any{"action": "clarify_answer", "tabId": 6, "requestId": "r6", "id": "ask1", "answer": "M"})
-	if j := e.waitEnd(6); j.Status != StatusDone || j.Final != "Ordering M." {
+	if j := e.waitEnd(6); j.Status != protocol.StatusDone || j.Final != "Ordering M." {
 		t.Fatalf("journal %+v", j)
 	}
 	reqs := e.srv.Requests()
@@ -307,7 +307,7 @@ func TestPanicEndsOnlyTheRun(t *testing.T) {
 	e := newEnv(t, llmtest.NewTurns(llmtest.Turn{Text: "unused"}))
 	e.r.p.Tabs = panicTabs{}
 	e.mustOK(chat(2, "hi"))
-	if j := e.waitEnd(2); j.Status != StatusError || !strings.Contains(j.Error, "internal error") {
+	if j := e.waitEnd(2); j.Status != protocol.StatusError || !strings.Contains(j.Error, "internal error") {
 		t.Fatalf("journal %+v", j)
 	}
 	if active, _ := e.alarms.state(); len(active) != 0 {

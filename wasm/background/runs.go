@@ -13,6 +13,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
 	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
@@ -54,8 +55,8 @@ func (r *Router) chatStart(m message) reply {
 	if rep := needTab(m); rep != nil {
 		return rep
 	}
-	if m.Mode != agent.ModeAsk && m.Mode != agent.ModeAct {
-		return failf("Unknown mode %q: use %q or %q.", m.Mode, agent.ModeAsk, agent.ModeAct)
+	if m.Mode != protocol.ModeAsk && m.Mode != protocol.ModeAct {
+		return failf("Unknown mode %q: use %q or %q.", m.Mode, protocol.ModeAsk, protocol.ModeAct)
 	}
 	if strings.TrimSpace(m.Text) == "" {
 		return failf("The message is empty.")
@@ -105,22 +106,22 @@ func (r *Router) launch(ru *run) {
 func (r *Router) execute(ru *run) {
 	defer r.finish(ru)
 	if ru.resumed {
-		ru.j.add(Entry{Event: agent.Event{Kind: EventResumed, Text: resumedText}})
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventResumed, Text: resumedText}})
 	} else {
-		ru.j.add(Entry{Event: agent.Event{Kind: EventRunStarted, Text: ru.text}, Mode: ru.mode})
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventRunStarted, Text: ru.text}, Mode: ru.mode})
 	}
 	final, err := r.runGuarded(ru)
 	r.handBack(ru)
 	defer r.dropRecord(ru.tabID)
 	switch {
-	case ru.aborted.Load() && ru.j.status() != StatusDone:
-		ru.j.add(Entry{Event: agent.Event{Kind: EventStopped}})
+	case ru.aborted.Load() && ru.j.status() != protocol.StatusDone:
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventStopped}})
 	case ru.j.terminal():
 		// The agent already journaled its final answer or error.
 	case err != nil:
-		ru.j.add(Entry{Event: agent.Event{Kind: agent.EventError, Text: plainError(err)}})
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventError, Text: plainError(err)}})
 	default:
-		ru.j.add(Entry{Event: agent.Event{Kind: agent.EventFinal, Text: final}})
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventFinal, Text: final}})
 	}
 }
 
@@ -185,9 +186,9 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		},
 		Emit: func(ev agent.Event) {
 			switch ev.Kind {
-			case agent.EventFinal, agent.EventError:
+			case protocol.EventFinal, protocol.EventError:
 				r.handBack(ru) // corrections go back to the queue before the run ends
-			case agent.EventCorrection:
+			case protocol.EventCorrection:
 				ru.steer.markApplied(ev.ID)
 			}
 			ru.j.add(Entry{Event: maskEvent(ev)})

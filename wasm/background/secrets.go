@@ -3,6 +3,7 @@ package background
 import (
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/secrets"
 )
 
@@ -15,10 +16,10 @@ import (
 // gate, which keeps a secret the user asked for.
 func maskEvent(ev agent.Event) agent.Event {
 	switch ev.Kind {
-	case agent.EventToolResult, agent.EventToolCall, agent.EventError:
+	case protocol.EventToolResult, protocol.EventToolCall, protocol.EventError:
 		ev.Result = secrets.Mask(ev.Result, nil)
 		ev.Args = secrets.Mask(ev.Args, nil)
-		if ev.Kind == agent.EventError {
+		if ev.Kind == protocol.EventError {
 			ev.Text = secrets.Mask(ev.Text, nil)
 		}
 	}

@@ -6,12 +6,13 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 const pageKey = "sk-proj-Zx81Qm4LkT7wR2vN9yB5cH3jD6fG0aEu"
 
 func TestSecretsStayOutOfTheJournalAndTheStoredConversation(t *testing.T) {
-	ev := maskEvent(agent.Event{Kind: agent.EventToolResult, Result: "Your key: " + pageKey})
+	ev := maskEvent(agent.Event{Kind: protocol.EventToolResult, Result: "Your key: " + pageKey})
 	if strings.Contains(ev.Result, pageKey) {
 		t.Fatalf("journaled result %q", ev.Result)
 	}

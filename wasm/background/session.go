@@ -3,18 +3,18 @@ package background
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // storageWriteTimeout bounds a journal or conversation write. Writes run on
 // their own context so a stopped run still records what it did.
 const storageWriteTimeout = 5 * time.Second
 
-func convKey(tabID int) string { return "agentConv:" + strconv.Itoa(tabID) }
-func chatKey(tabID int) string { return "tabChat:" + strconv.Itoa(tabID) }
+func convKey(tabID int) string { return protocol.TabKey(protocol.KeyAgentConv, tabID) }
+func chatKey(tabID int) string { return protocol.TabKey(protocol.KeyTabChat, tabID) }
 
 // loadConversation hydrates the tab's conversation; an unreadable one
 // starts afresh rather than failing the run.
@@ -64,9 +64,9 @@ func (r *Router) runState(ctx context.Context, m message) reply {
 	if err := json.Unmarshal(raw, &j); err != nil {
 		return okReply("journal", nil)
 	}
-	if j.Status == StatusRunning {
+	if j.Status == protocol.StatusRunning {
 		// No run owns it any more: nothing will finish it.
-		j.Status, j.Error = StatusError, interruptedText
+		j.Status, j.Error = protocol.StatusError, interruptedText
 	}
 	return okReply("journal", missed(j, m))
 }

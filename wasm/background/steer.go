@@ -6,24 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
-// Event kinds of steering the router journals.
-const (
-	// EventSteer: a correction was accepted for the run (id, text).
-	EventSteer = "steer"
-	// EventSteerReturned: the run ended before applying these corrections;
-	// the panel puts them back at the front of the tab's queue.
-	EventSteerReturned = "steer_returned"
-)
-
-func steerKey(tabID int) string { return "agentSteer:" + strconv.Itoa(tabID) }
+func steerKey(tabID int) string { return protocol.TabKey(protocol.KeyAgentSteer, tabID) }
 
 // steerRecord is agentSteer:<tabId>: the corrections accepted for one
 // request. Which of them are applied is the run checkpoint's business.
@@ -141,7 +132,7 @@ func (r *Router) steer(ctx context.Context, m message) reply {
 		return reply{"ok": false, "ended": true, "error": "The run has ended; the correction stays in the queue."}
 	}
 	c, err := ru.steer.add(ctx, text, func(c agent.Correction) {
-		ru.j.add(Entry{Event: agent.Event{Kind: EventSteer, ID: c.ID, Text: c.Text}})
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventSteer, ID: c.ID, Text: c.Text}})
 	})
 	if errors.Is(err, errRunEnded) {
 		return reply{"ok": false, "ended": true, "error": "The run has ended; the correction stays in the queue."}
@@ -156,6 +147,6 @@ func (r *Router) steer(ctx context.Context, m message) reply {
 // not apply so the panel queues them again.
 func (r *Router) handBack(ru *run) {
 	if texts := ru.steer.close(); len(texts) > 0 {
-		ru.j.add(Entry{Event: agent.Event{Kind: EventSteerReturned}, Corrections: texts})
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventSteerReturned}, Corrections: texts})
 	}
 }

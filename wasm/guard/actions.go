@@ -3,6 +3,8 @@ package guard
 import (
 	"context"
 	"strings"
+
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // checkClick classifies what a click would do and decides whether the
@@ -44,17 +46,17 @@ func (g *Gate) checkTyping(ctx context.Context, tool string, args map[string]any
 		return &ask{
 			approval: Approval{
 				Text:     "Type a " + what + " that came from a page, not from you, into a field on " + orUnknown(site) + ".",
-				Category: "type_data", Site: site, URL: p.PageURL, Details: details,
+				Category: protocol.CategoryTypeData, Site: site, URL: p.PageURL, Details: details,
 				Reasons: []string{"The text contains a " + what + " that your request did not give. Pages sometimes trick assistants into typing secrets where others can read them."},
 			},
-			grant: "type_data|" + SiteOf(site),
+			grant: protocol.CategoryTypeData + "|" + SiteOf(site),
 			key:   "type|" + site + "|" + text,
 		}, ""
 	}
-	if submit, _ := args["submit"].(bool); submit && tool == "type_ax" {
+	if submit, _ := args["submit"].(bool); submit && tool == protocol.ToolTypeAX {
 		return g.checkEnter(ctx, tool, args)
 	}
-	if _, ok := args["checked"]; ok && tool == "set_field" {
+	if _, ok := args["checked"]; ok && tool == protocol.ToolSetField {
 		// A switch can grant access or turn on payments.
 		return g.checkClick(ctx, tool, args)
 	}

@@ -55,22 +55,24 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Category is what an action does to the world.
 type Category string
 
 const (
-	CatNone     Category = ""         // observation, preparation, a view change, opening a menu/editor/composer
-	CatNavigate Category = "navigate" // a link with a real destination (not a destructive query)
-	CatSubmit   Category = "submit"   // commits a form or saves changes
-	CatSend     Category = "send"     // sends a message, email, invitation or reply to someone
-	CatPublish  Category = "publish"  // posts, comments, replies publicly, publishes, reviews
-	CatDelete   Category = "delete"   // deletes, removes, cancels, closes an account or record, revokes
-	CatPayment  Category = "payment"  // pays, transfers money, places an order, checks out, refunds
-	CatPurchase Category = "purchase" // adds to cart, subscribes, buys, books, bids
-	CatShare    Category = "share"    // shares, invites, grants access or a role, makes public
-	CatAccount  Category = "account"  // changes account security or identity
+	CatNone     Category = ""                        // observation, preparation, a view change, opening a menu/editor/composer
+	CatNavigate Category = protocol.CategoryNavigate // a link with a real destination (not a destructive query)
+	CatSubmit   Category = protocol.CategorySubmit   // commits a form or saves changes
+	CatSend     Category = protocol.CategorySend     // sends a message, email, invitation or reply to someone
+	CatPublish  Category = protocol.CategoryPublish  // posts, comments, replies publicly, publishes, reviews
+	CatDelete   Category = protocol.CategoryDelete   // deletes, removes, cancels, closes an account or record, revokes
+	CatPayment  Category = protocol.CategoryPayment  // pays, transfers money, places an order, checks out, refunds
+	CatPurchase Category = protocol.CategoryPurchase // adds to cart, subscribes, buys, books, bids
+	CatShare    Category = protocol.CategoryShare    // shares, invites, grants access or a role, makes public
+	CatAccount  Category = protocol.CategoryAccount  // changes account security or identity
 )
 
 // Field is one form field that a submission would send.
@@ -203,9 +205,9 @@ func Classify(c Control) Classification {
 		return toggle(c)
 	case role == "tab" || role == "option" || role == "treeitem" || role == "tablist" || role == "listbox" || role == "combobox" || role == "slider" || role == "spinbutton" || tag == "select" || tag == "option":
 		return Classification{}
-	case (tool == "press_keys" || tool == "type_ax" || tool == "submit") && !buttonish:
+	case (tool == protocol.ToolPressKeys || tool == protocol.ToolTypeAX || tool == "submit") && !buttonish:
 		return implicitSubmit(c)
-	case tool == "set_field" || tool == "type" || tool == "select_option" || tag == "textarea" || role == "textbox" || role == "searchbox" || tag == "input" && !buttonish:
+	case tool == protocol.ToolSetField || tool == "type" || tool == "select_option" || tag == "textarea" || role == "textbox" || role == "searchbox" || tag == "input" && !buttonish:
 		return Classification{}
 	}
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/webbrain/webbrain/wasm/netaddr"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // checkURL decides on a request the agent makes the browser send: a
@@ -48,7 +49,7 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 	}
 	data := g.dataIn(u, working || shown)
 
-	if g.cfg.Mode == "ask" {
+	if g.cfg.Mode == protocol.ModeAsk {
 		if len(data) > 0 {
 			return nil, "Ask mode sends nothing the user did not give, and this address carries " + dataKinds(data) + ". It was not fetched."
 		}
@@ -58,7 +59,7 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 			return nil, ""
 		}
 	} else if len(data) == 0 && (working || shown) {
-		if tool != "fetch_url" {
+		if tool != protocol.ToolFetchURL {
 			g.Visit(u.String())
 		}
 		return nil, ""
@@ -67,15 +68,15 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 	var reasons []string
 	if !named && !(working || shown) {
 		reasons = append(reasons, "You did not name "+host+", and the run was not working on it.")
-	} else if g.cfg.Mode == "ask" && !named {
+	} else if g.cfg.Mode == protocol.ModeAsk && !named {
 		reasons = append(reasons, "Ask mode only reads the sites you named or are on; you did not name "+host+".")
 	}
 	if len(data) > 0 {
 		reasons = append(reasons, "The address carries "+dataKinds(data)+" that your request did not give.")
 	}
-	cat, text := "navigate", "Open "+host
-	if tool == "fetch_url" {
-		cat, text = "fetch", "Fetch a page from "+host
+	cat, text := protocol.CategoryNavigate, "Open "+host
+	if tool == protocol.ToolFetchURL {
+		cat, text = protocol.CategoryFetch, "Fetch a page from "+host
 	}
 	if pageURL != "" && linkClick {
 		text += " (a link on " + hostOf(pageURL) + ")"
@@ -87,7 +88,7 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 		grant:    cat + "|" + site,
 		key:      cat + "|" + u.String(),
 		allowed: func() {
-			if len(data) == 0 || tool != "fetch_url" {
+			if len(data) == 0 || tool != protocol.ToolFetchURL {
 				g.Visit(visit)
 			}
 		},

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/secrets"
 )
 
@@ -23,9 +24,9 @@ import (
 type Decision string
 
 const (
-	Approve     Decision = "approve"
-	ApproveSite Decision = "approve_site" // this kind of action on this site, for the rest of the run
-	Decline     Decision = "decline"
+	Approve     Decision = protocol.DecisionApprove
+	ApproveSite Decision = protocol.DecisionApproveSite // this kind of action on this site, for the rest of the run
+	Decline     Decision = protocol.DecisionDecline
 )
 
 // Detail is one labelled value shown on a card.
@@ -110,7 +111,7 @@ func (p Probe) control() Control {
 
 // Config configures a run's gate.
 type Config struct {
-	Mode string // "ask" or "act"
+	Mode string // protocol.ModeAsk or protocol.ModeAct
 	// AskBeforeActions is the setting "Ask before consequential actions".
 	// Off, consequential page actions go through without a card; data
 	// leaving in URLs and typed secrets are still asked about.
@@ -193,15 +194,15 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 	}
 	var a *ask
 	switch call.Name {
-	case "click_ax", "click":
+	case protocol.ToolClickAX, protocol.ToolClick:
 		a, refusal = g.checkClick(ctx, call.Name, args)
-	case "type_ax", "type_text", "set_field":
+	case protocol.ToolTypeAX, protocol.ToolTypeText, protocol.ToolSetField:
 		a, refusal = g.checkTyping(ctx, call.Name, args)
-	case "press_keys":
+	case protocol.ToolPressKeys:
 		if keys, _ := args["keys"].(string); pressesEnter(keys) {
 			a, refusal = g.checkEnter(ctx, call.Name, args)
 		}
-	case "navigate", "fetch_url":
+	case protocol.ToolNavigate, protocol.ToolFetchURL:
 		u, _ := args["url"].(string)
 		a, refusal = g.checkURL(ctx, call.Name, u, false, "", "")
 	}

@@ -11,6 +11,7 @@ import (
 	. "github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 	"github.com/webbrain/webbrain/wasm/platform/nativefetch"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // sleeps records the waits of a retry policy instead of waiting.
@@ -25,7 +26,7 @@ func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
 func newClient(t *testing.T, cfg Config, srv *llmtest.Server) (Provider, *sleeps) {
 	t.Helper()
 	switch cfg.Kind {
-	case KindAnthropic, KindAzure:
+	case protocol.KindAnthropic, protocol.KindAzure:
 		cfg.BaseURL = srv.URL
 	default:
 		cfg.BaseURL = srv.URL + "/v1"
@@ -43,10 +44,10 @@ var clickTool = ToolSpec{Name: "click", Description: "Click an element",
 	Parameters: json.RawMessage(`{"type":"object","properties":{"ref":{"type":"string"}}}`)}
 
 var allKinds = []Config{
-	{Kind: KindOpenAIChat, Model: "m"},
-	{Kind: KindOpenAIResponses, Model: "m"},
-	{Kind: KindAnthropic, Model: "m", APIKey: "ak-secret-123456"},
-	{Kind: KindAzure, Deployment: "dep1", APIVersion: "2024-10-21", APIKey: "az-secret-123456"},
+	{Kind: protocol.KindOpenAIChat, Model: "m"},
+	{Kind: protocol.KindOpenAIResponses, Model: "m"},
+	{Kind: protocol.KindAnthropic, Model: "m", APIKey: "ak-secret-123456"},
+	{Kind: protocol.KindAzure, Deployment: "dep1", APIVersion: "2024-10-21", APIKey: "az-secret-123456"},
 }
 
 func TestChatRoundTripEveryKind(t *testing.T) {
@@ -118,17 +119,17 @@ func TestWireHeadersAndPaths(t *testing.T) {
 			r := srv.Requests()[0]
 			h := r.Header
 			switch cfg.Kind {
-			case KindAnthropic:
+			case protocol.KindAnthropic:
 				if r.Path != "/v1/messages" || h.Get("x-api-key") != cfg.APIKey || h.Get("anthropic-version") != "2023-06-01" ||
 					h.Get("anthropic-dangerous-direct-browser-access") != "true" || h.Get("Authorization") != "" {
 					t.Fatalf("%s %v", r.Path, h)
 				}
-			case KindAzure:
+			case protocol.KindAzure:
 				if r.Path != "/openai/deployments/dep1/chat/completions?api-version=2024-10-21" ||
 					h.Get("api-key") != cfg.APIKey || h.Get("Authorization") != "" {
 					t.Fatalf("%s %v", r.Path, h)
 				}
-			case KindOpenAIResponses:
+			case protocol.KindOpenAIResponses:
 				if r.Path != "/v1/responses" || h.Get("Authorization") != "Bearer "+cfg.APIKey {
 					t.Fatalf("%s %v", r.Path, h)
 				}
@@ -164,7 +165,7 @@ func TestAnthropicMergesTurns(t *testing.T) {
 func TestEmptyModelUsesFirstListed(t *testing.T) {
 	srv := llmtest.NewTurns(llmtest.Turn{Text: "hi"})
 	defer srv.Close()
-	c, _ := newClient(t, Config{Kind: KindOpenAIChat}, srv)
+	c, _ := newClient(t, Config{Kind: protocol.KindOpenAIChat}, srv)
 	res, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "x"}}})
 	if err != nil || srv.Requests()[0].Model != llmtest.Model || res.Model != llmtest.Model {
 		t.Fatalf("%+v %v %+v", res, err, srv.Requests())
@@ -177,7 +178,7 @@ func TestEmptyModelUsesFirstListed(t *testing.T) {
 func TestTestReportsMissingModel(t *testing.T) {
 	srv := llmtest.NewTurns()
 	defer srv.Close()
-	for _, kind := range []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic} {
+	for _, kind := range []string{protocol.KindOpenAIChat, protocol.KindOpenAIResponses, protocol.KindAnthropic} {
 		c, _ := newClient(t, Config{Kind: kind, Model: "gpt-nope", APIKey: "k"}, srv)
 		_, err := c.Test(context.Background())
 		var e *Error
@@ -194,7 +195,7 @@ func TestTestReportsMissingModel(t *testing.T) {
 func TestAzureTestSendsOneTokenRequest(t *testing.T) {
 	srv := llmtest.NewTurns(llmtest.Turn{Text: "p"})
 	defer srv.Close()
-	c, _ := newClient(t, Config{Kind: KindAzure, Deployment: "dep1", APIKey: "k"}, srv)
+	c, _ := newClient(t, Config{Kind: protocol.KindAzure, Deployment: "dep1", APIKey: "k"}, srv)
 	if _, err := c.Test(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -210,12 +211,12 @@ func TestNewRejectsBadConfig(t *testing.T) {
 	}{
 		{Config{}, "no kind"},
 		{Config{Kind: "gemini-native"}, `Unknown provider kind "gemini-native"`},
-		{Config{Kind: KindOpenAIChat, BaseURL: "localhost:11434/v1"}, "not an http(s) address"},
-		{Config{Kind: KindOpenAIChat, BaseURL: "ftp://x/v1"}, "not an http(s) address"},
-		{Config{Kind: KindOpenAIChat}, "api.openai.com needs an API key"},
-		{Config{Kind: KindAnthropic}, "api.anthropic.com needs an API key"},
-		{Config{Kind: KindAzure, APIKey: "k"}, "base URL"},
-		{Config{Kind: KindAzure, APIKey: "k", BaseURL: "https://r.openai.azure.com"}, "deployment name"},
+		{Config{Kind: protocol.KindOpenAIChat, BaseURL: "localhost:11434/v1"}, "not an http(s) address"},
+		{Config{Kind: protocol.KindOpenAIChat, BaseURL: "ftp://x/v1"}, "not an http(s) address"},
+		{Config{Kind: protocol.KindOpenAIChat}, "api.openai.com needs an API key"},
+		{Config{Kind: protocol.KindAnthropic}, "api.anthropic.com needs an API key"},
+		{Config{Kind: protocol.KindAzure, APIKey: "k"}, "base URL"},
+		{Config{Kind: protocol.KindAzure, APIKey: "k", BaseURL: "https://r.openai.azure.com"}, "deployment name"},
 	}
 	for _, c := range cases {
 		_, err := New(c.cfg, nativefetch.Fetcher{})
@@ -224,7 +225,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 			t.Errorf("%+v: %v", c.cfg, err)
 		}
 	}
-	if _, err := New(Config{Kind: KindOpenAIChat, BaseURL: "http://127.0.0.1:11434/v1"}, nativefetch.Fetcher{}); err != nil {
+	if _, err := New(Config{Kind: protocol.KindOpenAIChat, BaseURL: "http://127.0.0.1:11434/v1"}, nativefetch.Fetcher{}); err != nil {
 		t.Errorf("local server without key: %v", err)
 	}
 }
@@ -247,10 +248,10 @@ func TestTextToolCallsOnlyFromLocalServers(t *testing.T) {
 		text  string
 		calls int
 	}{
-		{Config{Kind: KindOpenAIChat, Model: "m"}, call, 1},
-		{Config{Kind: KindOpenAIChat, Model: "m"}, quoted, 0},
-		{Config{Kind: KindOpenAIResponses, Model: "m"}, call, 0},
-		{Config{Kind: KindAnthropic, Model: "m", APIKey: "ak-secret-123456"}, call, 0},
+		{Config{Kind: protocol.KindOpenAIChat, Model: "m"}, call, 1},
+		{Config{Kind: protocol.KindOpenAIChat, Model: "m"}, quoted, 0},
+		{Config{Kind: protocol.KindOpenAIResponses, Model: "m"}, call, 0},
+		{Config{Kind: protocol.KindAnthropic, Model: "m", APIKey: "ak-secret-123456"}, call, 0},
 	} {
 		srv := llmtest.NewTurns(llmtest.Turn{Text: c.text})
 		p, _ := newClient(t, c.cfg, srv)

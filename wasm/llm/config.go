@@ -1,20 +1,5 @@
 package llm
 
-// Provider kinds (wire formats).
-const (
-	KindOpenAIChat      = "openai-chat"
-	KindOpenAIResponses = "openai-responses"
-	KindAnthropic       = "anthropic"
-	KindAzure           = "azure"
-)
-
-// Tiers decide how many tools a model sees.
-const (
-	TierCompact = "compact"
-	TierMid     = "mid"
-	TierFull    = "full"
-)
-
 // Config is one provider as the user configured it (docs/PROTOCOL.md).
 type Config struct {
 	ID            string `json:"id"`

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Error kinds.
@@ -194,7 +196,7 @@ func providerLabel(cfg Config) string {
 }
 
 func modelLabel(cfg Config) string {
-	if cfg.Kind == KindAzure && cfg.Deployment != "" {
+	if cfg.Kind == protocol.KindAzure && cfg.Deployment != "" {
 		return cfg.Deployment
 	}
 	return cfg.Model

@@ -10,6 +10,7 @@ import (
 
 	. "github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 var hi = Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}
@@ -48,7 +49,7 @@ func TestHTTPErrorClasses(t *testing.T) {
 	for _, c := range cases {
 		// Every turn fails the same way, so retryable errors use up their retries.
 		turn := llmtest.Turn{Status: c.status, ErrorBody: c.body}
-		e, s, srv := chatErr(t, Config{Kind: KindOpenAIChat, Model: "m", APIKey: key}, turn, turn, turn, turn)
+		e, s, srv := chatErr(t, Config{Kind: protocol.KindOpenAIChat, Model: "m", APIKey: key}, turn, turn, turn, turn)
 		if e.Kind != c.kind || e.Status != c.status || e.Retryable != c.retryable {
 			t.Errorf("%d: %+v", c.status, e)
 		}
@@ -79,7 +80,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 		llmtest.Turn{Status: 503, Header: map[string]string{"Retry-After-Ms": "1500"}},
 		llmtest.Turn{Text: "finally"})
 	defer srv.Close()
-	c, s := newClient(t, Config{Kind: KindAnthropic, Model: "m", APIKey: "k"}, srv)
+	c, s := newClient(t, Config{Kind: protocol.KindAnthropic, Model: "m", APIKey: "k"}, srv)
 	res, err := c.Chat(context.Background(), hi)
 	if err != nil || res.Content != "finally" {
 		t.Fatalf("%+v %v", res, err)
@@ -90,7 +91,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 }
 
 func TestRetryAfterTooLongGivesUp(t *testing.T) {
-	e, s, srv := chatErr(t, Config{Kind: KindOpenAIChat, Model: "m"},
+	e, s, srv := chatErr(t, Config{Kind: protocol.KindOpenAIChat, Model: "m"},
 		llmtest.Turn{Status: 429, Header: map[string]string{"Retry-After": "120"}})
 	if len(*s) != 0 || len(srv.Requests()) != 1 || e.RetryAfter != 2*time.Minute ||
 		!strings.Contains(e.Message, "asks to wait 2m0s") || !strings.Contains(e.Message, "try again later") {
@@ -99,12 +100,12 @@ func TestRetryAfterTooLongGivesUp(t *testing.T) {
 }
 
 func TestOllama403ExplainsOrigins(t *testing.T) {
-	e := HTTPErrorFor(Config{Kind: KindOpenAIChat, BaseURL: "http://localhost:11434/v1"}, 403, nil)
+	e := HTTPErrorFor(Config{Kind: protocol.KindOpenAIChat, BaseURL: "http://localhost:11434/v1"}, 403, nil)
 	if e.Kind != KindAuth || !strings.Contains(e.Message, "OLLAMA_ORIGINS=chrome-extension://*,moz-extension://*") ||
 		!strings.Contains(e.Message, "restart Ollama") {
 		t.Fatal(e.Message)
 	}
-	e = HTTPErrorFor(Config{Kind: KindOpenAIChat, BaseURL: "https://api.example.com/v1"}, 403, nil)
+	e = HTTPErrorFor(Config{Kind: protocol.KindOpenAIChat, BaseURL: "https://api.example.com/v1"}, 403, nil)
 	if strings.Contains(e.Message, "OLLAMA") {
 		t.Fatal(e.Message)
 	}
@@ -112,7 +113,7 @@ func TestOllama403ExplainsOrigins(t *testing.T) {
 
 func TestKeyEchoedInBodyIsRedacted(t *testing.T) {
 	const key = "ak-live-abcdefgh12345678"
-	e, _, _ := chatErr(t, Config{Kind: KindAnthropic, Model: "m", APIKey: key},
+	e, _, _ := chatErr(t, Config{Kind: protocol.KindAnthropic, Model: "m", APIKey: key},
 		llmtest.Turn{Status: 400, ErrorBody: `{"type":"error","error":{"type":"invalid_request_error","message":"bad key ` + key + `"}}`})
 	if strings.Contains(e.Error(), key) || !strings.Contains(e.Message, "[redacted]") {
 		t.Fatal(e.Error())
@@ -166,7 +167,7 @@ func TestCancelMidStreamReturnsPromptly(t *testing.T) {
 
 func TestUnreachableServerIsANetworkError(t *testing.T) {
 	srv := llmtest.NewTurns()
-	c, _ := newClient(t, Config{Kind: KindOpenAIChat, Model: "m"}, srv)
+	c, _ := newClient(t, Config{Kind: protocol.KindOpenAIChat, Model: "m"}, srv)
 	srv.Close()
 	_, err := c.Chat(context.Background(), hi)
 	var e *Error
@@ -177,7 +178,7 @@ func TestUnreachableServerIsANetworkError(t *testing.T) {
 
 func TestInStreamErrorIsNotRetried(t *testing.T) {
 	body := "data: {\"error\":{\"message\":\"overloaded, try later\"}}\n\n"
-	res, _, rp, err := Replay(t, KindOpenAIChat, body, "text/event-stream")
+	res, _, rp, err := Replay(t, protocol.KindOpenAIChat, body, "text/event-stream")
 	var e *Error
 	if !errors.As(err, &e) || e.Kind != KindProvider || !strings.Contains(e.Message, "overloaded, try later") || rp.requests.Load() != 1 {
 		t.Fatalf("%+v %v", res, err)
@@ -190,12 +191,12 @@ func TestContextOverflowIsRecognised(t *testing.T) {
 		status int
 		body   string
 	}{
-		{KindOpenAIChat, 400, `{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`},
-		{KindOpenAIResponses, 400, `{"error":{"message":"Your input exceeds the context window of this model.","type":"invalid_request_error","code":"context_length_exceeded"}}`},
-		{KindAnthropic, 400, `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210345 tokens > 200000 maximum"}}`},
-		{KindOpenAIChat, 400, `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}`}, // llama.cpp
-		{KindOpenAIChat, 400, `{"error":"input length exceeds the context length"}`},                                                                                     // Ollama
-		{KindOpenAIChat, 413, `{"error":{"message":"Request too large: too many tokens in the prompt"}}`},
+		{protocol.KindOpenAIChat, 400, `{"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`},
+		{protocol.KindOpenAIResponses, 400, `{"error":{"message":"Your input exceeds the context window of this model.","type":"invalid_request_error","code":"context_length_exceeded"}}`},
+		{protocol.KindAnthropic, 400, `{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210345 tokens > 200000 maximum"}}`},
+		{protocol.KindOpenAIChat, 400, `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error"}}`}, // llama.cpp
+		{protocol.KindOpenAIChat, 400, `{"error":"input length exceeds the context length"}`},                                                                                     // Ollama
+		{protocol.KindOpenAIChat, 413, `{"error":{"message":"Request too large: too many tokens in the prompt"}}`},
 	}
 	for _, c := range cases {
 		e, _, srv := chatErr(t, Config{Kind: c.kind, Model: "m", APIKey: "k"}, llmtest.Turn{Status: c.status, ErrorBody: c.body})

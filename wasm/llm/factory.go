@@ -7,6 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Default endpoints when the base URL is left empty.
@@ -26,18 +27,18 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 	}
 	base := strings.TrimRight(strings.TrimSpace(cfg.BaseURL), "/")
 	switch cfg.Kind {
-	case KindOpenAIChat, KindOpenAIResponses:
+	case protocol.KindOpenAIChat, protocol.KindOpenAIResponses:
 		if base == "" {
 			base = defaultOpenAIBase
 		}
-	case KindAnthropic:
+	case protocol.KindAnthropic:
 		if base == "" {
 			base = defaultAnthropicBase
 		}
 		if !strings.HasSuffix(base, "/v1") {
 			base += "/v1" // accept https://api.anthropic.com as well
 		}
-	case KindAzure:
+	case protocol.KindAzure:
 		if base == "" {
 			return nil, configError("Azure OpenAI needs the resource's base URL (https://<resource>.openai.azure.com).")
 		}
@@ -61,19 +62,19 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 		return nil, configError("%s needs an API key.", u.Hostname())
 	}
 	c := &client{cfg: cfg, fetch: f, policy: defaultRetry,
-		textCalls: cfg.Kind == KindOpenAIChat && localServer(u.Hostname())}
+		textCalls: cfg.Kind == protocol.KindOpenAIChat && localServer(u.Hostname())}
 	switch cfg.Kind {
-	case KindOpenAIChat:
+	case protocol.KindOpenAIChat:
 		c.wire = &chatWire{cfg: cfg, url: base + "/chat/completions", models: base + "/models",
 			official: u.Hostname() == "api.openai.com"}
-	case KindAzure:
+	case protocol.KindAzure:
 		q := url.Values{"api-version": {cfg.APIVersion}}.Encode()
 		prefix := strings.TrimSuffix(base, "/openai")
 		c.wire = &chatWire{cfg: cfg, azure: true,
 			url: prefix + "/openai/deployments/" + url.PathEscape(cfg.Deployment) + "/chat/completions?" + q}
-	case KindOpenAIResponses:
+	case protocol.KindOpenAIResponses:
 		c.wire = &responsesWire{cfg: cfg, url: base + "/responses", models: base + "/models"}
-	case KindAnthropic:
+	case protocol.KindAnthropic:
 		c.wire = &anthropicWire{cfg: cfg, url: base + "/messages", models: base + "/models"}
 	}
 	return c, nil
@@ -83,7 +84,7 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 // without a key; local and self-hosted servers usually take none.
 func needsKey(kind, host string) bool {
 	switch kind {
-	case KindAnthropic, KindAzure:
+	case protocol.KindAnthropic, protocol.KindAzure:
 		return true
 	}
 	return host == "api.openai.com"

@@ -17,6 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 	. "github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform/nativefetch"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // fixtures is the folder of recorded streams (testdata/llm-streams,
@@ -40,7 +41,7 @@ func Replay(t testing.TB, kind, body, contentType string) (Result, []string, *re
 	}))
 	defer srv.Close()
 	base := srv.URL + "/v1"
-	if kind == KindAnthropic {
+	if kind == protocol.KindAnthropic {
 		base = srv.URL
 	}
 	p, err := New(Config{Kind: kind, BaseURL: base, Model: "m", APIKey: "k"}, nativefetch.Fetcher{})
@@ -236,17 +237,17 @@ func loadGoldens(t testing.TB) []golden {
 			raw2 := strings.HasSuffix(f, ".sse") || strings.HasSuffix(f, ".bin")
 			switch {
 			case strings.HasPrefix(rel, "anthropic-messages/"):
-				g.kind, g.expect = KindAnthropic, expectAnthropic(ps)
+				g.kind, g.expect = protocol.KindAnthropic, expectAnthropic(ps)
 				if !raw2 {
 					text = sseBody(ps, true, false)
 				}
 			case strings.Contains(ps[0], `"type":"response.`): // also xAI and Azure Responses streams
-				g.kind, g.expect = KindOpenAIResponses, expectResponses(ps)
+				g.kind, g.expect = protocol.KindOpenAIResponses, expectResponses(ps)
 				if !raw2 {
 					text = sseBody(ps, true, false)
 				}
 			default:
-				g.kind, g.expect = KindOpenAIChat, expectChat(ps)
+				g.kind, g.expect = protocol.KindOpenAIChat, expectChat(ps)
 				if !raw2 {
 					text = sseBody(ps, false, true)
 				}
@@ -358,18 +359,18 @@ func TestGoldenPinned(t *testing.T) {
 		finish    string
 		usage     Usage
 	}{
-		{"openai-chat/f82268f2fefd5cfbc7eeb59c297688be2f6ca0849a6e4f17851b517310841d9b.bin", KindOpenAIChat, "",
+		{"openai-chat/f82268f2fefd5cfbc7eeb59c297688be2f6ca0849a6e4f17851b517310841d9b.bin", protocol.KindOpenAIChat, "",
 			[]ToolCall{{ID: "call_JMW1whyEaYG438VE1OIflxA2", Name: "GetWeatherArgs", Arguments: `{"city": "Edinburgh", "country": "GB", "units": "c"}`},
 				{ID: "call_DNYTawLBoN8fj3KN6qU9N1Ou", Name: "get_stock_price", Arguments: `{"ticker": "AAPL", "exchange": "NASDAQ"}`}},
 			FinishToolCalls, Usage{}},
-		{"anthropic-messages/fallback-tooluse.sse", KindAnthropic, "",
+		{"anthropic-messages/fallback-tooluse.sse", protocol.KindAnthropic, "",
 			[]ToolCall{{ID: "toolu_echo_1", Name: "echo", Arguments: `{"text": "hello"}`}}, FinishToolCalls, Usage{31, 40}},
-		{"openai-responses/azure-tool-call.1.chunks.txt", KindOpenAIResponses, "",
+		{"openai-responses/azure-tool-call.1.chunks.txt", protocol.KindOpenAIResponses, "",
 			[]ToolCall{{ID: "call_H5DxLSFnsGhiROnUiDHmgyc8", Name: "weather", Arguments: `{"location":"San Francisco"}`}}, FinishToolCalls, Usage{}},
-		{"anthropic-messages/duplicate-message-start.chunks.txt", KindAnthropic, "Hello, World!", nil, FinishStop, Usage{17, 227}},
-		{"anthropic-messages/spliced-message-start.chunks.txt", KindAnthropic, "",
+		{"anthropic-messages/duplicate-message-start.chunks.txt", protocol.KindAnthropic, "Hello, World!", nil, FinishStop, Usage{17, 227}},
+		{"anthropic-messages/spliced-message-start.chunks.txt", protocol.KindAnthropic, "",
 			[]ToolCall{{ID: "toolu_second", Name: "test-tool", Arguments: `{"value":"Sparkle Day"}`}}, FinishToolCalls, Usage{17, 65}},
-		{"anthropic-messages/anthropic-refusal.chunks.txt", KindAnthropic, "", nil, FinishRefusal, Usage{}},
+		{"anthropic-messages/anthropic-refusal.chunks.txt", protocol.KindAnthropic, "", nil, FinishRefusal, Usage{}},
 	}
 	for _, c := range cases {
 		body := read(c.rel)
@@ -403,7 +404,7 @@ func TestGoldenAnthropicJSON(t *testing.T) {
 	}
 	for _, f := range files {
 		b, _ := os.ReadFile(f)
-		res, _, _, err := Replay(t, KindAnthropic, string(b), "application/json")
+		res, _, _, err := Replay(t, protocol.KindAnthropic, string(b), "application/json")
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 	. "github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 var (
@@ -20,10 +21,10 @@ var (
 func TestImagesEveryKind(t *testing.T) {
 	// where the first message's image sits in each body, and its value
 	wire := map[string][2]string{
-		KindOpenAIChat:      {"messages.1.content.1.image_url.url", "data:image/jpeg;base64,/9j/AAEC"},
-		KindAzure:           {"messages.1.content.1.image_url.url", "data:image/jpeg;base64,/9j/AAEC"},
-		KindOpenAIResponses: {"input.0.content.1.image_url", "data:image/jpeg;base64,/9j/AAEC"},
-		KindAnthropic:       {"messages.0.content.1.source.data", "/9j/AAEC"},
+		protocol.KindOpenAIChat:      {"messages.1.content.1.image_url.url", "data:image/jpeg;base64,/9j/AAEC"},
+		protocol.KindAzure:           {"messages.1.content.1.image_url.url", "data:image/jpeg;base64,/9j/AAEC"},
+		protocol.KindOpenAIResponses: {"input.0.content.1.image_url", "data:image/jpeg;base64,/9j/AAEC"},
+		protocol.KindAnthropic:       {"messages.0.content.1.source.data", "/9j/AAEC"},
 	}
 	for _, cfg := range allKinds {
 		t.Run(cfg.Kind, func(t *testing.T) {
@@ -70,7 +71,7 @@ func TestNoImagesKeepsStringContent(t *testing.T) {
 		}
 		body := srv.Requests()[0].Body
 		path := "messages.0.content"
-		if cfg.Kind == KindOpenAIResponses {
+		if cfg.Kind == protocol.KindOpenAIResponses {
 			path = "input.0.content"
 		}
 		if v := gjson.GetBytes(body, path); v.Type != gjson.String || v.Str != "hi" {

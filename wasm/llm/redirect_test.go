@@ -12,6 +12,7 @@ import (
 	. "github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/platform/nativefetch"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // opaque hides a manual redirect's status and location, as a browser does.
@@ -46,7 +47,7 @@ func TestProviderRedirectIsNeverFollowed(t *testing.T) {
 		{"native", nativefetch.Fetcher{}, "redirect to /elsewhere/v1/chat/completions"},
 		{"browser", opaque{nativefetch.Fetcher{}}, "answered with a redirect."},
 	} {
-		p, err := New(Config{Kind: KindOpenAIChat, Name: "Remote", BaseURL: srv.URL + "/v1", APIKey: key, Model: "m"}, c.fetch)
+		p, err := New(Config{Kind: protocol.KindOpenAIChat, Name: "Remote", BaseURL: srv.URL + "/v1", APIKey: key, Model: "m"}, c.fetch)
 		if err != nil {
 			t.Fatal(err)
 		}

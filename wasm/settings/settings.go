@@ -11,10 +11,8 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
-
-// StorageKey is the storage.local key of the settings object.
-const StorageKey = "settings"
 
 // Settings is the object docs/PROTOCOL.md describes. Decoding ignores
 // unknown fields and saving writes only these, so stray fields never persist.
@@ -39,9 +37,9 @@ func Defaults() Settings {
 		Providers: []llm.Config{{
 			ID:      "ollama",
 			Name:    "Ollama (local)",
-			Kind:    llm.KindOpenAIChat,
+			Kind:    protocol.KindOpenAIChat,
 			BaseURL: "http://127.0.0.1:11434/v1",
-			Tier:    llm.TierMid,
+			Tier:    protocol.TierMid,
 		}},
 		ActiveProvider:   "ollama",
 		MaxSteps:         DefaultMaxSteps,
@@ -79,11 +77,11 @@ func (e *LoadError) Error() string {
 // that cannot be read or are invalid also give Defaults, together with a
 // *LoadError the caller reports; Load never fails harder than that.
 func Load(ctx context.Context, st platform.Storage) (Settings, error) {
-	got, err := st.Get(ctx, StorageKey)
+	got, err := st.Get(ctx, protocol.KeySettings)
 	if err != nil {
 		return Defaults(), &LoadError{Reason: err.Error()}
 	}
-	raw, ok := got[StorageKey]
+	raw, ok := got[protocol.KeySettings]
 	if !ok || isNull(raw) {
 		return Defaults(), nil
 	}
@@ -107,7 +105,7 @@ func Save(ctx context.Context, st platform.Storage, s Settings) error {
 	if err != nil {
 		return err
 	}
-	return st.Set(ctx, map[string]json.RawMessage{StorageKey: raw})
+	return st.Set(ctx, map[string]json.RawMessage{protocol.KeySettings: raw})
 }
 
 // Decode parses a settings object as sent by the settings page, reporting

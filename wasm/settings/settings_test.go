@@ -10,13 +10,14 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform/platformtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 func twoProviders() Settings {
 	s := Defaults()
 	s.Providers = append(s.Providers, llm.Config{
-		ID: "az", Name: "Azure", Kind: llm.KindAzure, BaseURL: "https://x.openai.azure.com",
-		APIKey: "k", Model: "gpt", Tier: llm.TierFull, ContextWindow: 128000,
+		ID: "az", Name: "Azure", Kind: protocol.KindAzure, BaseURL: "https://x.openai.azure.com",
+		APIKey: "k", Model: "gpt", Tier: protocol.TierFull, ContextWindow: 128000,
 		Deployment: "dep", APIVersion: "2024-10-21",
 	})
 	s.ActiveProvider = "az"
@@ -88,8 +89,8 @@ func TestValidate(t *testing.T) {
 func TestDefaults(t *testing.T) {
 	d := Defaults()
 	if len(d.Providers) != 1 || d.Providers[0].BaseURL != "http://127.0.0.1:11434/v1" ||
-		d.Providers[0].Kind != llm.KindOpenAIChat || d.Providers[0].Model != "" ||
-		d.Providers[0].Tier != llm.TierMid || d.MaxSteps != 30 {
+		d.Providers[0].Kind != protocol.KindOpenAIChat || d.Providers[0].Model != "" ||
+		d.Providers[0].Tier != protocol.TierMid || d.MaxSteps != 30 {
 		t.Fatalf("unexpected defaults %+v", d)
 	}
 	if a, err := d.Active(); err != nil || a.ID != d.ActiveProvider {
@@ -128,7 +129,7 @@ func TestLoadSave(t *testing.T) {
 func TestLoadCorrupt(t *testing.T) {
 	for _, raw := range []string{`{"providers": 5}`, `not json`, `{"providers":[],"activeProvider":"x","maxSteps":3}`} {
 		st := platformtest.NewStorage()
-		_ = st.Set(context.Background(), map[string]json.RawMessage{StorageKey: json.RawMessage(raw)})
+		_ = st.Set(context.Background(), map[string]json.RawMessage{protocol.KeySettings: json.RawMessage(raw)})
 		s, err := Load(context.Background(), st)
 		if err == nil {
 			t.Errorf("%s: no problem reported", raw)
@@ -205,7 +206,7 @@ func TestRemoteHTTPLoadsButDoesNotRun(t *testing.T) {
 	const stored = `{"providers":[{"id":"a","name":"A","kind":"openai-chat","baseUrl":"https://api.example.com/v1","tier":"mid"},` +
 		`{"id":"b","name":"B","kind":"openai-chat","baseUrl":"http://api.example.com/v1","apiKey":"sk-secret","tier":"mid"}],"activeProvider":"b","maxSteps":5}`
 	st := platformtest.NewStorage()
-	if err := st.Set(context.Background(), map[string]json.RawMessage{StorageKey: json.RawMessage(stored)}); err != nil {
+	if err := st.Set(context.Background(), map[string]json.RawMessage{protocol.KeySettings: json.RawMessage(stored)}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := Load(context.Background(), st)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/netaddr"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // FieldError names the invalid value by its dotted path (for example
@@ -29,11 +30,6 @@ func (e *FieldError) Error() string {
 const (
 	MinSteps = 1
 	MaxSteps = 200
-)
-
-var (
-	kinds = []string{llm.KindOpenAIChat, llm.KindOpenAIResponses, llm.KindAnthropic, llm.KindAzure}
-	tiers = []string{llm.TierCompact, llm.TierMid, llm.TierFull}
 )
 
 // Validate checks the whole object and returns the first problem found.
@@ -78,19 +74,19 @@ func validateProvider(p llm.Config, path string, transport bool) error {
 		return &FieldError{Field: field("id"), Message: "The provider needs an id."}
 	case strings.TrimSpace(p.Name) == "":
 		return &FieldError{Field: field("name"), Message: "The provider needs a name."}
-	case !oneOf(p.Kind, kinds):
-		return &FieldError{Field: field("kind"), Message: fmt.Sprintf("Unknown provider kind %q; use one of %s.", p.Kind, strings.Join(kinds, ", "))}
+	case !oneOf(p.Kind, protocol.Kinds):
+		return &FieldError{Field: field("kind"), Message: fmt.Sprintf("Unknown provider kind %q; use one of %s.", p.Kind, strings.Join(protocol.Kinds, ", "))}
 	case !httpURL(p.BaseURL):
 		return &FieldError{Field: field("baseUrl"), Message: "The base URL must be a full address starting with http:// or https://."}
 	case transport && remoteHTTP(p.BaseURL):
 		return transportError(field("baseUrl"))
-	case !oneOf(p.Tier, tiers):
-		return &FieldError{Field: field("tier"), Message: fmt.Sprintf("Unknown tier %q; use one of %s.", p.Tier, strings.Join(tiers, ", "))}
+	case !oneOf(p.Tier, protocol.Tiers):
+		return &FieldError{Field: field("tier"), Message: fmt.Sprintf("Unknown tier %q; use one of %s.", p.Tier, strings.Join(protocol.Tiers, ", "))}
 	case p.ContextWindow < 0:
 		return &FieldError{Field: field("contextWindow"), Message: "The context window cannot be negative (0 means the default)."}
-	case p.Kind == llm.KindAzure && strings.TrimSpace(p.Deployment) == "":
+	case p.Kind == protocol.KindAzure && strings.TrimSpace(p.Deployment) == "":
 		return &FieldError{Field: field("deployment"), Message: "Azure needs the deployment name."}
-	case p.Kind == llm.KindAzure && strings.TrimSpace(p.APIVersion) == "":
+	case p.Kind == protocol.KindAzure && strings.TrimSpace(p.APIVersion) == "":
 		return &FieldError{Field: field("apiVersion"), Message: "Azure needs the API version (for example 2024-10-21)."}
 	}
 	return nil

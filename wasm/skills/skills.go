@@ -14,8 +14,8 @@ import (
 	"sync"
 
 	data "github.com/webbrain/webbrain/skills"
-	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/packaged"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Skill is one parsed skill.
@@ -35,12 +35,6 @@ const (
 	MaxSummaryChars = 200
 	MaxIntents      = 6
 	MaxIntentChars  = 40
-)
-
-// Modes a skill can declare, as in package agent.
-const (
-	ModeAsk = "ask"
-	ModeAct = "act"
 )
 
 const fenceOpen = "```webbrain-skill"
@@ -64,12 +58,12 @@ func Catalog(mode, tier string) []Skill {
 
 // Eligible filters all as Catalog does.
 func Eligible(all []Skill, mode, tier string) []Skill {
-	if tier == llm.TierCompact {
+	if tier == protocol.TierCompact {
 		return nil
 	}
-	want := ModeAsk
-	if mode == ModeAct {
-		want = ModeAct
+	want := protocol.ModeAsk
+	if mode == protocol.ModeAct {
+		want = protocol.ModeAct
 	}
 	var out []Skill
 	for _, s := range all {
@@ -150,14 +144,14 @@ func (s Skill) validate() error {
 	case s.Summary == "" || len([]rune(s.Summary)) > MaxSummaryChars:
 		return fmt.Errorf("summary must be 1-%d characters", MaxSummaryChars)
 	case len(s.Modes) == 0:
-		return errors.New(`modes must list "ask", "act" or both`)
+		return fmt.Errorf("modes must list %q, %q or both", protocol.ModeAsk, protocol.ModeAct)
 	case len(s.Intents) > MaxIntents:
 		return fmt.Errorf("at most %d intents", MaxIntents)
 	case strings.TrimSpace(strings.TrimPrefix(s.Instructions, "# "+s.Name)) == "":
 		return errors.New("no instructions")
 	}
 	for _, m := range s.Modes {
-		if m != ModeAsk && m != ModeAct {
+		if m != protocol.ModeAsk && m != protocol.ModeAct {
 			return fmt.Errorf("unknown mode %q", m)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	data "github.com/webbrain/webbrain/skills"
 	"github.com/webbrain/webbrain/wasm/packaged"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 func TestPackagedSkillsAreValid(t *testing.T) {
@@ -46,14 +47,14 @@ func TestCatalogByModeAndTier(t *testing.T) {
 		return out
 	}
 	for _, tier := range []string{"compact"} {
-		for _, mode := range []string{ModeAsk, ModeAct} {
+		for _, mode := range []string{protocol.ModeAsk, protocol.ModeAct} {
 			if got := Catalog(mode, tier); len(got) != 0 {
 				t.Errorf("%s/%s catalog = %v, want none", mode, tier, ids(got))
 			}
 		}
 	}
-	ask := ids(Catalog(ModeAsk, "mid"))
-	act := ids(Catalog(ModeAct, "full"))
+	ask := ids(Catalog(protocol.ModeAsk, "mid"))
+	act := ids(Catalog(protocol.ModeAct, "full"))
 	if slices.Contains(ask, "form-filling") {
 		t.Error("Ask offers the Act-only form-filling skill")
 	}

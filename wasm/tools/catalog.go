@@ -7,13 +7,7 @@ package tools
 import (
 	"fmt"
 
-	"github.com/webbrain/webbrain/wasm/llm"
-)
-
-// Modes, as in package agent (which imports this package).
-const (
-	ModeAsk = "ask"
-	ModeAct = "act"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Where a tool runs.
@@ -65,13 +59,13 @@ var byName = func() map[string]*tool {
 // Act gets the read-only Ask column, so an unknown mode fails closed; an
 // unknown tier is Mid, the spec's default for local providers.
 func column(mode, tier string) int {
-	if mode != ModeAct {
+	if mode != protocol.ModeAct {
 		return colAsk
 	}
 	switch tier {
-	case llm.TierCompact:
+	case protocol.TierCompact:
 		return colCompact
-	case llm.TierFull:
+	case protocol.TierFull:
 		return colFull
 	}
 	return colMid
@@ -110,7 +104,7 @@ func NotOffered(mode, tier, browser, name string) error {
 // ReadOnly reports whether the named tool leaves the page and the tab's
 // location unchanged.
 func ReadOnly(name string) bool {
-	if name == LoadSkill {
+	if name == protocol.ToolLoadSkill {
 		return true
 	}
 	t, ok := byName[name]

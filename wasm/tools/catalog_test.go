@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // specTable reads the modes x tiers table of the tools-and-modes
@@ -59,13 +61,13 @@ var toolName = regexp.MustCompile(`^[a-z_]+$`)
 func TestForModeFollowsSpecTable(t *testing.T) {
 	table := specTable(t)
 	cases := []struct{ mode, tier string }{
-		{ModeAsk, "compact"}, {ModeAsk, "mid"}, {ModeAsk, "full"},
-		{ModeAct, "compact"}, {ModeAct, "mid"}, {ModeAct, "full"},
+		{protocol.ModeAsk, "compact"}, {protocol.ModeAsk, "mid"}, {protocol.ModeAsk, "full"},
+		{protocol.ModeAct, "compact"}, {protocol.ModeAct, "mid"}, {protocol.ModeAct, "full"},
 	}
 	for _, browser := range []string{"chrome", "firefox"} {
 		for _, c := range cases {
 			col := map[string]int{"compact": 1, "mid": 2, "full": 3}[c.tier]
-			if c.mode == ModeAsk {
+			if c.mode == protocol.ModeAsk {
 				col = 0
 			}
 			var got []string
@@ -89,7 +91,7 @@ func TestForModeFollowsSpecTable(t *testing.T) {
 
 func TestAskNeverOffersMutatingTools(t *testing.T) {
 	for _, tier := range []string{"compact", "mid", "full", ""} {
-		for _, s := range ForMode(ModeAsk, tier, "chrome", 0) {
+		for _, s := range ForMode(protocol.ModeAsk, tier, "chrome", 0) {
 			if !ReadOnly(s.Name) {
 				t.Errorf("Ask/%s offers mutating tool %s", tier, s.Name)
 			}
@@ -99,7 +101,7 @@ func TestAskNeverOffersMutatingTools(t *testing.T) {
 		if ReadOnly(name) {
 			t.Errorf("%s is classified read-only", name)
 		}
-		if Offered(ModeAsk, "full", "chrome", name) {
+		if Offered(protocol.ModeAsk, "full", "chrome", name) {
 			t.Errorf("Ask offers %s", name)
 		}
 	}
@@ -151,7 +153,7 @@ func TestTerminalForbidsSuccess(t *testing.T) {
 
 func TestFirefoxClickDescriptionWarnsOfSyntheticEvents(t *testing.T) {
 	find := func(browser string) string {
-		for _, s := range ForMode(ModeAct, "mid", browser, 0) {
+		for _, s := range ForMode(protocol.ModeAct, "mid", browser, 0) {
 			if s.Name == "click" {
 				return s.Description
 			}
@@ -176,16 +178,16 @@ func TestLoadSkillSpecListsTheCatalog(t *testing.T) {
 	if err := json.Unmarshal(spec.Parameters, &s); err != nil {
 		t.Fatal(err)
 	}
-	if spec.Name != LoadSkill || !slices.Equal(s.Properties.SkillID.Enum, []string{"humanizer", "form-filling"}) || !slices.Equal(s.Required, []string{"skill_id"}) {
+	if spec.Name != protocol.ToolLoadSkill || !slices.Equal(s.Properties.SkillID.Enum, []string{"humanizer", "form-filling"}) || !slices.Equal(s.Required, []string{"skill_id"}) {
 		t.Errorf("load_skill spec = %s %s", spec.Name, spec.Parameters)
 	}
-	if !ReadOnly(LoadSkill) {
+	if !ReadOnly(protocol.ToolLoadSkill) {
 		t.Error("load_skill is not read-only")
 	}
 	for _, tier := range []string{"compact", "mid", "full"} {
-		for _, mode := range []string{ModeAsk, ModeAct} {
+		for _, mode := range []string{protocol.ModeAsk, protocol.ModeAct} {
 			for _, s := range ForMode(mode, tier, "chrome", 0) {
-				if s.Name == LoadSkill {
+				if s.Name == protocol.ToolLoadSkill {
 					t.Errorf("%s/%s: ForMode offers load_skill without a catalog", mode, tier)
 				}
 			}

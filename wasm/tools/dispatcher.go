@@ -8,6 +8,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Dispatcher runs tool calls against one tab in one mode and tier. It
@@ -86,7 +87,7 @@ type contentReply struct {
 
 func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]any, raw string, r Receipt) (string, error) {
 	limit := MaxResultChars
-	if t.name == "get_accessibility_tree" || t.name == "read_page" {
+	if t.name == protocol.ToolGetAccessibilityTree || t.name == protocol.ToolReadPage {
 		page := d.window.pageSize(t.name, args, raw)
 		args["maxChars"] = page
 		limit = d.window.resultCap(t.name, page)
@@ -182,11 +183,11 @@ func (d *Dispatcher) send(ctx context.Context, t *tool, msg json.RawMessage) (st
 // continueHint tells the model how to read what a cap cut off.
 func continueHint(name string) string {
 	switch name {
-	case "get_accessibility_tree":
+	case protocol.ToolGetAccessibilityTree:
 		return "Read less at once: pass refId for one subtree, a smaller maxDepth or maxChars, and follow the continuation value the result gives."
-	case "read_page", "fetch_url":
+	case protocol.ToolReadPage, protocol.ToolFetchURL:
 		return "Pass a smaller maxChars and follow the continuation value the result gives to read the rest."
-	case "extract_data":
+	case protocol.ToolExtractData:
 		return "Pass ref to extract from one element at a time."
 	}
 	return "Ask for a smaller part."

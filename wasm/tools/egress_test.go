@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 func TestPrivateHostReadsURLsAsABrowserDoes(t *testing.T) {
@@ -75,7 +76,7 @@ func (f *fakeResolver) Resolve(ctx context.Context, host string) ([]string, erro
 func redirectRig(t *testing.T, tabURL string, routes map[string]string) (*fetchRig, func() []string) {
 	var mu sync.Mutex
 	var seen []string
-	r := newFetchRig(t, ModeAct, tabURL, func(w http.ResponseWriter, req *http.Request) {
+	r := newFetchRig(t, protocol.ModeAct, tabURL, func(w http.ResponseWriter, req *http.Request) {
 		mu.Lock()
 		seen = append(seen, req.Host+req.URL.Path)
 		mu.Unlock()
@@ -232,7 +233,7 @@ func TestResolverRefusesNamesThatLeadInside(t *testing.T) {
 
 func TestNavigateRefusesPrivateHostsTheUserDidNotName(t *testing.T) {
 	for _, u := range []string{"http://192.168.1.1/", "http://localhost:3000/", "http://router/", "http://2130706433/", "http://[fd00::1]/", "http://nas.home.arpa/"} {
-		r := newRig(ModeAct, "mid")
+		r := newRig(protocol.ModeAct, "mid")
 		_, err := r.run("navigate", `{"url":`+jsonString(u)+`}`)
 		if err == nil || !strings.Contains(err.Error(), "navigate: refused") || !strings.Contains(err.Error(), "user's own message") {
 			t.Errorf("%s: error %v, want a refusal naming the user", u, err)
@@ -242,7 +243,7 @@ func TestNavigateRefusesPrivateHostsTheUserDidNotName(t *testing.T) {
 		}
 	}
 
-	r := newRig(ModeAct, "mid")
+	r := newRig(protocol.ModeAct, "mid")
 	r.d.AllowHosts([]string{"http://localhost:3000/app", "192.168.1.1", " Router. "})
 	for _, u := range []string{"http://localhost:3000/login", "http://192.168.1.1:8080/", "http://router/", "http://3232235777/"} {
 		if _, err := r.run("navigate", `{"url":`+jsonString(u)+`}`); err != nil {
@@ -254,7 +255,7 @@ func TestNavigateRefusesPrivateHostsTheUserDidNotName(t *testing.T) {
 	}
 
 	// The tab already shows the local app: its other pages may be opened.
-	r = newRig(ModeAct, "mid")
+	r = newRig(protocol.ModeAct, "mid")
 	r.tabs.tab.URL = "http://127.0.0.1:5173/"
 	if _, err := r.run("navigate", `{"url":"http://127.0.0.1:5173/settings"}`); err != nil {
 		t.Errorf("tab's own host: %v", err)
@@ -262,7 +263,7 @@ func TestNavigateRefusesPrivateHostsTheUserDidNotName(t *testing.T) {
 }
 
 func TestNavigateChecksResolvedAddresses(t *testing.T) {
-	r := newRig(ModeAct, "mid")
+	r := newRig(protocol.ModeAct, "mid")
 	r.d.p.Resolve = &fakeResolver{addrs: map[string][]string{"rebind.example": {"127.0.0.1"}, "news.example": {"93.184.216.34"}}}
 	if _, err := r.run("navigate", `{"url":"https://rebind.example/"}`); err == nil || !strings.Contains(err.Error(), "resolves to 127.0.0.1") {
 		t.Errorf("error %v, want a refusal naming the address", err)
@@ -279,7 +280,7 @@ func TestNavigateChecksResolvedAddresses(t *testing.T) {
 // the tab to a private host is refused where it lands, and the tab goes
 // back.
 func TestNavigateSendsTheTabBackFromARedirectInside(t *testing.T) {
-	r := newRig(ModeAct, "mid")
+	r := newRig(protocol.ModeAct, "mid")
 	r.tabs.redirect = map[string]string{"https://short.example/x": "http://192.168.0.1/admin", "https://short.example/y": "https://long.example/y"}
 	_, err := r.run("navigate", `{"url":"https://short.example/x"}`)
 	if err == nil || !strings.Contains(err.Error(), "led the tab to http://192.168.0.1/admin") || !strings.Contains(err.Error(), "sent back") {

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // fetch_url limits (docs/decisions/fetch-url.md).
@@ -38,7 +39,7 @@ func (d *Dispatcher) runFetch(ctx context.Context, args map[string]any) (string,
 	if err != nil {
 		return "", tabError(err)
 	}
-	if err := d.checkHost(ctx, "fetch_url", target, tab.URL); err != nil {
+	if err := d.checkHost(ctx, protocol.ToolFetchURL, target, tab.URL); err != nil {
 		return "", err
 	}
 	page := pageBudget
@@ -62,7 +63,7 @@ func (d *Dispatcher) runFetch(ctx context.Context, args map[string]any) (string,
 	if err != nil {
 		return "", err
 	}
-	return d.b.PageResult(text, continueHint("fetch_url")), nil
+	return d.b.PageResult(text, continueHint(protocol.ToolFetchURL)), nil
 }
 
 // fetchTarget accepts absolute http(s) URLs; a bare host gets https.
@@ -151,7 +152,7 @@ func (d *Dispatcher) get(ctx context.Context, target *url.URL, tabURL string) (*
 			return nil, nil, fmt.Errorf("fetch_url: %s redirected to a %s: address, which fetch_url does not read", cur, next.Scheme)
 		}
 		next.Fragment = ""
-		if err := d.checkHost(ctx, "fetch_url", next, tabURL); err != nil {
+		if err := d.checkHost(ctx, protocol.ToolFetchURL, next, tabURL); err != nil {
 			return nil, nil, redirectRefusal(target, next, err)
 		}
 		if hops == maxRedirects {
@@ -173,7 +174,7 @@ func (d *Dispatcher) follow(ctx context.Context, target, u *url.URL, tabURL stri
 		resp.Body.Close()
 		return nil, nil, errors.New("fetch_url: the browser did not say which URL answered")
 	}
-	if err := d.checkHost(ctx, "fetch_url", final, tabURL); err != nil {
+	if err := d.checkHost(ctx, protocol.ToolFetchURL, final, tabURL); err != nil {
 		resp.Body.Close()
 		return nil, nil, redirectRefusal(target, final, err)
 	}

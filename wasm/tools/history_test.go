@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // cdpHistory answers the CDP history commands from the fake tab's history;
@@ -39,10 +40,10 @@ func (f *fakeTabs) cdpHistory(method string, params map[string]any) json.RawMess
 
 // chromeRig is a Chrome dispatcher whose debugger knows the tab's history.
 func chromeRig() (*rig, *fakeDebugger) {
-	r := newRig(ModeAct, "full")
+	r := newRig(protocol.ModeAct, "full")
 	dbg := &fakeDebugger{tabs: r.tabs}
 	p := platform.Platform{Tabs: r.tabs, Content: r.content, Debugger: dbg, Clock: &fakeClock{now: time.Unix(0, 0)}}
-	r.d = NewDispatcher(p, 7, ModeAct, "full", "chrome", tb)
+	r.d = NewDispatcher(p, 7, protocol.ModeAct, "full", "chrome", tb)
 	return r, dbg
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Load waiting. A click's navigation can begin a moment after the click
@@ -31,14 +32,14 @@ func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any, 
 		return "", tabError(err)
 	}
 	var target string
-	if t.name == "navigate" {
+	if t.name == protocol.ToolNavigate {
 		u, err := checkURL(args["url"].(string))
 		if err != nil {
 			return "", err
 		}
 		// A page's text must not steer the tab into the user's
 		// machine or intranet (a router's admin page, a local service).
-		if err := d.checkHost(ctx, "navigate", u, before.URL); err != nil {
+		if err := d.checkHost(ctx, protocol.ToolNavigate, u, before.URL); err != nil {
 			return "", err
 		}
 		target = u.String()
@@ -53,13 +54,13 @@ func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any, 
 		return "", err
 	}
 	switch t.name {
-	case "navigate":
+	case protocol.ToolNavigate:
 		if err = d.p.Tabs.Navigate(ctx, d.tabID, target); err != nil {
 			err = tabError(err)
 		}
-	case "go_back":
+	case protocol.ToolGoBack:
 		err = d.goHistory(ctx, -1)
-	case "go_forward":
+	case protocol.ToolGoForward:
 		err = d.goHistory(ctx, +1)
 	}
 	if err != nil {
@@ -73,7 +74,7 @@ func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any, 
 	if err := d.armDialogs(ctx, ""); err != nil {
 		return "", err
 	}
-	if t.name == "navigate" {
+	if t.name == protocol.ToolNavigate {
 		if err := d.refuseLanding(ctx, target, tab, before); err != nil {
 			return "", err
 		}
@@ -91,7 +92,7 @@ func (d *Dispatcher) refuseLanding(ctx context.Context, target string, tab, befo
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil
 	}
-	refused := d.checkHost(ctx, "navigate", u, before.URL)
+	refused := d.checkHost(ctx, protocol.ToolNavigate, u, before.URL)
 	if refused == nil || ctx.Err() != nil {
 		return ctx.Err()
 	}

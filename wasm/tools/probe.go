@@ -7,13 +7,14 @@ import (
 	"fmt"
 
 	"github.com/webbrain/webbrain/wasm/guard"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Probe implements guard.Prober: the content script describes the element
 // an action would reach (wb_probe) without acting on it.
 func (d *Dispatcher) Probe(ctx context.Context, args map[string]any) (guard.Probe, error) {
 	var p guard.Probe
-	raw, err := d.internal(ctx, "wb_probe", args)
+	raw, err := d.internal(ctx, protocol.PageProbe, args)
 	if err != nil {
 		return p, err
 	}
@@ -25,7 +26,7 @@ func (d *Dispatcher) Probe(ctx context.Context, args map[string]any) (guard.Prob
 
 // Links implements guard.Prober: the page's URL and its visible links.
 func (d *Dispatcher) Links(ctx context.Context) (string, []string, error) {
-	raw, err := d.internal(ctx, "wb_links", map[string]any{})
+	raw, err := d.internal(ctx, protocol.PageLinks, map[string]any{})
 	if err != nil {
 		return "", nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Read windows of get_accessibility_tree (spec 003, "adaptive read
@@ -31,7 +32,7 @@ type ReadWindow struct {
 // (an unknown tier is Mid) whose context window is at least 65,536 tokens
 // get 12,000/16,000; Compact providers and smaller windows 6,000/8,000.
 func WindowFor(tier string, contextWindow int) ReadWindow {
-	if tier == llm.TierCompact || contextWindow < expandedMinContext {
+	if tier == protocol.TierCompact || contextWindow < expandedMinContext {
 		return ReadWindow{Page: pageBudget, Result: MaxResultChars}
 	}
 	return ReadWindow{Page: expandedPage, Result: expandedResult}
@@ -62,7 +63,7 @@ func (w ReadWindow) pageSize(name string, args map[string]any, raw string) float
 	if !ok {
 		return pageBudget
 	}
-	if asked, ok := askedMaxChars(raw); ok && name == "get_accessibility_tree" && asked > page {
+	if asked, ok := askedMaxChars(raw); ok && name == protocol.ToolGetAccessibilityTree && asked > page {
 		return min(math.Round(asked), float64(w.Page))
 	}
 	return page
@@ -71,7 +72,7 @@ func (w ReadWindow) pageSize(name string, args map[string]any, raw string) float
 // resultCap is the cap of a tool result: the expanded cap only for a tree
 // read whose page is larger than the default.
 func (w ReadWindow) resultCap(name string, page float64) int {
-	if name == "get_accessibility_tree" && page > pageBudget {
+	if name == protocol.ToolGetAccessibilityTree && page > pageBudget {
 		return w.Result
 	}
 	return MaxResultChars
@@ -95,7 +96,7 @@ func askedMaxChars(raw string) (float64, bool) {
 // expanded cap for a larger tree page the window allows.
 func ResultLimit(call llm.ToolCall, tier string, contextWindow int) int {
 	asked, ok := askedMaxChars(call.Arguments)
-	if call.Name != "get_accessibility_tree" || !ok {
+	if call.Name != protocol.ToolGetAccessibilityTree || !ok {
 		return MaxResultChars
 	}
 	w := WindowFor(tier, contextWindow)

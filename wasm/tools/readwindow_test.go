@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // treeMax returns the maxChars maximum get_accessibility_tree advertises.
@@ -31,19 +32,19 @@ func TestExpandedWindowOnlyForMidFullWithLargeContext(t *testing.T) {
 		window     int
 		want       float64
 	}{
-		{ModeAct, "mid", 65536, 12000},
-		{ModeAct, "full", 200000, 12000},
-		{ModeAsk, "full", 131072, 12000},
-		{ModeAct, "", 131072, 12000}, // unknown tier is mid
-		{ModeAct, "compact", 131072, 6000},
-		{ModeAct, "mid", 65535, 6000},
-		{ModeAct, "full", 0, 6000},
+		{protocol.ModeAct, "mid", 65536, 12000},
+		{protocol.ModeAct, "full", 200000, 12000},
+		{protocol.ModeAsk, "full", 131072, 12000},
+		{protocol.ModeAct, "", 131072, 12000}, // unknown tier is mid
+		{protocol.ModeAct, "compact", 131072, 6000},
+		{protocol.ModeAct, "mid", 65535, 6000},
+		{protocol.ModeAct, "full", 0, 6000},
 	} {
 		if got := treeMax(t, c.mode, c.tier, c.window); got != c.want {
 			t.Errorf("%s/%s/%d: maxChars up to %v, want %v", c.mode, c.tier, c.window, got, c.want)
 		}
 	}
-	for _, s := range ForMode(ModeAct, "full", "chrome", 200000) {
+	for _, s := range ForMode(protocol.ModeAct, "full", "chrome", 200000) {
 		if s.Name == "read_page" && !strings.Contains(string(s.Parameters), `"maximum":6000`) {
 			t.Errorf("read_page grew: %s", s.Parameters)
 		}
@@ -64,7 +65,7 @@ func TestExpandedTreeReadIsSentAndCapped(t *testing.T) {
 		{0, `{"filter":"all","maxChars":12000}`, 6000, 8000},
 	}
 	for _, c := range cases {
-		r := newRig(ModeAct, "mid")
+		r := newRig(protocol.ModeAct, "mid")
 		r.d.WithContextWindow(c.window)
 		r.content.reply = func(name string, args map[string]any) (json.RawMessage, error) { return okReply(big) }
 		out, err := r.run("get_accessibility_tree", c.args)
@@ -84,7 +85,7 @@ func TestExpandedTreeReadIsSentAndCapped(t *testing.T) {
 		}
 	}
 	// Other reads keep their page and cap whatever the window.
-	r := newRig(ModeAct, "full")
+	r := newRig(protocol.ModeAct, "full")
 	r.d.WithContextWindow(200000)
 	r.content.reply = func(name string, args map[string]any) (json.RawMessage, error) { return okReply(big) }
 	out, err := r.run("read_page", `{"maxChars":12000}`)

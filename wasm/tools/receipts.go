@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Receipt identifies one dispatch of an action that changes the page, so
@@ -39,7 +40,7 @@ func (d *Dispatcher) Locate(ctx context.Context, call llm.ToolCall) (string, err
 	}
 	switch {
 	case t.runs == inContent:
-		raw, err := d.send(ctx, t, json.RawMessage(`{"wb":"tool","name":"wb_doc","args":{}}`))
+		raw, err := d.send(ctx, t, json.RawMessage(`{"wb":"tool","name":"`+protocol.PageDoc+`","args":{}}`))
 		if err != nil {
 			return "", err
 		}
@@ -48,7 +49,7 @@ func (d *Dispatcher) Locate(ctx context.Context, call llm.ToolCall) (string, err
 			return "", fmt.Errorf("%s: the page did not name its document", t.name)
 		}
 		return r.Doc, nil
-	case t.name == "navigate":
+	case t.name == protocol.ToolNavigate:
 		tab, err := d.p.Tabs.Get(ctx, d.tabID)
 		if err != nil {
 			return "", tabError(err)

@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 func TestLocateNamesThePageDocumentOrTheTab(t *testing.T) {
-	r := newRig(ModeAct, "mid")
+	r := newRig(protocol.ModeAct, "mid")
 	r.content.reply = func(name string, args map[string]any) (json.RawMessage, error) {
 		if name == "wb_doc" {
 			return json.RawMessage(`{"ok":true,"result":{"doc":"d-42","url":"https://shop.example/"}}`), nil
@@ -35,7 +36,7 @@ func TestLocateNamesThePageDocumentOrTheTab(t *testing.T) {
 }
 
 func TestAReceiptRidesWithThePageAction(t *testing.T) {
-	r := newRig(ModeAct, "mid")
+	r := newRig(protocol.ModeAct, "mid")
 	_, err := r.d.ExecuteOnce(context.Background(), llm.ToolCall{Name: "click_ax", Arguments: `{"ref":"ref_1"}`}, Receipt{ID: "r1", At: "d-42"})
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func TestAReceiptRidesWithThePageAction(t *testing.T) {
 }
 
 func TestAChangedPageIsReportedAsUnknown(t *testing.T) {
-	r := newRig(ModeAct, "mid")
+	r := newRig(protocol.ModeAct, "mid")
 	r.content.reply = func(name string, args map[string]any) (json.RawMessage, error) {
 		return json.RawMessage(`{"ok":false,"changed":true,"error":"ignored <b>page</b> words"}`), nil
 	}
@@ -62,7 +63,7 @@ func TestAResumedNavigateRunsOnlyIfTheTabHasNotMoved(t *testing.T) {
 	nav := llm.ToolCall{Name: "navigate", Arguments: `{"url":"https://news.example"}`}
 
 	// The navigation had happened: the tab is at the target.
-	r := newRig(ModeAct, "mid")
+	r := newRig(protocol.ModeAct, "mid")
 	r.tabs.tab.URL = "https://news.example/"
 	out, err := r.d.ExecuteOnce(ctx, nav, Receipt{ID: "r1", At: "https://shop.example/", Resumed: true})
 	if err != nil || len(r.tabs.navs) != 0 || !strings.Contains(out, "had been sent") {
@@ -70,13 +71,13 @@ func TestAResumedNavigateRunsOnlyIfTheTabHasNotMoved(t *testing.T) {
 	}
 
 	// It had not: the tab is where it was.
-	r = newRig(ModeAct, "mid")
+	r = newRig(protocol.ModeAct, "mid")
 	if _, err := r.d.ExecuteOnce(ctx, nav, Receipt{ID: "r1", At: "https://shop.example/", Resumed: true}); err != nil || len(r.tabs.navs) != 1 {
 		t.Fatalf("where it was: err %v navs %v", err, r.tabs.navs)
 	}
 
 	// Elsewhere: unknown, and not sent.
-	r = newRig(ModeAct, "mid")
+	r = newRig(protocol.ModeAct, "mid")
 	r.tabs.tab.URL = "https://other.example/x"
 	_, err = r.d.ExecuteOnce(ctx, nav, Receipt{ID: "r1", At: "https://shop.example/", Resumed: true})
 	if err == nil || !strings.Contains(err.Error(), "unknown") || len(r.tabs.navs) != 0 {

@@ -3,13 +3,15 @@ package tools
 import (
 	"errors"
 	"strings"
+
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // catalog lists every tool in the order the model sees them: reading
 // first, then acting, then finishing.
 var catalog = []tool{
 	{
-		name: "get_accessibility_tree",
+		name: protocol.ToolGetAccessibilityTree,
 		desc: "Read the page as a compact accessibility tree: one line per element with its role, name and a ref like \"ref_12\" that the *_ax tools accept. " +
 			"Start with filter \"interactive\" to find controls, \"visible\" for what is on screen, \"all\" for the whole document. " +
 			"Pass refId to read only that element's subtree. A long tree is cut into pages: when the result says it continues, call again with the same arguments plus the continuation value it gives.",
@@ -17,7 +19,7 @@ var catalog = []tool{
 		cols:   colAll, runs: inContent, readOnly: true,
 	},
 	{
-		name: "read_page",
+		name: protocol.ToolReadPage,
 		desc: "Read the visible text of the page in reading order (headings, paragraphs, lists, tables). Use it to answer questions about the content. " +
 			"A long page is cut into parts: when the result says it continues, call again with the continuation value it gives.",
 		params: `{"type":"object","properties":{` +
@@ -26,19 +28,19 @@ var catalog = []tool{
 		cols: colAll, runs: inContent, readOnly: true,
 	},
 	{
-		name:   "get_selection",
+		name:   protocol.ToolGetSelection,
 		desc:   "Return the text the user has selected on the page, or say that nothing is selected.",
 		params: `{"type":"object","properties":{}}`,
 		cols:   colAll, runs: inContent, readOnly: true,
 	},
 	{
-		name:   "get_window_info",
+		name:   protocol.ToolGetWindowInfo,
 		desc:   "Return the page URL and title, the viewport size, the scroll position and the document size.",
 		params: `{"type":"object","properties":{}}`,
 		cols:   colAll, runs: inContent, readOnly: true,
 	},
 	{
-		name: "extract_data",
+		name: protocol.ToolExtractData,
 		desc: "Extract structured data from the page or from one element: a table as rows of cells, a list as items, links as text and URL, headings as an outline, a form as its fields and values.",
 		params: `{"type":"object","properties":{` +
 			`"kind":{"type":"string","enum":["table","list","links","headings","form"],"description":"what to extract"},` +
@@ -47,7 +49,7 @@ var catalog = []tool{
 		cols: colAll, runs: inContent, readOnly: true,
 	},
 	{
-		name: "fetch_url",
+		name: protocol.ToolFetchURL,
 		desc: "Read another web page by its URL without leaving the current page. It is a plain GET without the user's cookies or logins, so it sees what a signed-out visitor sees; it cannot submit forms or send any other request. " +
 			"It returns the readable text of an HTML page, or plain text, Markdown or JSON as it is. Addresses on this computer or a local network are refused unless the tab is showing that same host. " +
 			"To click or type on a page, navigate to it instead. A long document is cut into parts: when the result says it continues, call again with the continuation value it gives.",
@@ -58,7 +60,7 @@ var catalog = []tool{
 		cols: colAll, runs: inBackground, readOnly: true,
 	},
 	{
-		name: "scroll",
+		name: protocol.ToolScroll,
 		desc: "Scroll the page or bring an element into view. Give direction (and optionally amount in pixels, default most of a screen; top and bottom jump to the ends), or ref to scroll that element into view.",
 		params: `{"type":"object","properties":{` +
 			`"direction":{"type":"string","enum":["up","down","left","right","top","bottom"]},` +
@@ -68,7 +70,7 @@ var catalog = []tool{
 		check: requireOne("direction", "ref"),
 	},
 	{
-		name: "wait_for_stable",
+		name: protocol.ToolWaitForStable,
 		desc: "Wait until the page stops changing (no DOM mutations and no pending loads for a moment), up to timeoutMs. Use it after an action that loads content.",
 		params: `{"type":"object","properties":{` +
 			`"timeoutMs":{"type":"integer","minimum":100,"maximum":20000,"description":"longest wait (default 5000)"},` +
@@ -76,7 +78,7 @@ var catalog = []tool{
 		cols: colAsk | colMid | colFull, runs: inContent, readOnly: true,
 	},
 	{
-		name: "wait_for_element",
+		name: protocol.ToolWaitForElement,
 		desc: "Wait until an element matching a CSS selector, or containing a text, appears on the page, up to timeoutMs.",
 		params: `{"type":"object","properties":{` +
 			`"selector":{"type":"string","description":"CSS selector"},` +
@@ -87,13 +89,13 @@ var catalog = []tool{
 		check: requireOne("selector", "text"),
 	},
 	{
-		name:   "click_ax",
+		name:   protocol.ToolClickAX,
 		desc:   "Click the element with this ref from get_accessibility_tree. This is the preferred way to click.",
 		params: `{"type":"object","properties":{"ref":{"type":"string","description":"element ref, e.g. ref_12"}},"required":["ref"]}`,
 		cols:   colActAll, runs: inContent, mayNavigate: true,
 	},
 	{
-		name: "type_ax",
+		name: protocol.ToolTypeAX,
 		desc: "Type text into the input, text area or editable element with this ref. It replaces the current value unless clear is false; submit presses Enter afterwards.",
 		params: `{"type":"object","properties":{` +
 			`"ref":{"type":"string","description":"element ref, e.g. ref_12"},` +
@@ -103,7 +105,7 @@ var catalog = []tool{
 		cols: colActAll, runs: inContent, mayNavigate: true,
 	},
 	{
-		name: "set_field",
+		name: protocol.ToolSetField,
 		desc: "Set a form control with this ref directly: value for a text field or single select, values for a multi-select, checked for a checkbox or radio button.",
 		params: `{"type":"object","properties":{` +
 			`"ref":{"type":"string","description":"element ref, e.g. ref_12"},` +
@@ -114,7 +116,7 @@ var catalog = []tool{
 		check: requireOne("value", "values", "checked"),
 	},
 	{
-		name: "click",
+		name: protocol.ToolClick,
 		desc: "Click an element by ref, or a point by viewport coordinates x,y (CSS pixels). Prefer click_ax; use coordinates only for things the tree does not show.",
 		params: `{"type":"object","properties":{` +
 			`"ref":{"type":"string","description":"element ref, e.g. ref_12"},` +
@@ -123,37 +125,37 @@ var catalog = []tool{
 		check: refOrPoint,
 	},
 	{
-		name:   "type_text",
+		name:   protocol.ToolTypeText,
 		desc:   "Type text into the element that has focus.",
 		params: `{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`,
 		cols:   colActAll, runs: inContent,
 	},
 	{
-		name:   "press_keys",
+		name:   protocol.ToolPressKeys,
 		desc:   "Press a key or key combination on the focused element, e.g. \"Enter\", \"Tab\", \"Escape\", \"Control+a\", \"Shift+ArrowDown\". Separate several presses with spaces.",
 		params: `{"type":"object","properties":{"keys":{"type":"string","description":"keys, modifiers joined with +"}},"required":["keys"]}`,
 		cols:   colActAll, runs: inContent, mayNavigate: true,
 	},
 	{
-		name:   "navigate",
+		name:   protocol.ToolNavigate,
 		desc:   "Load an http or https URL in the current tab and wait for it to finish loading.",
 		params: `{"type":"object","properties":{"url":{"type":"string","description":"absolute http(s) URL"}},"required":["url"]}`,
 		cols:   colActAll, runs: inTabs,
 	},
 	{
-		name:   "go_back",
+		name:   protocol.ToolGoBack,
 		desc:   "Go back one page in the tab's history and wait for it to load.",
 		params: `{"type":"object","properties":{}}`,
 		cols:   colMid | colFull, runs: inTabs,
 	},
 	{
-		name:   "go_forward",
+		name:   protocol.ToolGoForward,
 		desc:   "Go forward one page in the tab's history and wait for it to load.",
 		params: `{"type":"object","properties":{}}`,
 		cols:   colMid | colFull, runs: inTabs,
 	},
 	{
-		name: "done",
+		name: protocol.ToolDone,
 		desc: "Finish the task. summary is your answer to the user in Markdown: what you did and found. status is success when the task is complete, partial when only part is done, failed when it could not be done.",
 		params: `{"type":"object","properties":{` +
 			`"summary":{"type":"string"},` +
@@ -161,7 +163,7 @@ var catalog = []tool{
 		cols: colAll, runs: inAgent, readOnly: true,
 	},
 	{
-		name: "clarify",
+		name: protocol.ToolClarify,
 		desc: "Ask the user a question when the task is ambiguous or needs a decision only they can make, and wait for the answer. Offer short options when the choices are known.",
 		params: `{"type":"object","properties":{` +
 			`"question":{"type":"string"},` +

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // trustedTools send their clicks and keys through CDP when the browser has
@@ -12,7 +14,7 @@ import (
 // content script still does the page's part: trusted_prepare resolves the
 // target, checks it, focuses and plans the input; trusted_finish reports
 // what the input changed (extension/content/trusted.js).
-var trustedTools = map[string]bool{"click_ax": true, "click": true, "type_ax": true, "type_text": true, "press_keys": true}
+var trustedTools = map[string]bool{protocol.ToolClickAX: true, protocol.ToolClick: true, protocol.ToolTypeAX: true, protocol.ToolTypeText: true, protocol.ToolPressKeys: true}
 
 func (d *Dispatcher) usesTrustedInput(t *tool) bool {
 	return d.p.Debugger != nil && trustedTools[t.name]
@@ -41,7 +43,7 @@ type trustedStep struct {
 func (d *Dispatcher) sendTrusted(ctx context.Context, t *tool, args map[string]any, synthetic json.RawMessage, receipt map[string]string) (text, note string, err error) {
 	// Under a receipt the page answers a prepare it has seen with what is
 	// still missing, or with Done (docs/decisions/exactly-once.md).
-	prep, err := json.Marshal(map[string]any{"wb": "tool", "name": "trusted_prepare", "args": map[string]any{"tool": t.name, "args": args}, "receipt": receipt})
+	prep, err := json.Marshal(map[string]any{"wb": "tool", "name": protocol.PageTrustedPrepare, "args": map[string]any{"tool": t.name, "args": args}, "receipt": receipt})
 	if err != nil {
 		return "", "", err
 	}
@@ -70,7 +72,7 @@ func (d *Dispatcher) sendTrusted(ctx context.Context, t *tool, args map[string]a
 	}
 	// The page's report comes after the input, so a dialog the input
 	// opened has been answered by then.
-	finish, err := json.Marshal(map[string]any{"wb": "tool", "name": "trusted_finish", "args": map[string]any{}, "receipt": receipt})
+	finish, err := json.Marshal(map[string]any{"wb": "tool", "name": protocol.PageTrustedFinish, "args": map[string]any{}, "receipt": receipt})
 	if err != nil {
 		return "", "", err
 	}

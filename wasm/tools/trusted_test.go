@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // cdpCall is one command the fake debugger received.
@@ -95,7 +96,7 @@ func jsonText(v any) string {
 // trustedRig is a Chrome dispatcher whose content script answers
 // trusted_prepare with plan and trusted_finish with a report.
 func trustedRig(plan string) (*rig, *fakeDebugger) {
-	r := newRig(ModeAct, "full")
+	r := newRig(protocol.ModeAct, "full")
 	dbg := &fakeDebugger{}
 	r.content.reply = func(name string, args map[string]any) (json.RawMessage, error) {
 		switch name {
@@ -107,7 +108,7 @@ func trustedRig(plan string) (*rig, *fakeDebugger) {
 		return okReply(name + " synthetic")
 	}
 	p := platform.Platform{Tabs: r.tabs, Content: r.content, Debugger: dbg, Clock: &fakeClock{now: time.Unix(0, 0)}}
-	r.d = NewDispatcher(p, 7, ModeAct, "full", "chrome", tb)
+	r.d = NewDispatcher(p, 7, protocol.ModeAct, "full", "chrome", tb)
 	return r, dbg
 }
 
@@ -241,7 +242,7 @@ func TestSetFieldAndFirefoxStaySynthetic(t *testing.T) {
 	if len(dbg.calls) != 0 || strings.Join(r.names(), " ") != "set_field" {
 		t.Errorf("set_field used CDP or a prepare: %v %v", dbg.summary(), r.names())
 	}
-	ff := newRig(ModeAct, "full") // no Debugger, as in Firefox
+	ff := newRig(protocol.ModeAct, "full") // no Debugger, as in Firefox
 	if _, err := ff.run("click_ax", `{"ref":"ref_3"}`); err != nil {
 		t.Fatal(err)
 	}

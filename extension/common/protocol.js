@@ -1,0 +1,124 @@
+// The protocol's names for the side panel and the settings page: the
+// actions they send the background, the broadcast and its event kinds, run
+// statuses, storage keys, modes, tiers, provider kinds and the approval
+// card's words (docs/PROTOCOL.md). Go has the same names in wasm/protocol;
+// wasm/protocol/protocol_test.go reads this file and fails when the two or
+// the doc disagree, so keep it plain: one frozen object of string
+// constants per export, one `NAME: "value",` a line.
+
+export const ACTION = Object.freeze({
+  CHAT_START: "chat_start",
+  ABORT: "abort",
+  STEER: "steer",
+  CLEAR_CONVERSATION: "clear_conversation",
+  RUN_STATE: "run_state",
+  CLARIFY_ANSWER: "clarify_answer",
+  APPROVAL_ANSWER: "approval_answer",
+  SETTINGS_GET: "settings_get",
+  SETTINGS_SAVE: "settings_save",
+  PROVIDER_TEST: "provider_test",
+  CONFIG_EXPORT: "config_export",
+  CONFIG_IMPORT: "config_import",
+});
+
+// The type of the background's broadcasts.
+export const MESSAGE = Object.freeze({
+  AGENT_UPDATE: "agent_update",
+});
+
+// agent_update event kinds.
+export const EVENT = Object.freeze({
+  RUN_STARTED: "run_started",
+  STEP: "step",
+  TEXT_DELTA: "text_delta",
+  TEXT_RESET: "text_reset",
+  TOOL_CALL: "tool_call",
+  TOOL_RESULT: "tool_result",
+  CLARIFY: "clarify",
+  APPROVAL: "approval",
+  APPROVAL_RESOLVED: "approval_resolved",
+  LOOP_WARNING: "loop_warning",
+  CONTEXT_COMPACTED: "context_compacted",
+  FINAL: "final",
+  ERROR: "error",
+  STOPPED: "stopped",
+  STEER: "steer",
+  CORRECTION_APPLIED: "correction_applied",
+  STEER_RETURNED: "steer_returned",
+  RESUMED: "resumed",
+});
+
+// A run journal's status. The panel adds "idle" (no run) of its own.
+export const STATUS = Object.freeze({
+  RUNNING: "running",
+  DONE: "done",
+  ERROR: "error",
+  STOPPED: "stopped",
+});
+
+// SETTINGS is a storage.local key; the others prefix a tab id in
+// storage.session (tabKey).
+export const STORAGE = Object.freeze({
+  SETTINGS: "settings",
+  AGENT_CONV: "agentConv:",
+  RUN_UI: "runUi:",
+  TAB_CHAT: "tabChat:",
+  AGENT_RUN: "agentRun:",
+  AGENT_STEER: "agentSteer:",
+});
+
+export const MODE = Object.freeze({
+  ASK: "ask",
+  ACT: "act",
+});
+
+export const TIER = Object.freeze({
+  COMPACT: "compact",
+  MID: "mid",
+  FULL: "full",
+});
+
+export const PROVIDER_KIND = Object.freeze({
+  OPENAI_CHAT: "openai-chat",
+  OPENAI_RESPONSES: "openai-responses",
+  ANTHROPIC: "anthropic",
+  AZURE: "azure",
+});
+
+// An approval card's choices and approval_resolved's decision.
+export const DECISION = Object.freeze({
+  APPROVE: "approve",
+  APPROVE_SITE: "approve_site",
+  DECLINE: "decline",
+});
+
+// approval_resolved's reason.
+export const RESOLVED = Object.freeze({
+  USER: "user",
+  TIMEOUT: "timeout",
+  STOPPED: "stopped",
+});
+
+// context_compacted's reason.
+export const COMPACTED = Object.freeze({
+  AUTO: "auto",
+  OVERFLOW: "overflow",
+});
+
+// An approval card's category.
+export const CATEGORY = Object.freeze({
+  SEND: "send",
+  PUBLISH: "publish",
+  DELETE: "delete",
+  PAYMENT: "payment",
+  PURCHASE: "purchase",
+  SHARE: "share",
+  ACCOUNT: "account",
+  SUBMIT: "submit",
+  TYPE_DATA: "type_data",
+  NAVIGATE: "navigate",
+  FETCH: "fetch",
+});
+
+// tabKey is the storage.session key of a STORAGE prefix for a tab.
+export const tabKey = (prefix, tabId) => `${prefix}${tabId}`;

@@ -1,0 +1,222 @@
+// Package protocol names what WebBrain's parts say to each other: the
+// actions the panel and settings page send the background, the broadcast
+// and its event kinds, the run statuses, the storage keys, modes, tiers,
+// provider kinds, the approval card's words, and the tools.
+//
+// Each name is written here once for Go. The JS pages have the same names
+// in extension/common/protocol.js and docs/PROTOCOL.md lists them; the
+// tests here and in wasm/tools fail when these, the pages' <select>
+// options, the tool catalog or the content script's tool table disagree
+// (docs/decisions/protocol-names.md). Add a name in all of them.
+//
+// The package imports nothing of WebBrain's, so every package may use it.
+package protocol
+
+import "strconv"
+
+// Actions: the runtime messages {action, ...} the panel and the settings
+// page send the background (docs/PROTOCOL.md, "Panel → background").
+const (
+	ActionChatStart         = "chat_start"
+	ActionAbort             = "abort"
+	ActionSteer             = "steer"
+	ActionClearConversation = "clear_conversation"
+	ActionRunState          = "run_state"
+	ActionClarifyAnswer     = "clarify_answer"
+	ActionApprovalAnswer    = "approval_answer"
+	ActionSettingsGet       = "settings_get"
+	ActionSettingsSave      = "settings_save"
+	ActionProviderTest      = "provider_test"
+	ActionConfigExport      = "config_export"
+	ActionConfigImport      = "config_import"
+)
+
+// MessageAgentUpdate is the type of the background's broadcast of one run
+// event: {type, tabId, requestId, seq, event}.
+const MessageAgentUpdate = "agent_update"
+
+// Event kinds of agent_update and of the run journal (docs/PROTOCOL.md,
+// "Background → panel", lists each kind's fields).
+const (
+	EventRunStarted    = "run_started"
+	EventStep          = "step"
+	EventTextDelta     = "text_delta"
+	EventTextReset     = "text_reset" // the streamed text of this step so far is void
+	EventToolCall      = "tool_call"
+	EventToolResult    = "tool_result"
+	EventClarify       = "clarify"
+	EventLoopWarning   = "loop_warning"
+	EventFinal         = "final"
+	EventError         = "error"
+	EventStopped       = "stopped"
+	EventResumed       = "resumed" // a new background took the run over
+	EventSteer         = "steer"   // a correction was accepted for the run (id, text)
+	EventCorrection    = "correction_applied"
+	EventSteerReturned = "steer_returned" // the run ended before applying these corrections
+	// EventContextCompacted: older messages were summarised (reason
+	// CompactedAuto) or dropped because the provider rejected the request
+	// as too long (CompactedOverflow); count is how many.
+	EventContextCompacted = "context_compacted"
+	// EventApproval: WebBrain asks the user before an action (id, text,
+	// approval); EventApprovalResolved: the answer (id, decision, reason).
+	EventApproval         = "approval"
+	EventApprovalResolved = "approval_resolved"
+)
+
+// Statuses of a run journal (runUi:<tabId>).
+const (
+	StatusRunning = "running"
+	StatusDone    = "done"
+	StatusError   = "error"
+	StatusStopped = "stopped"
+)
+
+// Storage keys: KeySettings in storage.local; the others are prefixes of
+// per-tab keys in storage.session (TabKey).
+const (
+	KeySettings   = "settings"
+	KeyAgentConv  = "agentConv:"  // the provider-facing conversation
+	KeyRunUI      = "runUi:"      // the run journal
+	KeyTabChat    = "tabChat:"    // the panel's transcript and queue
+	KeyAgentRun   = "agentRun:"   // the active run's recovery record
+	KeyAgentSteer = "agentSteer:" // corrections accepted for the active run
+)
+
+// TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
+func TabKey(prefix string, tabID int) string { return prefix + strconv.Itoa(tabID) }
+
+// Modes a run works in: Ask reads, Act may change pages. Any other mode
+// counts as Ask wherever it matters (failing closed).
+const (
+	ModeAsk = "ask"
+	ModeAct = "act"
+)
+
+// Tiers decide how many tools a model sees.
+const (
+	TierCompact = "compact"
+	TierMid     = "mid"
+	TierFull    = "full"
+)
+
+// Provider kinds (a provider's wire format).
+const (
+	KindOpenAIChat      = "openai-chat"
+	KindOpenAIResponses = "openai-responses"
+	KindAnthropic       = "anthropic"
+	KindAzure           = "azure"
+)
+
+// Decisions on an approval card: approval_answer's decision, the card's
+// choices and approval_resolved's decision.
+const (
+	DecisionApprove     = "approve"
+	DecisionApproveSite = "approve_site" // this kind of action on this site, for the rest of the run
+	DecisionDecline     = "decline"
+)
+
+// Reasons of approval_resolved: who or what closed the card.
+const (
+	ResolvedUser    = "user"
+	ResolvedTimeout = "timeout"
+	ResolvedStopped = "stopped"
+)
+
+// Reasons of context_compacted.
+const (
+	CompactedAuto     = "auto"     // the thresholds were crossed: old messages summarised
+	CompactedOverflow = "overflow" // the provider rejected the request: emergency trim
+)
+
+// Categories of an approval card: what the action does to the world.
+const (
+	CategorySend     = "send"
+	CategoryPublish  = "publish"
+	CategoryDelete   = "delete"
+	CategoryPayment  = "payment"
+	CategoryPurchase = "purchase"
+	CategoryShare    = "share"
+	CategoryAccount  = "account"
+	CategorySubmit   = "submit"
+	CategoryTypeData = "type_data" // typing a secret that came from a page
+	CategoryNavigate = "navigate"
+	CategoryFetch    = "fetch"
+)
+
+// Tools the model may call. Which exist, and where each runs, is the
+// catalog's business (wasm/tools/specs.go); these are their names.
+const (
+	ToolGetAccessibilityTree = "get_accessibility_tree"
+	ToolReadPage             = "read_page"
+	ToolGetSelection         = "get_selection"
+	ToolGetWindowInfo        = "get_window_info"
+	ToolExtractData          = "extract_data"
+	ToolFetchURL             = "fetch_url"
+	ToolScroll               = "scroll"
+	ToolWaitForStable        = "wait_for_stable"
+	ToolWaitForElement       = "wait_for_element"
+	ToolClickAX              = "click_ax"
+	ToolTypeAX               = "type_ax"
+	ToolSetField             = "set_field"
+	ToolClick                = "click"
+	ToolTypeText             = "type_text"
+	ToolPressKeys            = "press_keys"
+	ToolNavigate             = "navigate"
+	ToolGoBack               = "go_back"
+	ToolGoForward            = "go_forward"
+	ToolDone                 = "done"
+	ToolClarify              = "clarify"
+	// ToolLoadSkill is offered beside the catalog, only with skills.
+	ToolLoadSkill = "load_skill"
+)
+
+// Entries of the content script that only the background calls, never the
+// model ({wb: "tool", name, args}).
+const (
+	PageDoc            = "wb_doc"          // this document's id and URL
+	PageProbe          = "wb_probe"        // describe a control for the action gate
+	PageLinks          = "wb_links"        // the links a person can see
+	PageTrustedPrepare = "trusted_prepare" // plan Chrome's trusted input
+	PageTrustedFinish  = "trusted_finish"  // report what the input changed
+)
+
+// The groups, each in the order docs/PROTOCOL.md lists it. Groups maps
+// the name of each extension/common/protocol.js export to its group.
+var (
+	Actions = []string{
+		ActionChatStart, ActionAbort, ActionSteer, ActionClearConversation, ActionRunState,
+		ActionClarifyAnswer, ActionApprovalAnswer, ActionSettingsGet, ActionSettingsSave,
+		ActionProviderTest, ActionConfigExport, ActionConfigImport,
+	}
+	Messages = []string{MessageAgentUpdate}
+	Events   = []string{
+		EventRunStarted, EventStep, EventTextDelta, EventTextReset, EventToolCall, EventToolResult,
+		EventClarify, EventApproval, EventApprovalResolved, EventLoopWarning, EventContextCompacted,
+		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
+	}
+	Statuses   = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
+	Keys       = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer}
+	Modes      = []string{ModeAsk, ModeAct}
+	Tiers      = []string{TierCompact, TierMid, TierFull}
+	Kinds      = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure}
+	Decisions  = []string{DecisionApprove, DecisionApproveSite, DecisionDecline}
+	Resolved   = []string{ResolvedUser, ResolvedTimeout, ResolvedStopped}
+	Compacted  = []string{CompactedAuto, CompactedOverflow}
+	Categories = []string{
+		CategorySend, CategoryPublish, CategoryDelete, CategoryPayment, CategoryPurchase, CategoryShare,
+		CategoryAccount, CategorySubmit, CategoryTypeData, CategoryNavigate, CategoryFetch,
+	}
+	Tools = []string{
+		ToolGetAccessibilityTree, ToolReadPage, ToolGetSelection, ToolGetWindowInfo, ToolExtractData,
+		ToolFetchURL, ToolScroll, ToolWaitForStable, ToolWaitForElement, ToolClickAX, ToolTypeAX,
+		ToolSetField, ToolClick, ToolTypeText, ToolPressKeys, ToolNavigate, ToolGoBack, ToolGoForward,
+		ToolDone, ToolClarify, ToolLoadSkill,
+	}
+	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageTrustedPrepare, PageTrustedFinish}
+
+	Groups = map[string][]string{
+		"ACTION": Actions, "MESSAGE": Messages, "EVENT": Events, "STATUS": Statuses, "STORAGE": Keys,
+		"MODE": Modes, "TIER": Tiers, "PROVIDER_KIND": Kinds, "DECISION": Decisions,
+		"RESOLVED": Resolved, "COMPACTED": Compacted, "CATEGORY": Categories,
+	}
+)
