@@ -110,8 +110,10 @@ func (j *journal) add(ev Entry) {
 	})
 	if ev.Kind == protocol.EventTextDelta {
 		if j.pending == nil {
+			// The timer is set here, not in the goroutine, so it exists
+			// once add returns.
 			j.pending = make(chan struct{})
-			go j.flushAfter(j.pending)
+			go j.flushAfter(j.pending, j.p.Clock.After(coalesceDelay))
 		}
 		j.mu.Unlock()
 		return
@@ -135,9 +137,9 @@ func (j *journal) appendText(delta string) {
 	s.Text += delta
 }
 
-func (j *journal) flushAfter(cancel chan struct{}) {
+func (j *journal) flushAfter(cancel chan struct{}, fire <-chan time.Time) {
 	select {
-	case <-j.p.Clock.After(coalesceDelay):
+	case <-fire:
 	case <-cancel:
 		return
 	}

@@ -55,13 +55,11 @@ func TestJournalCoalescesTextDeltas(t *testing.T) {
 	if n := session.Writes(key); n != 0 {
 		t.Fatalf("deltas written before the timer: %d writes", n)
 	}
-	eventually(t, "the trailing timer", func() bool { return clock.Waiters() > 0 })
-	time.Sleep(20 * time.Millisecond)
 	if n := clock.Waiters(); n != 1 {
 		t.Fatalf("want one trailing timer for the burst, got %d", n)
 	}
+	// Only the timer writes deltas, and it has not fired.
 	clock.Advance(199 * time.Millisecond)
-	time.Sleep(20 * time.Millisecond)
 	if n := session.Writes(key); n != 0 {
 		t.Fatalf("written before 200 ms: %d writes", n)
 	}
@@ -81,8 +79,9 @@ func TestJournalCoalescesTextDeltas(t *testing.T) {
 	if js.Text != "Hello world!" || js.Seq != 5 {
 		t.Fatalf("snapshot after tool_call: %+v", js)
 	}
+	// The cancelled timer's goroutine writes only while its timer is the
+	// pending one, which it no longer is.
 	clock.Advance(time.Second)
-	time.Sleep(20 * time.Millisecond)
 	if n := session.Writes(key); n != 2 {
 		t.Fatalf("cancelled timer still wrote: %d writes", n)
 	}
