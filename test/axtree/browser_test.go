@@ -91,18 +91,11 @@ func (p *page) eval(expr string, out any) {
 	p.t.Helper()
 	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]byte](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
-		p.t.Fatalf("eval %s: %v", clip(expr), err)
+		p.t.Fatalf("eval %s: %v", testenv.Clip(expr, 80), err)
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		p.t.Fatalf("eval %s: decode %s: %v", clip(expr), raw, err)
+		p.t.Fatalf("eval %s: decode %s: %v", testenv.Clip(expr, 80), raw, err)
 	}
-}
-
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
 }
 
 // tree calls __generateAccessibilityTree with the given options.

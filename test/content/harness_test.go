@@ -132,7 +132,7 @@ func evalJS[T any](p *page, js string) T {
 	p.t.Helper()
 	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 	if err != nil {
-		p.t.Fatalf("eval %s: %v", clip(js, 120), err)
+		p.t.Fatalf("eval %s: %v", testenv.Clip(js, 120), err)
 	}
 	return v
 }
@@ -203,13 +203,6 @@ func (p *page) js(expr string) string {
 func (p *page) record() []string {
 	p.t.Helper()
 	return evalJS[[]string](p, "window.__record || []")
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 func contains(t *testing.T, what, got string, wants ...string) {

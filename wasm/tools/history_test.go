@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/platform/platformtest"
 )
 
 // cdpHistory answers the CDP history commands from the fake tab's history;
@@ -41,7 +41,7 @@ func (f *fakeTabs) cdpHistory(method string, params map[string]any) json.RawMess
 func chromeRig() (*rig, *fakeDebugger) {
 	r := newRig(ModeAct, "full")
 	dbg := &fakeDebugger{tabs: r.tabs}
-	p := platform.Platform{Tabs: r.tabs, Content: r.content, Debugger: dbg, Clock: &fakeClock{now: time.Unix(0, 0)}}
+	p := platform.Platform{Tabs: r.tabs, Content: r.content, Debugger: dbg, Clock: platformtest.NewClock()}
 	r.d = NewDispatcher(p, 7, ModeAct, "full", "chrome", tb)
 	return r, dbg
 }

@@ -1,6 +1,5 @@
-// Package testenv holds what every browser test suite needs: where the
-// repository and its test pages are, and how to start headless Chromium on
-// this kind of machine.
+//go:build !js
+
 package testenv
 
 import (
@@ -15,31 +14,6 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
-
-// RepoRoot walks up from the working directory to the directory of go.mod.
-func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// EdgePages is the folder of small automation edge-case pages (every input
-// type, iframes, shadow DOM, an obstructed checkbox, a long page) that the
-// suites serve as /edge/; SOURCES.md there says where they come from.
-func EdgePages(root string) string {
-	return filepath.Join(root, "test", "testdata", "edge-pages")
-}
 
 // Chromium is the browser binary: $CHROMIUM, else Debian's chromium.
 func Chromium() string {
