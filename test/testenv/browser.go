@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -147,3 +148,28 @@ func StartExtensionBrowser(extra ...chromedp.ExecAllocatorOption) (*ExtensionBro
 
 // Close stops the browser and removes its profile.
 func (b *ExtensionBrowser) Close() { b.close() }
+
+// ContentScripts bundles the two content scripts as the build does
+// (./build.sh content, which installs esbuild first when it is missing)
+// and returns accessibility-tree.js and content.js: what the background
+// injects into a tab, in that order.
+func ContentScripts(root string) (tree, content string, err error) {
+	dir, err := os.MkdirTemp("", "webbrain-content-scripts-")
+	if err != nil {
+		return "", "", err
+	}
+	defer os.RemoveAll(dir)
+	cmd := exec.Command("bash", filepath.Join(root, "build.sh"), "content", dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("./build.sh content: %v\n%s", err, out)
+	}
+	t, err := os.ReadFile(filepath.Join(dir, "accessibility-tree.js"))
+	if err != nil {
+		return "", "", err
+	}
+	c, err := os.ReadFile(filepath.Join(dir, "content.js"))
+	if err != nil {
+		return "", "", err
+	}
+	return string(t), string(c), nil
+}
