@@ -1,5 +1,7 @@
 /*
- * accessibility-tree.mjs — WebBrain's page reader for the model.
+ * accessibility-tree.mjs — WebBrain's page reader for the model, and the
+ * one place that says what an element is called: its role, its accessible
+ * name and its ref.
  *
  * The entry of its own content script (the build bundles it with the small
  * modules it imports into content/accessibility-tree.js): no extension
@@ -29,7 +31,14 @@
  *   window.__wb_ax_ref(el, register = true) → "ref_N" | ""
  *     the element's ref; a new one when it has none and register is true.
  *
- * The four are own, non-writable properties of window; the ref registry
+ *   window.__wb_ax_role(el) → role, window.__wb_ax_name(el) → name
+ *     what the tree's line for el says ("generic" and "" for an element the
+ *     tree shows no line for); for a hidden element, what the same rules
+ *     give without the layout. The page tools name elements with these.
+ *
+ * Refs are "ref_N"; "N" and "[ref_N]" are read as "ref_N" too.
+ *
+ * These are own, non-writable properties of window; the ref registry
  * ({ids: WeakMap<Element, ref>, refs: Map<ref, WeakRef<Element>>, info, next,
  * gen}) is private to this script. Nothing here reads a window property a
  * page could shadow with an element's id or name (DOM named access reaches
@@ -41,7 +50,8 @@
  * their headings and landmark/dialog/form containers. Nothing hidden is ever
  * shown. docs/accessibility-tree.md explains the rules.
  */
-import {defineExport, ownFunction} from './dom.mjs';
+import {clip, squash} from './text.mjs';
+import {deepActive, defineExport, ownFunction} from './dom.mjs';
 
 const DEFAULT_MAX_CHARS = 6000;
 const NAME_MAX = 150; // longest name folded from content; longer content stays as child lines
@@ -97,7 +107,7 @@ function refFor(el) {
 
 function normRef(ref) {
   if (ref === null || ref === undefined) return '';
-  const s = String(ref).trim();
+  const s = String(ref).trim().replace(/^\[|\]$/g, '');
   return /^\d+$/.test(s) ? 'ref_' + s : s;
 }
 
@@ -138,21 +148,6 @@ function nearby(ref, limit) {
 
 // ---------- small text helpers ----------
 
-const WS = /[\s\u00a0\u200b]+/g;
-function squash(s) {
-  return s ? s.replace(WS, ' ').trim() : '';
-}
-
-// Cut at a word boundary near max, never inside a surrogate pair.
-function clip(s, max) {
-  if (s.length <= max) return s;
-  let cut = s.lastIndexOf(' ', max - 1);
-  if (cut < max * 0.6) cut = max - 1;
-  const code = s.charCodeAt(cut - 1);
-  if (code >= 0xd800 && code <= 0xdbff) cut--;
-  return s.slice(0, cut) + '…';
-}
-
 function quote(s) {
   return JSON.stringify(s);
 }
@@ -167,10 +162,12 @@ function hashLine(s) {
 
 // A Walker holds the caches of one call: computed styles and rects are read
 // once per element, and nothing is written to the DOM, so layout is computed
-// at most once.
+// at most once. A walker that does not register gives interactive elements
+// a stand-in ref, so that naming one element allocates no refs.
 class Walker {
-  constructor(filter) {
+  constructor(filter, register = true) {
     this.filter = filter;
+    this.register = register;
     this.styles = new Map();
     this.roles = new Map();
     this.overlays = [];
@@ -190,7 +187,7 @@ class Walker {
 
   ref(el) {
     this.assigned++;
-    return refFor(el);
+    return this.register ? refFor(el) : 'ref';
   }
 
   // Walks one document (the top page or a same-origin iframe's).
@@ -349,7 +346,7 @@ class Walker {
       if (!listbox && ctx.expandSelect !== el) return;
       for (const opt of el.querySelectorAll('option')) {
         if (opt.hidden || !ctx.textOk) continue;
-        const node = {role: 'option', name: squash(opt.label || opt.textContent), attrs: [], children: [], el: opt};
+        const node = {role: 'option', name: optionName(opt), attrs: [], children: [], el: opt};
         node.ref = this.ref(opt);
         if (opt.selected) node.attrs.push('selected');
         if (opt.disabled) node.attrs.push('disabled');
@@ -456,6 +453,7 @@ function implicitRole(el, tag, walker) {
     case 'section': return 'region';
     case 'article': return 'article';
     case 'dialog': return 'dialog';
+    case 'option': return 'option'; // a <select>'s, which leaf() lists
     case 'fieldset': return 'group';
     case 'img': return el.getAttribute('alt') === '' ? 'none' : 'img';
     case 'svg': return 'img';
@@ -605,8 +603,14 @@ function explicitName(el, tag, role, walker, proxy) {
   } else if (tag === 'table') {
     if (el.caption) n = domText(el.caption, walker);
   } else if (tag === 'iframe' || tag === 'frame') n = el.title || el.name || '';
+  else if (tag === 'option') n = optionName(el);
   else if (tag === 'button' && el.labels && el.labels.length) n = labelsText(el, walker);
   return clip(squash(n), NAME_MAX);
+}
+
+// optionName is what a <select>'s option is called.
+function optionName(opt) {
+  return squash(opt.label || opt.textContent);
 }
 
 function fallbackName(el, tag, role) {
@@ -745,12 +749,6 @@ function attributes(node, el, tag, proxy, walker, ctx) {
     const s = el.getAttribute('src');
     if (s) a.push('src=' + quote(clip(s, HREF_MAX)));
   }
-}
-
-function deepActive(doc) {
-  let a = doc.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-  return a;
 }
 
 function safeDoc(frame) {
@@ -1047,6 +1045,62 @@ function refOf(el, register = true) {
   return register ? refFor(el) : registry.ids.get(el) || '';
 }
 
+// ---------- one element ----------
+
+// shownAs is the role and name of el's line in the tree, worked out for el
+// alone: el's subtree is walked as a tree read of it would (refId) when its
+// name comes from its content or its role from what it shows; otherwise,
+// and when el is hidden, the same rules apply without the walk.
+function shownAs(el) {
+  const walker = new Walker('all', false);
+  const tag = el.localName;
+  let role = roleOf(el, tag, walker);
+  const interactive = isInteractive(el, tag, role, null);
+  const walk = tag === 'label' || NAME_FROM_CONTENT.has(role) || role === 'listitem' ||
+    (TRANSPARENT.has(role) && (interactive || walker.style(el).cursor === 'pointer'));
+  if (walk) {
+    const out = [];
+    walker.element(el, contextOf(el, walker), out);
+    for (const it of out) {
+      if (it.group) return {role: 'generic', name: it.nameText};
+      if (it.el === el && it.role) {
+        finish(it);
+        return {role: it.role, name: it.name};
+      }
+    }
+    if (out.some(it => it.text !== undefined && !it.hidden || it.role)) {
+      return {role, name: ''}; // shown, but hoisted: no line of its own
+    }
+  }
+  if (interactive && TRANSPARENT.has(role)) role = 'clickable';
+  let name = explicitName(el, tag, role, walker, null);
+  if (TRANSPARENT.has(role)) return {role, name};
+  if (!name && (NAME_FROM_CONTENT.has(role) || role === 'listitem')) {
+    const content = domText(el, walker);
+    if (content.length <= NAME_MAX) name = content;
+  }
+  return {role, name: name || fallbackName(el, tag, role)};
+}
+
+// contextOf is the walk context el would have in a read of the whole page,
+// as far as it decides el's role: whether an ancestor is interactive, and
+// the cursor it inherits.
+function contextOf(el, walker) {
+  const ctx = walker.frameContext(el.ownerDocument, null);
+  ctx.inOverlay = true; // el's own line, not the overlay list
+  const parent = el.parentElement;
+  if (parent) ctx.cursor = walker.style(parent).cursor;
+  for (let p = parent; p; p = p.parentElement) {
+    if (isInteractive(p, p.localName, roleOf(p, p.localName, walker), ctx)) {
+      ctx.inInteractive = true;
+      break;
+    }
+  }
+  return ctx;
+}
+
+const isElement = (el) => !!el && el.nodeType === 1;
+
 // Injected twice into the same world: the first run's exports (and its
 // refs) stay.
 if (!ownFunction('__wb_ax_lookup')) {
@@ -1054,4 +1108,6 @@ if (!ownFunction('__wb_ax_lookup')) {
   defineExport('__wb_ax_lookup', lookup);
   defineExport('__wb_ax_nearby', nearby);
   defineExport('__wb_ax_ref', refOf);
+  defineExport('__wb_ax_role', (el) => (isElement(el) ? shownAs(el).role : ''));
+  defineExport('__wb_ax_name', (el) => (isElement(el) ? shownAs(el).name : ''));
 }

@@ -12,8 +12,7 @@
 // same bundle.
 //
 // core.mjs holds what every part uses: errors and replies, text helpers,
-// the bridge to the tree's refs, element roles, names and visibility, plain
-// events.
+// the bridge to the tree (refs, roles, names), visibility, plain events.
 // Start-up only defines functions and registers one message listener;
 // nothing touches the DOM until a tool runs.
 import { clip, squash } from './text.mjs';
@@ -53,42 +52,34 @@ export function intArg(v, def, min, max) {
   return Math.min(max, Math.max(min, n));
 }
 
-// ------------------------------------------------------- accessibility bridge
+// ------------------------------------------------------- accessibility tree
 
-export const hasRef = (args) => args.ref !== undefined && args.ref !== null && String(args.ref).trim() !== '';
+// The tree's script owns refs, roles and accessible names; these reach it
+// through the functions it defines on window (accessibility-tree.mjs).
 
-export function normRef(ref) {
-  const s = String(ref ?? '').trim().replace(/^\[|\]$/g, '');
-  if (!s) fail('Missing "ref": pass a ref shown by get_accessibility_tree, for example {"ref": "ref_12"}.');
-  return /^\d+$/.test(s) ? 'ref_' + s : s;
-}
-
-// axExport returns a function accessibility-tree.mjs exports, or fails.
+// axExport returns a function the tree exports, or fails.
 export function axExport(name) {
   return ownFunction(name) || fail('The accessibility tree is not available on this page (its script did not load); reload the page, then call get_accessibility_tree.');
 }
 
-function axLookup(id) {
-  return axExport('__wb_ax_lookup')(id);
-}
+export const hasRef = (args) => args.ref !== undefined && args.ref !== null && String(args.ref).trim() !== '';
 
 // resolve returns the live element behind a ref or fails naming what the
 // ref was and the refs that still work near where it was.
 export function resolve(ref) {
-  const id = normRef(ref);
-  const el = axLookup(id);
-  if (el && el.isConnected) return el;
-  fail(staleMessage(id));
+  if (!hasRef({ ref })) fail('Missing "ref": pass a ref shown by get_accessibility_tree, for example {"ref": "ref_12"}.');
+  const el = axExport('__wb_ax_lookup')(ref);
+  if (el) return el;
+  fail(staleMessage(ref));
 }
 
-export function staleMessage(id) {
-  const nearby = ownFunction('__wb_ax_nearby');
-  const info = nearby ? nearby(id, 6) : null;
-  const was = info && info.known ? ` (${info.known.role} ${quote(info.known.name || '', 40)})` : '';
-  const near = info && info.nearby && info.nearby.length
+export function staleMessage(ref) {
+  const info = axExport('__wb_ax_nearby')(ref, 6);
+  const was = info.known ? ` (${info.known.role} ${quote(info.known.name || '', 40)})` : '';
+  const near = info.nearby.length
     ? 'Nearby live refs: ' + info.nearby.map((r) => `${r.role} ${quote(r.name || '', 40)} [${r.ref}]`).join(', ') + '; '
     : '';
-  return `${id}${was} is stale (the element was removed or replaced). ${near}call get_accessibility_tree again.`;
+  return `${info.ref}${was} is stale (the element was removed or replaced). ${near}call get_accessibility_tree again.`;
 }
 
 // refOf gives an element's ref, registering it with the tree when the
@@ -98,14 +89,24 @@ export function refOf(el) {
   return ref && isEl(el) ? ref(el) : '';
 }
 
+const LINELESS = new Set(['generic', 'none', 'presentation']);
+
+// lineRole is the role of el's line in the tree: '' for a plain container,
+// which has no line of its own.
+export function lineRole(el) {
+  const role = ownFunction('__wb_ax_role');
+  const r = role && isEl(el) ? role(el) : '';
+  return LINELESS.has(r) ? '' : r;
+}
+
+// nameOf is the accessible name the tree gives el ('' for none).
+export function nameOf(el) {
+  const name = ownFunction('__wb_ax_name');
+  return name && isEl(el) ? name(el) : '';
+}
+
 // ------------------------------------------------------------- elements
 
-const INPUT_ROLES = {
-  checkbox: 'checkbox', radio: 'radio', range: 'slider', button: 'button', submit: 'button',
-  reset: 'button', image: 'button', search: 'searchbox', number: 'spinbutton', file: 'file input',
-  date: 'date input', time: 'time input', 'datetime-local': 'date-time input', month: 'month input',
-  week: 'week input', color: 'color input',
-};
 export const TEXT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number']);
 export const VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 export const FORMATS = {
@@ -117,50 +118,34 @@ export const isEl = (n) => !!n && n.nodeType === 1;
 export const isTextField = (el) => isEl(el) && (el.localName === 'textarea' || (el.localName === 'input' && TEXT_TYPES.has(el.type)));
 export const isEditable = (el) => isTextField(el) || (isEl(el) && el.isContentEditable);
 
-export function roleOf(el) {
-  const r = el.getAttribute('role');
-  if (r) return r.split(/\s+/)[0];
-  const t = el.localName;
-  if (t === 'a') return el.hasAttribute('href') ? 'link' : 'a';
-  if (t === 'button' || t === 'summary') return 'button';
-  if (t === 'select') return el.multiple ? 'listbox' : 'combobox';
-  if (t === 'textarea') return 'textbox';
-  if (t === 'input') return INPUT_ROLES[el.type] || 'textbox';
-  if (/^h[1-6]$/.test(t)) return 'heading';
-  if (t === 'dialog') return 'dialog';
-  if (t === 'img') return 'img';
-  if (el.isContentEditable) return 'textbox';
+// kindOf is what a result calls el: its role in the tree, or for a plain
+// container, which has no line there, its tag and its id or first class
+// (div#cookie, span.price).
+export function kindOf(el) {
+  const role = lineRole(el);
+  if (role) return role;
   const id = el.id ? '#' + el.id : '';
   const cls = typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\s+/)[0] : '';
-  return t + (id || cls);
+  return el.localName + (id || cls);
 }
 
-export function nameOf(el) {
-  const aria = el.getAttribute('aria-label');
-  if (aria && aria.trim()) return aria;
-  const by = el.getAttribute('aria-labelledby');
-  if (by) {
-    const t = by.split(/\s+/).map((i) => el.ownerDocument.getElementById(i)?.textContent || '').join(' ');
-    if (t.trim()) return t;
-  }
-  if (el.labels && el.labels.length) {
-    const t = [...el.labels].map((l) => l.innerText || l.textContent).join(' ');
-    if (t.trim()) return t;
-  }
-  if (el.localName === 'input' && ['button', 'submit', 'reset'].includes(el.type)) return el.value;
-  if (el.localName === 'img') return el.alt;
-  if (el.localName !== 'select' && !isTextField(el)) {
-    const t = el.innerText ?? el.textContent;
-    if (t && t.trim()) return t;
-  }
-  return el.getAttribute('title') || el.getAttribute('placeholder') || el.getAttribute('alt') || el.getAttribute('name') || '';
-}
-
+// describe names an element in a result as the tree shows it: role,
+// accessible name and ref (button "Save" [ref_4]; div#cookie "Cookie
+// consent").
 export function describe(el) {
   if (!isEl(el)) return 'nothing';
   const name = clip(squash(nameOf(el)), 60);
   const ref = refOf(el);
-  return roleOf(el) + (name ? ' ' + JSON.stringify(name) : '') + (ref ? ` [${ref}]` : '');
+  return kindOf(el) + (name ? ' ' + JSON.stringify(name) : '') + (ref ? ` [${ref}]` : '');
+}
+
+// describeShowing is describe, and for an element without a name the
+// text it shows: what a dialog says, what covers a target.
+export function describeShowing(el) {
+  const d = describe(el);
+  if (!isEl(el) || nameOf(el)) return d;
+  const text = squash(el.innerText ?? el.textContent);
+  return text ? `${d} showing ${quote(text, 80)}` : d;
 }
 
 export function isVisible(el) {

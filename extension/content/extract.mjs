@@ -26,7 +26,7 @@ function extractTables(scope, maxRows) {
       const isHead = (r) => r.parentElement?.localName === 'thead' || cellsOf(r).every((c) => c.localName === 'th' || c.getAttribute('role') === 'columnheader');
       const head = rows.length > 1 && isHead(rows[0]) ? rows.shift() : null;
       return {
-        name: squash((t.caption && t.caption.innerText) || t.getAttribute('aria-label') || '') || undefined,
+        name: squash(nameOf(t)) || undefined,
         ref: refOf(t) || undefined,
         columns: head ? cellsOf(head).map(cellText) : undefined,
         rows: rows.slice(0, maxRows).map((r) => cellsOf(r).map(cellText)),
@@ -40,7 +40,7 @@ function extractLists(scope, maxRows) {
     const items = l.localName === 'dl'
       ? [...l.querySelectorAll(':scope > dt, :scope > div > dt')].map((dt) => `${squash(dt.innerText)}: ${squash(dt.nextElementSibling?.innerText || '')}`)
       : [...l.children].filter((c) => (c.localName === 'li' || c.getAttribute('role') === 'listitem') && isVisible(c)).map((c) => clip(squash(c.innerText), 200));
-    return { name: squash(l.getAttribute('aria-label') || '') || undefined, ref: refOf(l) || undefined, items: items.slice(0, maxRows), totalItems: items.length };
+    return { name: squash(nameOf(l)) || undefined, ref: refOf(l) || undefined, items: items.slice(0, maxRows), totalItems: items.length };
   }).filter((l) => l.totalItems > 0);
 }
 
@@ -48,7 +48,7 @@ function extractLinks(scope, maxRows) {
   const seen = new Set();
   const links = [];
   for (const a of within(scope, 'a[href]')) {
-    const text = clip(squash(nameOf(a)), 120);
+    const text = clip(squash(nameOf(a) || a.innerText), 120); // a link too long to be named is known by its text
     const key = text + '\n' + a.href;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -92,7 +92,7 @@ function extractForm(scope, maxRows) {
     groups.get(form).push(fieldInfo(f));
   }
   const forms = [...groups].map(([form, list]) => ({
-    form: form ? clip(squash(form.getAttribute('aria-label') || form.getAttribute('name') || form.id || ''), 60) || '(unnamed form)' : '(fields outside any form)',
+    form: form ? clip(squash(nameOf(form) || form.getAttribute('name') || form.id || ''), 60) || '(unnamed form)' : '(fields outside any form)',
     submit: form ? [...form.elements].filter(SUBMITTERS).map(describe) : undefined,
     fields: list,
   }));

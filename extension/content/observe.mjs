@@ -3,7 +3,7 @@
 // regions and new content, and says what changed.
 import { squash } from './text.mjs';
 import { deepActive } from './dom.mjs';
-import { describe, doc, isEl, isTextField, isVisible, openDialogs, quote, roleOf, win } from './core.mjs';
+import { describe, describeShowing, doc, isEl, isTextField, isVisible, kindOf, openDialogs, quote, win } from './core.mjs';
 
 function liveTexts() {
   const m = new Map();
@@ -140,12 +140,12 @@ function summarize(before, after, log, subject, reportSubject) {
   } else if (subject && !subject.isConnected) {
     out.push('the clicked element was removed from the page');
   }
-  for (const d of after.dialogs) if (!before.dialogs.includes(d)) out.push(`a dialog opened: ${describe(d)}`);
+  for (const d of after.dialogs) if (!before.dialogs.includes(d)) out.push(`a dialog opened: ${describeShowing(d)}`);
   for (const d of before.dialogs) if (!after.dialogs.includes(d)) out.push('a dialog closed' + (d.isConnected ? ': ' + describe(d) : ''));
   if (after.focus !== before.focus && after.focus && after.focus !== doc.body && after.focus !== after.ctl) out.push(`focus moved to ${describe(after.focus)}`);
   let messages = 0;
   for (const [el, text] of after.live) {
-    if (text && before.live.get(el) !== text && messages++ < 3) out.push(`${roleOf(el)} says ${quote(text, 200)}`);
+    if (text && before.live.get(el) !== text && messages++ < 3) out.push(`${kindOf(el)} says ${quote(text, 200)}`);
   }
   const added = addedText(log.added);
   if (added) out.push(`new content: ${quote(added, 240)}`);

@@ -2,7 +2,7 @@
 // covers a target, the synthetic pointer and mouse sequence, and the
 // click_ax and click tools.
 import { deepActive } from './dom.mjs';
-import { NO_CHANGE, describe, doc, fail, hasRef, isDisabled, isVisible, resolve, win } from './core.mjs';
+import { NO_CHANGE, describe, describeShowing, doc, fail, hasRef, isDisabled, isVisible, quote, resolve, win } from './core.mjs';
 import { observe } from './observe.mjs';
 import { setSelect } from './fields.mjs';
 
@@ -119,14 +119,14 @@ export function aimAt(el) {
   const hit = hitTest(target0, point.x, point.y);
   if (hit.outside) fail(`${describe(el)} is outside the viewport even after scrolling.`);
   if (hit.blocker) {
-    fail(`${describe(el)} is covered by ${describe(hit.blocker)} at (${point.x}, ${point.y}), so a click would hit that instead. ` +
+    fail(`${describe(el)} is covered by ${describeShowing(hit.blocker)} at (${point.x}, ${point.y}), so a click would hit that instead. ` +
       'Close or dismiss the covering element first (a dialog, banner or overlay), or scroll so the target is clear.');
   }
   return { target0, point, hitTarget: hit.target };
 }
 
 export const clickedText = (el, target0, point, changes) =>
-  `Clicked ${describe(el)}${target0 !== el ? ` through its label ${describe(target0)}` : ''} at (${point.x}, ${point.y}). ${changes || NO_CHANGE}`;
+  `Clicked ${describe(el)}${target0 !== el ? ` through its label ${quote(target0.innerText || target0.textContent)}` : ''} at (${point.x}, ${point.y}). ${changes || NO_CHANGE}`;
 
 export async function clickElement(el) {
   if (el.localName === 'option' && el.parentElement) {

@@ -4,7 +4,7 @@
 // (docs/decisions/action-gate.md). The probe never runs the action and changes nothing.
 import { clip, squash } from './text.mjs';
 import { deepActive } from './dom.mjs';
-import { doc, fail, hasRef, isEditable, isEl, isTextField, isVisible, nameOf, resolve, roleOf } from './core.mjs';
+import { doc, fail, hasRef, isEditable, isEl, isTextField, isVisible, lineRole, nameOf, resolve } from './core.mjs';
 import { pointTarget } from './pointer.mjs';
 import { editingHost } from './typing.mjs';
 
@@ -27,10 +27,7 @@ function actionable(el) {
   return a;
 }
 
-function fieldLabel(f) {
-  const l = f.labels && f.labels.length ? [...f.labels].map((x) => x.innerText || x.textContent).join(' ') : '';
-  return clip(squash(l || f.getAttribute('aria-label') || f.getAttribute('placeholder') || f.title || ''), 120);
-}
+const fieldLabel = (f) => clip(squash(nameOf(f)), 120);
 
 function fieldValue(f) {
   const t = (f.type || '').toLowerCase();
@@ -58,9 +55,10 @@ function formFields(form) {
   return out;
 }
 
+// formName is the form's accessible name, else its heading, name or id.
 function formName(form) {
   const head = form.querySelector('legend,h1,h2,h3,h4,[role=heading]');
-  return clip(squash(form.getAttribute('aria-label') || form.title || (head && (head.innerText || head.textContent)) ||
+  return clip(squash(nameOf(form) || (head && (head.innerText || head.textContent)) ||
     form.getAttribute('name') || form.id || ''), 120);
 }
 
@@ -132,7 +130,7 @@ function controlOf(el, tool) {
   // "popupbutton", as Chrome's computed role names it).
   const popup = (el.getAttribute('aria-haspopup') || 'false') !== 'false' && /^(button|a|div|span)$/.test(tag);
   const c = {
-    tool, tag, role: popup ? 'popupbutton' : roleOf(el), type,
+    tool, tag, role: popup ? 'popupbutton' : lineRole(el), type,
     name: clip(squash(nameOf(el)), PROBE_TEXT), text: textOf(el, PROBE_TEXT),
     title: attr(el, 'title'), ariaLabel: attr(el, 'aria-label'),
     value: tag === 'input' && ['submit', 'button', 'reset', 'image'].includes(type) ? clip(squash(el.value), PROBE_TEXT) : '',

@@ -2,7 +2,7 @@
 // get_accessibility_tree, read_page, get_selection and get_window_info.
 import { clip, squash } from './text.mjs';
 import { deepActive } from './dom.mjs';
-import { RESULT_CAP, axExport, describe, doc, fail, intArg, isTextField, isVisible, normRef, openDialogs, quote, staleMessage, win } from './core.mjs';
+import { RESULT_CAP, axExport, describe, doc, fail, intArg, isTextField, isVisible, openDialogs, quote, staleMessage, win } from './core.mjs';
 import { selectionOf } from './typing.mjs';
 import { scrollPosition } from './scroll.mjs';
 
@@ -15,7 +15,7 @@ export function getTree(args) {
   // The tree reads 0 as "no limit"; the model always gets a bounded page.
   if (opts.maxChars !== undefined) opts.maxChars = Number(opts.maxChars) > 0 ? intArg(opts.maxChars, 6000, 500, 16000) : 6000;
   const r = generate(opts);
-  if (r && r.error && opts.refId) fail(staleMessage(normRef(opts.refId)));
+  if (r && r.error && opts.refId) fail(staleMessage(opts.refId));
   if (!r || r.error) fail(r && r.error ? String(r.error) : 'The accessibility tree could not be generated.');
   let text = String(r.tree ?? '');
   if (r.truncated) {
