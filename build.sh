@@ -4,10 +4,14 @@
 #   ./build.sh        build dist/chrome, dist/firefox and their packages
 #   ./build.sh run    build, then start Chromium with the extension loaded
 #   ./build.sh test   install what is missing, then run every test
+#   ./build.sh content DIR
+#                     only the two content scripts, bundled into DIR (the
+#                     browser suites inject what this writes)
 #   ./build.sh bench  module size, worker start-up and the Go benchmarks
 #                     (WEBBRAIN_CORPUS=dir adds those over the saved-page corpus)
 set -euo pipefail
 
+CALLER_DIR=$PWD
 cd "$(dirname "${BASH_SOURCE[0]}")"
 ROOT=$PWD
 VERSION=$(tr -d '[:space:]' <VERSION)
@@ -15,6 +19,8 @@ DIST=$ROOT/dist
 CHROMIUM=/usr/bin/chromium
 # wasmbrowsertest runs the js/wasm tests in headless Chromium.
 WASMBROWSERTEST_VERSION=v0.11.0
+# esbuild (an npm devDependency of vendor-js) bundles the content scripts.
+ESBUILD=$ROOT/vendor-js/node_modules/.bin/esbuild
 
 log() { printf '==> %s\n' "$*" >&2; }
 
@@ -54,18 +60,23 @@ set_version() {
 	' "$1" "$VERSION"
 }
 
-# join_content_script replaces the copied parts of the content script in
-# $1 with the one content.js the background injects: the parts in the order
-# extension/content/content.parts lists them (test/content reads it too).
-join_content_script() {
-	local dir=$1 part
-	while IFS= read -r part || [ -n "$part" ]; do
-		[ -z "$part" ] && continue
-		cat "extension/content/$part"
-		rm "$dir/$part"
-	done <extension/content/content.parts >"$dir/content.js"
-	rm "$dir/content.parts"
-	node --check "$dir/content.js" # a part left out or misordered breaks the whole script
+# bundle_content writes the two scripts the background injects into a tab
+# to $1: accessibility-tree.js and content.js. esbuild bundles each from its
+# entry module in extension/content/ with the modules it imports into one
+# function that runs at once (an IIFE), so none of their names reaches the
+# page's or the content scripts' global scope
+# (docs/decisions/content-modules.md).
+bundle_content() {
+	local out=$1
+	mkdir -p "$out"
+	esbundle extension/content/accessibility-tree.mjs "$out/accessibility-tree.js"
+	esbundle extension/content/main.mjs "$out/content.js"
+}
+
+esbundle() {
+	"$ESBUILD" "$1" --bundle --format=iife --charset=utf8 --banner:js='"use strict";' \
+		--log-level=warning --outfile="$2"
+	node --check "$2"
 }
 
 # assemble lays out dist/$1 from the one source of every file.
@@ -77,7 +88,8 @@ assemble() {
 	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/"
 	cp jsglue/*.js "$out/"
 	cp -R extension/. "$out/"
-	join_content_script "$out/content"
+	rm "$out"/content/*.mjs # the modules, bundled next
+	bundle_content "$out/content"
 	# Browser-only files, the manifest among them, sit in chrome/ or firefox/.
 	cp -R "$b/." "$out/"
 	set_version "$b/manifest.json" >"$out/manifest.json"
@@ -187,6 +199,15 @@ step() {
 	[ "$rc" -eq 0 ] || failed+=("$name")
 }
 
+# content_parts_check parses each module of the content scripts on its
+# own: none leans on names another one defines.
+content_parts_check() {
+	local f
+	for f in extension/content/*.mjs; do
+		node --check "$f"
+	done
+}
+
 go_files() {
 	find . \( -name node_modules -o -name dist -o -name .cache -o -name .git \) -prune -o -name '*.go' -print
 }
@@ -267,6 +288,7 @@ run_tests() {
 	step "go vet (js/wasm)" env GOOS=js GOARCH=wasm go vet ./wasm/...
 	step "go test (native)" go_each test "" ./...
 	step "node --test jsglue" node --test jsglue/
+	step "node --check content parts" content_parts_check
 	local pkgs
 	mapfile -t pkgs < <(js_test_packages)
 	if [ ${#pkgs[@]} -gt 0 ]; then
@@ -309,9 +331,16 @@ case "${1:-build}" in
 build) build ;;
 run) run ;;
 test) run_tests ;;
+content)
+	command -v npm >/dev/null || apt_ensure nodejs npm
+	npm_ci "$ROOT/vendor-js"
+	out=${2:?usage: $0 content DIR}
+	[[ $out = /* ]] || out=$CALLER_DIR/$out
+	bundle_content "$out"
+	;;
 bench) bench ;;
 *)
-	echo "usage: $0 [build|run|test|bench]" >&2
+	echo "usage: $0 [build|run|test|bench|content DIR]" >&2
 	exit 2
 	;;
 esac

@@ -1,9 +1,9 @@
 //go:build browser
 
-// Package axtree tests extension/content/accessibility-tree.js in headless
-// Chromium: the script is injected into real pages (the edge pages in
-// test/testdata/edge-pages and the fixtures in testdata) and its output is
-// asserted.
+// Package axtree tests extension/content/accessibility-tree.mjs in headless
+// Chromium: the script, bundled as the build does, is injected into real
+// pages (the edge pages in test/testdata/edge-pages and the fixtures in
+// testdata) and its output is asserted.
 // Run: go test -tags browser ./test/axtree
 package axtree
 
@@ -12,8 +12,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,6 +41,18 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
+var bundled struct {
+	once sync.Once
+	tree string
+	err  error
+}
+
+// treeScript is accessibility-tree.js as the build bundles it, made once.
+func treeScript(root string) (string, error) {
+	bundled.once.Do(func() { bundled.tree, _, bundled.err = testenv.ContentScripts(root) })
+	return bundled.tree, bundled.err
+}
+
 // page is one browser tab with the tree script at hand.
 type page struct {
 	t      *testing.T
@@ -56,7 +67,7 @@ func newPage(t *testing.T) *page {
 	t.Helper()
 	root := repoRoot(t)
 	edge := testenv.EdgePages(root)
-	script, err := os.ReadFile(filepath.Join(root, "extension", "content", "accessibility-tree.js"))
+	script, err := treeScript(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +86,7 @@ func newPage(t *testing.T) *page {
 		cancel()
 		cancelAlloc()
 	})
-	return &page{t: t, ctx: ctx, base: srv.URL, script: string(script)}
+	return &page{t: t, ctx: ctx, base: srv.URL, script: script}
 }
 
 // open loads a page and injects the tree script.
@@ -91,18 +102,11 @@ func (p *page) eval(expr string, out any) {
 	p.t.Helper()
 	raw, err := chromedp.Run(p.ctx, chromedp.Evaluate[[]byte](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
-		p.t.Fatalf("eval %s: %v", clip(expr), err)
+		p.t.Fatalf("eval %s: %v", testenv.Clip(expr, 80), err)
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		p.t.Fatalf("eval %s: decode %s: %v", clip(expr), raw, err)
+		p.t.Fatalf("eval %s: decode %s: %v", testenv.Clip(expr, 80), raw, err)
 	}
-}
-
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
 }
 
 // tree calls __generateAccessibilityTree with the given options.

@@ -1,10 +1,11 @@
 //go:build browser
 
-// Package content tests the page tools of the content script (the parts
-// extension/content/content.parts lists) in headless Chromium: each test
-// opens a fixture page, injects accessibility-tree.js and the joined parts
-// as the extension does (no extension APIs: the scripts must work without
-// them), calls window.__wbRunTool and checks what the page itself observed.
+// Package content tests the page tools of the content script (main.mjs in
+// extension/content and the modules it imports) in headless Chromium: each
+// test opens a fixture page, injects accessibility-tree.js and content.js
+// as the build bundles them, in the order the extension does (no extension
+// APIs: the scripts must work without them), calls window.__wbRunTool and
+// checks what the page itself observed.
 //
 //	go test -tags browser -p 1 ./test/content/
 package content
@@ -45,16 +46,11 @@ func run(m *testing.M) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	dir := filepath.Join(root, "extension", "content")
-	tree, err := os.ReadFile(filepath.Join(dir, "accessibility-tree.js"))
+	tree, content, err := testenv.ContentScripts(root)
 	if err != nil {
 		return 0, err
 	}
-	content, err := contentScript(dir)
-	if err != nil {
-		return 0, err
-	}
-	suite.scripts = string(tree) + "\n;\n" + content
+	suite.scripts = tree + "\n;\n" + content
 
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir(filepath.Join(root, "test", "content", "testdata"))))
@@ -81,27 +77,6 @@ func run(m *testing.M) (int, error) {
 	}
 	suite.browser = browser
 	return m.Run(), nil
-}
-
-// contentScript joins the parts of content.js in the order content.parts
-// lists them, as build.sh does.
-func contentScript(dir string) (string, error) {
-	list, err := os.ReadFile(filepath.Join(dir, "content.parts"))
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	for _, name := range strings.Split(string(list), "\n") {
-		if name = strings.TrimSpace(name); name == "" {
-			continue
-		}
-		part, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			return "", err
-		}
-		b.Write(part)
-	}
-	return b.String(), nil
 }
 
 // page is one tab with the content scripts injected.
@@ -132,7 +107,7 @@ func evalJS[T any](p *page, js string) T {
 	p.t.Helper()
 	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
 	if err != nil {
-		p.t.Fatalf("eval %s: %v", clip(js, 120), err)
+		p.t.Fatalf("eval %s: %v", testenv.Clip(js, 120), err)
 	}
 	return v
 }
@@ -203,13 +178,6 @@ func (p *page) js(expr string) string {
 func (p *page) record() []string {
 	p.t.Helper()
 	return evalJS[[]string](p, "window.__record || []")
-}
-
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "…"
-	}
-	return s
 }
 
 func contains(t *testing.T, what, got string, wants ...string) {

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/webbrain/webbrain/test/testenv"
 )
 
 var readMore = regexp.MustCompile(`\[More text follows: call read_page with (\{.*\})\]$`)
@@ -43,7 +45,7 @@ func TestReadPagePaginatesByStructure(t *testing.T) {
 	}
 	text := strings.Join(parts, "\n")
 	if !strings.HasPrefix(text, "# Fruit report\n") {
-		t.Errorf("the main content does not come first: %q", clip(text, 80))
+		t.Errorf("the main content does not come first: %q", testenv.Clip(text, 80))
 	}
 	for _, want := range []string{
 		"Fresh prices for apples and pears.", "## Market list", "- Apples", "  - Gala", "- Pears", "1. Wash", "2. Slice",

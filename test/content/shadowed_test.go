@@ -24,7 +24,7 @@ func TestPageElementsCannotShadowTheScriptsGlobals(t *testing.T) {
 	contains(t, "unknown ref", err, "ref_9999", "get_accessibility_tree")
 
 	// The exports are own, read-only functions; the registry is not on window.
-	for _, name := range []string{"__wbRunTool", "__wb_ax_lookup", "__wb_ax_nearby", "__wb_ax_ref", "__generateAccessibilityTree"} {
+	for _, name := range []string{"__wbRunTool", "__wb_ax_lookup", "__wb_ax_nearby", "__wb_ax_ref", "__wb_ax_role", "__wb_ax_name", "__generateAccessibilityTree"} {
 		got := p.js(`(() => { const d = Object.getOwnPropertyDescriptor(window, "` + name + `"); return d && typeof d.value + " " + d.writable; })()`)
 		if got != "function false" {
 			t.Errorf("window.%s: %s, want an own non-writable function", name, got)

@@ -7,12 +7,12 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/platform/nativefetch"
+	"github.com/webbrain/webbrain/wasm/platform/platformtest"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
@@ -115,15 +115,6 @@ func (f *fakeContent) names() []string {
 	return append([]string(nil), f.calls...)
 }
 
-type instantClock struct{}
-
-func (instantClock) Now() time.Time { return time.Unix(0, 0) }
-func (instantClock) After(time.Duration) <-chan time.Time {
-	c := make(chan time.Time, 1)
-	c <- time.Unix(0, 0)
-	return c
-}
-
 // clarifierFunc adapts a function to Clarifier.
 type clarifierFunc func(ctx context.Context, id, q string, opts []string) (string, error)
 
@@ -172,7 +163,7 @@ func newHarness(t *testing.T, mode, tier string, script func(n int, req llmtest.
 
 // dispatcher is a Dispatcher on the harness's tab and page, in its mode.
 func (h *harness) dispatcher() *tools.Dispatcher {
-	p := platform.Platform{Tabs: h.tabs, Content: h.content, Clock: instantClock{}}
+	p := platform.Platform{Tabs: h.tabs, Content: h.content, Clock: platformtest.NewClock()}
 	return tools.NewDispatcher(p, 3, h.opts.Mode, h.opts.Tier, "chrome", h.opts.Boundary)
 }
 

@@ -154,7 +154,7 @@ func inertURL(u *url.URL, dropData bool) string {
 	if dropData {
 		c.RawQuery, c.Fragment, c.RawFragment, c.User = "", "", "", nil
 	}
-	return strings.ReplaceAll(clipText(maskSecrets(c.String()), 120), "`", "'")
+	return strings.ReplaceAll(clip(maskSecrets(c.String()), 120), "`", "'")
 }
 
 func imageText(alt, raw string) string {

@@ -198,12 +198,18 @@ func firstCategory(t string) Category {
 // Classify decides what the action on c does.
 func Classify(c Control) Classification {
 	tool, tag, role, typ := lower(c.Tool), lower(c.Tag), lower(c.Role), lower(c.Type)
-	buttonish := tag == "button" || role == "button" || tag == "input" && (typ == "submit" || typ == "button" || typ == "image")
+	// An <input> is a button by its type: a file input is a "button" by
+	// role (it opens a file chooser) but sends nothing.
+	buttonish := tag == "button" || role == "button" && tag != "input" || tag == "input" && (typ == "submit" || typ == "button" || typ == "image")
 
 	switch {
 	case typ == "checkbox" || typ == "radio" || role == "checkbox" || role == "radio" || role == "switch" || role == "menuitemcheckbox" || role == "menuitemradio":
 		return toggle(c)
-	case role == "tab" || role == "option" || role == "treeitem" || role == "tablist" || role == "listbox" || role == "combobox" || role == "slider" || role == "spinbutton" || tag == "select" || tag == "option":
+	case role == "tab" || role == "option" || role == "treeitem" || role == "tablist" || role == "listbox" || role == "slider" || tag == "select" || tag == "option":
+		return Classification{}
+	// An <input> one types in (a combobox with a list of suggestions, a
+	// number) is a text field however it is labelled: Enter submits its form.
+	case (role == "combobox" || role == "spinbutton") && tag != "input":
 		return Classification{}
 	case (tool == protocol.ToolPressKeys || tool == protocol.ToolTypeAX || tool == "submit") && !buttonish:
 		return implicitSubmit(c)

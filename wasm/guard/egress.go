@@ -123,9 +123,9 @@ func (g *Gate) dataIn(u *url.URL, trustedDest bool) []Detail {
 		low := strings.ToLower(tok)
 		switch {
 		case len([]rune(tok)) >= 12 && strings.Contains(auth.words, low):
-			add("Your words in the address", clipText(tok, 60))
+			add("Your words in the address", clip(tok, 60))
 		case !auth.Mentions(tok) && g.inCorpus(low):
-			add("Page text in the address", clipText(tok, 60))
+			add("Page text in the address", clip(tok, 60))
 		}
 	}
 	return out
@@ -169,37 +169,13 @@ func urlTokens(u *url.URL) []string {
 	return out
 }
 
-// emailsIn finds e-mail addresses in s.
+// emailsIn finds e-mail addresses in s (emails), lowercased.
 func emailsIn(s string) []string {
-	var out []string
-	for i := 0; i < len(s); i++ {
-		if s[i] != '@' {
-			continue
-		}
-		a := i
-		for a > 0 && isAddrByte(s[a-1], true) {
-			a--
-		}
-		b := i + 1
-		for b < len(s) && isAddrByte(s[b], false) {
-			b++
-		}
-		domain := strings.TrimRight(s[i+1:b], ".")
-		if a < i && strings.Contains(domain, ".") {
-			out = append(out, strings.ToLower(s[a:i+1]+domain))
-		}
+	out := emails(s)
+	for i, e := range out {
+		out[i] = strings.ToLower(e)
 	}
 	return out
-}
-
-func isAddrByte(c byte, local bool) bool {
-	switch {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '-':
-		return true
-	case local && (c == '_' || c == '+' || c == '%'):
-		return true
-	}
-	return false
 }
 
 // containsURL reports whether u is one of the links (the fragment aside).
@@ -240,15 +216,7 @@ func dataKinds(ds []Detail) string {
 
 // clipURL shows a URL on a card without its secrets.
 func clipURL(u *url.URL) string {
-	return clipText(maskSecrets(u.String()), 200)
-}
-
-func clipText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return clip(maskSecrets(u.String()), 200)
 }
 
 // urlWords are the words of a URL's host and path, for matching the user's.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"syscall/js"
 	"testing"
+
+	"github.com/webbrain/webbrain/test/testenv"
 )
 
 // TestMain loads testdata/fake_browser.js and then the real jsglue/host.js
@@ -21,7 +23,7 @@ func TestMain(m *testing.M) {
 }
 
 func loadHost() error {
-	root, err := repoRoot()
+	root, err := testenv.RepoRoot()
 	if err != nil {
 		return err
 	}
@@ -33,18 +35,6 @@ func loadHost() error {
 		js.Global().Call("eval", string(src))
 	}
 	return nil
-}
-
-// repoRoot walks up from the package directory to the one holding go.mod.
-func repoRoot() (string, error) {
-	dir := "."
-	for range 10 {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		dir = filepath.Join(dir, "..")
-	}
-	return "", fmt.Errorf("go.mod not found above the package directory")
 }
 
 // fake returns the page's fakeBrowser record.

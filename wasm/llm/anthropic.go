@@ -12,15 +12,7 @@ import (
 const anthropicDefaultMaxTokens = 8192
 
 // anthropicWire is the Anthropic Messages API.
-type anthropicWire struct {
-	cfg    Config
-	url    string
-	models string
-}
-
-func (w *anthropicWire) chatURL() string { return w.url }
-
-func (w *anthropicWire) modelsURL() (string, bool) { return w.models, true }
+type anthropicWire struct{ endpoints }
 
 func (w *anthropicWire) headers() map[string]string {
 	return map[string]string{
@@ -141,42 +133,30 @@ func (w *anthropicWire) encode(req Request, model string, stream bool) ([]byte, 
 }
 
 func (w *anthropicWire) newStream(onText func(string)) streamParser {
-	return &anthropicStream{cfg: w.cfg, onText: onText}
+	return &anthropicStream{turn: turn{cfg: w.cfg, onText: onText}}
 }
 
 // anthropicStream rebuilds a turn from Messages API events. Thinking and
 // server-tool blocks (web search, code execution …) are read past: only
 // text and client tool_use blocks make the turn.
 type anthropicStream struct {
-	cfg    Config
-	onText func(string)
-	text   strings.Builder
-	calls  []ToolCall
+	turn
 	blocks map[int64]int // content block index → position in calls
 	stop   string
-	usage  Usage
-	model  string
 }
 
 func (s *anthropicStream) event(ev event) (bool, error) {
-	data := strings.TrimSpace(ev.Data)
-	if data == "" {
-		return false, nil
-	}
-	if !gjson.Valid(data) {
-		return false, streamError(s.cfg, "the server sent a malformed event", nil)
-	}
-	typ := gjson.Get(data, "type").Str
-	if typ == "" {
-		typ = ev.Name
+	data, typ, _, err := s.read(ev)
+	if data == "" || err != nil {
+		return false, err
 	}
 	switch typ {
 	case "message_start":
 		// A second message_start means the server spliced a new attempt
 		// in: what came before is void.
 		msg := gjson.Get(data, "message")
-		*s = anthropicStream{cfg: s.cfg, onText: s.onText, model: msg.Get("model").Str,
-			usage: anthropicUsage(msg.Get("usage"), Usage{})}
+		*s = anthropicStream{turn: turn{cfg: s.cfg, onText: s.onText, model: msg.Get("model").Str,
+			usage: anthropicUsage(msg.Get("usage"), Usage{})}}
 	case "content_block_start":
 		block := gjson.Get(data, "content_block")
 		switch block.Get("type").Str {
@@ -216,16 +196,6 @@ func (s *anthropicStream) event(ev event) (bool, error) {
 	return false, nil
 }
 
-func (s *anthropicStream) addText(t string) {
-	if t == "" {
-		return
-	}
-	s.text.WriteString(t)
-	if s.onText != nil {
-		s.onText(t)
-	}
-}
-
 // anthropicUsage counts cached input as input: it fills the context
 // window all the same. Fields absent from u keep their value in prev.
 func anthropicUsage(u gjson.Result, prev Usage) Usage {
@@ -239,8 +209,7 @@ func anthropicUsage(u gjson.Result, prev Usage) Usage {
 }
 
 func (s *anthropicStream) result() Result {
-	return Result{Content: s.text.String(), ToolCalls: finishCalls(s.calls), Usage: s.usage, Model: s.model,
-		FinishReason: anthropicFinish(s.stop, len(s.calls) > 0)}
+	return s.answer(anthropicFinish(s.stop, len(s.calls) > 0))
 }
 
 func anthropicFinish(stop string, hasCalls bool) string {
@@ -265,8 +234,8 @@ func (w *anthropicWire) decode(body []byte) (Result, error) {
 	if gjson.GetBytes(body, "type").Str == "error" {
 		return Result{}, inStreamError(w.cfg, providerMessage(body))
 	}
-	s := &anthropicStream{cfg: w.cfg, model: gjson.GetBytes(body, "model").Str,
-		stop: gjson.GetBytes(body, "stop_reason").Str, usage: anthropicUsage(gjson.GetBytes(body, "usage"), Usage{})}
+	s := &anthropicStream{stop: gjson.GetBytes(body, "stop_reason").Str, turn: turn{cfg: w.cfg,
+		model: gjson.GetBytes(body, "model").Str, usage: anthropicUsage(gjson.GetBytes(body, "usage"), Usage{})}}
 	for _, b := range gjson.GetBytes(body, "content").Array() {
 		switch b.Get("type").Str {
 		case "text":

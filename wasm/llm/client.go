@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tidwall/gjson"
 	"github.com/webbrain/webbrain/wasm/platform"
 )
 
@@ -28,6 +29,66 @@ type wire interface {
 }
 
 // streamParser consumes events; done reports the terminal event.
+// endpoints are where a wire sends model requests and asks for the model
+// list (none where the format has no list: Azure, whose deployment is the
+// model), for the provider cfg.
+type endpoints struct {
+	cfg    Config
+	url    string
+	models string
+}
+
+func (e endpoints) chatURL() string { return e.url }
+
+func (e endpoints) modelsURL() (string, bool) { return e.models, e.models != "" }
+
+// turn is what a parser has rebuilt of an answer so far: text (passed on
+// to onText as it comes when streaming), tool calls, usage and model, for
+// the provider cfg.
+type turn struct {
+	cfg    Config
+	onText func(string)
+	text   strings.Builder
+	calls  []ToolCall
+	usage  Usage
+	model  string
+}
+
+func (t *turn) addText(s string) {
+	if s == "" {
+		return
+	}
+	t.text.WriteString(s)
+	if t.onText != nil {
+		t.onText(s)
+	}
+}
+
+// read takes one server-sent event of a JSON stream: its data, trimmed
+// ("" for a keep-alive and for the "[DONE]" some servers end with, which
+// sets done), and its type (the data's "type", else the event's name).
+func (t *turn) read(ev event) (data, typ string, done bool, err error) {
+	data = strings.TrimSpace(ev.Data)
+	switch {
+	case data == "":
+		return "", "", false, nil
+	case data == "[DONE]":
+		return "", "", true, nil
+	case !gjson.Valid(data):
+		return "", "", false, streamError(t.cfg, "the server sent a malformed event", nil)
+	}
+	typ = gjson.Get(data, "type").Str
+	if typ == "" {
+		typ = ev.Name
+	}
+	return data, typ, false, nil
+}
+
+// answer is the turn as a Result that ended for reason finish.
+func (t *turn) answer(finish string) Result {
+	return Result{Content: t.text.String(), ToolCalls: finishCalls(t.calls), Usage: t.usage, Model: t.model, FinishReason: finish}
+}
+
 type streamParser interface {
 	event(ev event) (done bool, err error)
 	result() Result

@@ -65,17 +65,17 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 		textCalls: cfg.Kind == protocol.KindOpenAIChat && localServer(u.Hostname())}
 	switch cfg.Kind {
 	case protocol.KindOpenAIChat:
-		c.wire = &chatWire{cfg: cfg, url: base + "/chat/completions", models: base + "/models",
+		c.wire = &chatWire{endpoints: endpoints{cfg: cfg, url: base + "/chat/completions", models: base + "/models"},
 			official: u.Hostname() == "api.openai.com"}
 	case protocol.KindAzure:
 		q := url.Values{"api-version": {cfg.APIVersion}}.Encode()
 		prefix := strings.TrimSuffix(base, "/openai")
-		c.wire = &chatWire{cfg: cfg, azure: true,
-			url: prefix + "/openai/deployments/" + url.PathEscape(cfg.Deployment) + "/chat/completions?" + q}
+		c.wire = &chatWire{azure: true,
+			endpoints: endpoints{cfg: cfg, url: prefix + "/openai/deployments/" + url.PathEscape(cfg.Deployment) + "/chat/completions?" + q}}
 	case protocol.KindOpenAIResponses:
-		c.wire = &responsesWire{cfg: cfg, url: base + "/responses", models: base + "/models"}
+		c.wire = &responsesWire{endpoints{cfg: cfg, url: base + "/responses", models: base + "/models"}}
 	case protocol.KindAnthropic:
-		c.wire = &anthropicWire{cfg: cfg, url: base + "/messages", models: base + "/models"}
+		c.wire = &anthropicWire{endpoints{cfg: cfg, url: base + "/messages", models: base + "/models"}}
 	}
 	return c, nil
 }

@@ -12,16 +12,10 @@ import (
 // DeepSeek, xAI, Mistral, Gemini's OpenAI endpoint) and by Azure OpenAI
 // deployments.
 type chatWire struct {
-	cfg      Config
-	url      string
-	models   string
+	endpoints
 	official bool // api.openai.com: max_completion_tokens
 	azure    bool // api-key header, no model list
 }
-
-func (w *chatWire) chatURL() string { return w.url }
-
-func (w *chatWire) modelsURL() (string, bool) { return w.models, !w.azure }
 
 func (w *chatWire) headers() map[string]string {
 	h := map[string]string{"Content-Type": "application/json"}
@@ -141,33 +135,22 @@ func argsOrEmpty(a string) string {
 }
 
 func (w *chatWire) newStream(onText func(string)) streamParser {
-	return &chatStream{cfg: w.cfg, onText: onText, byIndex: map[int64]int{}}
+	return &chatStream{turn: turn{cfg: w.cfg, onText: onText}, byIndex: map[int64]int{}}
 }
 
 // chatStream rebuilds a turn from chat.completion.chunk events: text from
 // delta.content, tool calls from delta.tool_calls pieces keyed by index,
 // usage from the final usage chunk; [DONE] ends it.
 type chatStream struct {
-	cfg     Config
-	onText  func(string)
-	text    strings.Builder
-	calls   []ToolCall
+	turn
 	byIndex map[int64]int
 	finish  string
-	usage   Usage
-	model   string
 }
 
 func (s *chatStream) event(ev event) (bool, error) {
-	data := strings.TrimSpace(ev.Data)
-	if data == "" {
-		return false, nil
-	}
-	if data == "[DONE]" {
-		return true, nil
-	}
-	if !gjson.Valid(data) {
-		return false, streamError(s.cfg, "the server sent a malformed event", nil)
+	data, _, done, err := s.read(ev)
+	if done || data == "" || err != nil {
+		return done, err
 	}
 	if e := gjson.Get(data, "error"); e.Exists() && e.Type != gjson.Null {
 		return false, inStreamError(s.cfg, providerMessage([]byte(data)))
@@ -182,11 +165,8 @@ func (s *chatStream) event(ev event) (bool, error) {
 	if !choice.Exists() {
 		return false, nil
 	}
-	if c := choice.Get("delta.content"); c.Type == gjson.String && c.Str != "" {
-		s.text.WriteString(c.Str)
-		if s.onText != nil {
-			s.onText(c.Str)
-		}
+	if c := choice.Get("delta.content"); c.Type == gjson.String {
+		s.addText(c.Str)
 	}
 	for _, tc := range choice.Get("delta.tool_calls").Array() {
 		s.addCallPiece(tc)
@@ -232,8 +212,7 @@ func (s *chatStream) addCallPiece(tc gjson.Result) {
 }
 
 func (s *chatStream) result() Result {
-	return Result{Content: s.text.String(), ToolCalls: finishCalls(s.calls), Usage: s.usage, Model: s.model,
-		FinishReason: chatFinish(s.finish, len(s.calls) > 0)}
+	return s.answer(chatFinish(s.finish, len(s.calls) > 0))
 }
 
 func (w *chatWire) decode(body []byte) (Result, error) {
@@ -243,7 +222,7 @@ func (w *chatWire) decode(body []byte) (Result, error) {
 	if e := gjson.GetBytes(body, "error"); e.Exists() && e.Type != gjson.Null {
 		return Result{}, inStreamError(w.cfg, providerMessage(body))
 	}
-	s := &chatStream{cfg: w.cfg, byIndex: map[int64]int{}}
+	s := &chatStream{turn: turn{cfg: w.cfg}, byIndex: map[int64]int{}}
 	msg := gjson.GetBytes(body, "choices.0.message")
 	if !msg.Exists() {
 		return Result{}, streamError(w.cfg, "the answer has no message", nil)

@@ -10,15 +10,7 @@ import (
 // responsesWire is the OpenAI Responses API (also served by Azure and LM
 // Studio). WebBrain keeps the conversation itself, so requests are
 // stateless (store: false) and carry the whole history as input items.
-type responsesWire struct {
-	cfg    Config
-	url    string
-	models string
-}
-
-func (w *responsesWire) chatURL() string { return w.url }
-
-func (w *responsesWire) modelsURL() (string, bool) { return w.models, true }
+type responsesWire struct{ endpoints }
 
 func (w *responsesWire) headers() map[string]string {
 	h := map[string]string{"Content-Type": "application/json"}
@@ -104,7 +96,7 @@ func (w *responsesWire) encode(req Request, model string, stream bool) ([]byte, 
 }
 
 func (w *responsesWire) newStream(onText func(string)) streamParser {
-	return &responsesStream{cfg: w.cfg, onText: onText, byItem: map[string]int{}}
+	return &responsesStream{turn: turn{cfg: w.cfg, onText: onText}, byItem: map[string]int{}}
 }
 
 // responsesStream rebuilds a turn from Responses events. Output text and
@@ -112,39 +104,20 @@ func (w *responsesWire) newStream(onText func(string)) streamParser {
 // search, code interpreter, MCP …) are read past. response.completed and
 // response.incomplete end it; response.failed and error events fail it.
 type responsesStream struct {
-	cfg    Config
-	onText func(string)
-	text   strings.Builder
-	calls  []ToolCall
+	turn
 	byItem map[string]int // item id → position in calls
 	finish string
-	usage  Usage
-	model  string
 }
 
 func (s *responsesStream) event(ev event) (bool, error) {
-	data := strings.TrimSpace(ev.Data)
-	if data == "" {
-		return false, nil
-	}
-	if data == "[DONE]" {
-		return false, nil // a few proxies append it; the terminal event is response.completed
-	}
-	if !gjson.Valid(data) {
-		return false, streamError(s.cfg, "the server sent a malformed event", nil)
-	}
-	typ := gjson.Get(data, "type").Str
-	if typ == "" {
-		typ = ev.Name
+	// A [DONE] a few proxies append ends nothing: response.completed does.
+	data, typ, _, err := s.read(ev)
+	if data == "" || err != nil {
+		return false, err
 	}
 	switch typ {
 	case "response.output_text.delta":
-		if d := gjson.Get(data, "delta").Str; d != "" {
-			s.text.WriteString(d)
-			if s.onText != nil {
-				s.onText(d)
-			}
-		}
+		s.addText(gjson.Get(data, "delta").Str)
 	case "response.output_item.added", "response.output_item.done":
 		s.item(gjson.Get(data, "item"), typ == "response.output_item.done")
 	case "response.function_call_arguments.delta":
@@ -204,8 +177,7 @@ func (s *responsesStream) finishWith(resp gjson.Result) {
 }
 
 func (s *responsesStream) result() Result {
-	return Result{Content: s.text.String(), ToolCalls: finishCalls(s.calls), FinishReason: s.finish,
-		Usage: s.usage, Model: s.model}
+	return s.answer(s.finish)
 }
 
 func (w *responsesWire) decode(body []byte) (Result, error) {
@@ -215,7 +187,7 @@ func (w *responsesWire) decode(body []byte) (Result, error) {
 	if e := gjson.GetBytes(body, "error"); e.IsObject() {
 		return Result{}, inStreamError(w.cfg, e.Get("message").Str)
 	}
-	s := &responsesStream{cfg: w.cfg, byItem: map[string]int{}}
+	s := &responsesStream{turn: turn{cfg: w.cfg}, byItem: map[string]int{}}
 	resp := gjson.ParseBytes(body)
 	for _, it := range resp.Get("output").Array() {
 		if it.Get("type").Str == "message" {

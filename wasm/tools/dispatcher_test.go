@@ -11,6 +11,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/platform/platformtest"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
@@ -23,7 +24,7 @@ type rig struct {
 func newRig(mode, tier string) *rig {
 	r := &rig{tabs: newFakeTabs("https://shop.example/"), content: &fakeContent{}}
 	r.content.reply = func(name string, args map[string]any) (json.RawMessage, error) { return okReply(name + " ok") }
-	p := platform.Platform{Tabs: r.tabs, Content: r.content, Clock: &fakeClock{now: time.Unix(0, 0)}}
+	p := platform.Platform{Tabs: r.tabs, Content: r.content, Clock: platformtest.NewClock()}
 	r.d = NewDispatcher(p, 7, mode, tier, "chrome", tb)
 	return r
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
-	"time"
 
 	"github.com/webbrain/webbrain/wasm/platform"
 )
@@ -99,27 +98,6 @@ func (f *fakeContent) Send(ctx context.Context, tabID int, msg json.RawMessage) 
 	f.mu.Unlock()
 	args, _ := m["args"].(map[string]any)
 	return f.reply(m["name"].(string), args)
-}
-
-// fakeClock advances instantly whenever someone waits on it.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	ch := make(chan time.Time, 1)
-	ch <- c.now
-	return ch
 }
 
 func okReply(result string) (json.RawMessage, error) {

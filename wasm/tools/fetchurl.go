@@ -66,21 +66,11 @@ func (d *Dispatcher) runFetch(ctx context.Context, args map[string]any) (string,
 	return d.b.PageResult(text, continueHint(protocol.ToolFetchURL)), nil
 }
 
-// fetchTarget accepts absolute http(s) URLs; a bare host gets https.
+// fetchTarget is the URL fetch_url reads (httpURL), without its fragment.
 func fetchTarget(raw string) (*url.URL, error) {
-	raw = strings.TrimSpace(raw)
-	u, err := url.Parse(raw)
-	if err == nil && u.Scheme == "" && !strings.HasPrefix(raw, "/") {
-		u, err = url.Parse("https://" + raw)
-	}
+	u, err := httpURL("fetch_url", "read", raw)
 	if err != nil {
-		return nil, fmt.Errorf("fetch_url: %q is not a valid URL", raw)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("fetch_url: only http and https URLs can be read, not %q", u.Scheme+":")
-	}
-	if u.Host == "" {
-		return nil, fmt.Errorf("fetch_url: %q has no host", raw)
+		return nil, err
 	}
 	u.Fragment = ""
 	return u, nil

@@ -19,6 +19,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/platform/nativefetch"
+	"github.com/webbrain/webbrain/wasm/platform/platformtest"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
@@ -49,7 +50,7 @@ func newFetchRig(t *testing.T, mode, tabURL string, h http.HandlerFunc) *fetchRi
 		tabURL = r.srv.URL + "/start.html"
 	}
 	r.tabs = newFakeTabs(tabURL)
-	p := platform.Platform{Tabs: r.tabs, Content: &fakeContent{}, Fetch: nativefetch.Fetcher{Client: client}, Clock: &fakeClock{now: time.Unix(0, 0)}}
+	p := platform.Platform{Tabs: r.tabs, Content: &fakeContent{}, Fetch: nativefetch.Fetcher{Client: client}, Clock: platformtest.NewClock()}
 	r.d = NewDispatcher(p, 7, mode, "mid", "chrome", tb)
 	return r
 }

@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/platform/platformtest"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
@@ -42,7 +42,7 @@ func (f *fakeTabs) cdpHistory(method string, params map[string]any) json.RawMess
 func chromeRig() (*rig, *fakeDebugger) {
 	r := newRig(protocol.ModeAct, "full")
 	dbg := &fakeDebugger{tabs: r.tabs}
-	p := platform.Platform{Tabs: r.tabs, Content: r.content, Debugger: dbg, Clock: &fakeClock{now: time.Unix(0, 0)}}
+	p := platform.Platform{Tabs: r.tabs, Content: r.content, Debugger: dbg, Clock: platformtest.NewClock()}
 	r.d = NewDispatcher(p, 7, protocol.ModeAct, "full", "chrome", tb)
 	return r, dbg
 }

@@ -33,7 +33,7 @@ func (d *Dispatcher) runTabs(ctx context.Context, t *tool, args map[string]any, 
 	}
 	var target string
 	if t.name == protocol.ToolNavigate {
-		u, err := checkURL(args["url"].(string))
+		u, err := httpURL("navigate", "opened", args["url"].(string))
 		if err != nil {
 			return "", err
 		}
@@ -111,23 +111,24 @@ func (d *Dispatcher) refuseLanding(ctx context.Context, target string, tab, befo
 	return fmt.Errorf("navigate: %s led the tab to %s: %s %s", target, u.Redacted(), strings.TrimPrefix(refused.Error(), "navigate: "), back)
 }
 
-// checkURL accepts only absolute http(s) URLs; a bare host such as
+// httpURL accepts only absolute http(s) URLs for tool (navigate,
+// fetch_url), which would verb them (open, read); a bare host such as
 // "example.com/a" gets https. javascript:, file:, data:, chrome: and the
 // like are refused: they would run code or read local files.
-func checkURL(raw string) (*url.URL, error) {
+func httpURL(tool, verb, raw string) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
 	if err == nil && u.Scheme == "" && !strings.HasPrefix(raw, "/") {
 		u, err = url.Parse("https://" + raw)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("navigate: %q is not a valid URL", raw)
+		return nil, fmt.Errorf("%s: %q is not a valid URL", tool, raw)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("navigate: only http and https URLs can be opened, not %q", u.Scheme+":")
+		return nil, fmt.Errorf("%s: only http and https URLs can be %s, not %q", tool, verb, u.Scheme+":")
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("navigate: %q has no host", raw)
+		return nil, fmt.Errorf("%s: %q has no host", tool, raw)
 	}
 	return u, nil
 }

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/platform/platformtest"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
@@ -107,7 +107,7 @@ func trustedRig(plan string) (*rig, *fakeDebugger) {
 		}
 		return okReply(name + " synthetic")
 	}
-	p := platform.Platform{Tabs: r.tabs, Content: r.content, Debugger: dbg, Clock: &fakeClock{now: time.Unix(0, 0)}}
+	p := platform.Platform{Tabs: r.tabs, Content: r.content, Debugger: dbg, Clock: platformtest.NewClock()}
 	r.d = NewDispatcher(p, 7, protocol.ModeAct, "full", "chrome", tb)
 	return r, dbg
 }

@@ -1,7 +1,8 @@
-// Benchmark of extension/content/accessibility-tree.js over the saved page
-// corpus, next to Playwright's aria snapshot in "ai" mode. The corpus is not
-// in the repository: WEBBRAIN_CORPUS names its folder (the one holding
-// pages/<name>/source.html). Run: npm ci --prefix test/bench/axtree &&
+// Benchmark of the accessibility tree (extension/content/accessibility-tree.mjs
+// as the build bundles it) over the saved page corpus, next to Playwright's
+// aria snapshot in "ai" mode. The corpus is not in the repository:
+// WEBBRAIN_CORPUS names its folder (the one holding pages/<name>/source.html).
+// Run: npm ci --prefix test/bench/axtree &&
 // WEBBRAIN_CORPUS=/path/to/corpus node test/bench/axtree/bench.mjs [page-name ...]
 //
 // Pages load with JavaScript off (one corpus page hangs with it on) and every
@@ -9,7 +10,9 @@
 // DevTools evaluation still runs, so the tree script is injected with
 // page.evaluate.
 import {createServer} from 'node:http';
-import {existsSync, readFileSync, readdirSync} from 'node:fs';
+import {execFileSync} from 'node:child_process';
+import {existsSync, mkdtempSync, readFileSync, readdirSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import {dirname, extname, join, normalize, resolve, sep} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {chromium} from 'playwright-core';
@@ -24,7 +27,18 @@ function repoRoot() {
 
 const root = repoRoot();
 const corpus = process.env.WEBBRAIN_CORPUS ? resolve(process.env.WEBBRAIN_CORPUS) : '';
-const treeScript = readFileSync(join(root, 'extension', 'content', 'accessibility-tree.js'), 'utf8');
+const treeScript = bundledTree();
+
+// bundledTree is content/accessibility-tree.js as ./build.sh content makes it.
+function bundledTree() {
+  const dir = mkdtempSync(join(tmpdir(), 'webbrain-tree-'));
+  try {
+    execFileSync('bash', [join(root, 'build.sh'), 'content', dir], {stdio: ['ignore', 'ignore', 'inherit']});
+    return readFileSync(join(dir, 'accessibility-tree.js'), 'utf8');
+  } finally {
+    rmSync(dir, {recursive: true, force: true});
+  }
+}
 
 const TYPES = {'.html': 'text/html; charset=utf-8', '.css': 'text/css', '.png': 'image/png', '.gif': 'image/gif',
   '.jpg': 'image/jpeg', '.svg': 'image/svg+xml'};

@@ -76,7 +76,7 @@ var tableStart = regexp.MustCompile(`\bTOOLS\s*=\s*(?:Object\.freeze\(\s*)?\{`)
 // file may define it.
 func ToolTable(dir string) (names []string, file string, err error) {
 	err = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".js") {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(path, ".js") || strings.HasSuffix(path, ".mjs")) {
 			return err
 		}
 		b, err := os.ReadFile(path)

@@ -1,6 +1,5 @@
-// Package testenv holds what every browser test suite needs: where the
-// repository and its test pages are, and how to start headless Chromium on
-// this kind of machine.
+//go:build !js
+
 package testenv
 
 import (
@@ -8,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -15,31 +15,6 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
-
-// RepoRoot walks up from the working directory to the directory of go.mod.
-func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory")
-		}
-		dir = parent
-	}
-}
-
-// EdgePages is the folder of small automation edge-case pages (every input
-// type, iframes, shadow DOM, an obstructed checkbox, a long page) that the
-// suites serve as /edge/; SOURCES.md there says where they come from.
-func EdgePages(root string) string {
-	return filepath.Join(root, "test", "testdata", "edge-pages")
-}
 
 // Chromium is the browser binary: $CHROMIUM, else Debian's chromium.
 func Chromium() string {
@@ -173,3 +148,28 @@ func StartExtensionBrowser(extra ...chromedp.ExecAllocatorOption) (*ExtensionBro
 
 // Close stops the browser and removes its profile.
 func (b *ExtensionBrowser) Close() { b.close() }
+
+// ContentScripts bundles the two content scripts as the build does
+// (./build.sh content, which installs esbuild first when it is missing)
+// and returns accessibility-tree.js and content.js: what the background
+// injects into a tab, in that order.
+func ContentScripts(root string) (tree, content string, err error) {
+	dir, err := os.MkdirTemp("", "webbrain-content-scripts-")
+	if err != nil {
+		return "", "", err
+	}
+	defer os.RemoveAll(dir)
+	cmd := exec.Command("bash", filepath.Join(root, "build.sh"), "content", dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("./build.sh content: %v\n%s", err, out)
+	}
+	t, err := os.ReadFile(filepath.Join(dir, "accessibility-tree.js"))
+	if err != nil {
+		return "", "", err
+	}
+	c, err := os.ReadFile(filepath.Join(dir, "content.js"))
+	if err != nil {
+		return "", "", err
+	}
+	return string(t), string(c), nil
+}

@@ -1,0 +1,1113 @@
+/*
+ * accessibility-tree.mjs — WebBrain's page reader for the model, and the
+ * one place that says what an element is called: its role, its accessible
+ * name and its ref.
+ *
+ * The entry of its own content script (the build bundles it with the small
+ * modules it imports into content/accessibility-tree.js): no extension
+ * API, safe to inject twice (the second run keeps the first one's refs).
+ * It defines:
+ *
+ *   window.__generateAccessibilityTree(options) → {
+ *     tree,            // the page of lines: `role "name" [ref_N] attrs`, two spaces per depth level
+ *     truncated,       // more lines follow this page
+ *     continuation,    // {startAfter, anchor} for the next page, or null
+ *     continuationToken, // the same as a string "startAfter:anchor", or null
+ *     continuationArgs,  // the exact options for the next call, or null
+ *     startLine, endLine, totalLines, totalChars, nodeCount, refCount, overlays,
+ *     filter, error?   // error: set (and tree empty) when refId names no live element
+ *   }
+ *   options: {filter: "interactive" (default) | "visible" | "all", refId, maxDepth,
+ *             maxChars (default 6000; 0 or Infinity = unlimited), continuation (object or token)}
+ *
+ *   window.__wb_ax_lookup(ref) → Element | null
+ *     ref is "ref_7", "7" or 7. null when the element was removed, disconnected or collected.
+ *
+ *   window.__wb_ax_nearby(ref, limit = 5) → {ref, live, known, nearby}
+ *     known: {role, name} the ref had when last rendered (null if never rendered);
+ *     nearby: up to `limit` live refs [{ref, role, name}] rendered closest to it in
+ *     the same tree read, same role+name first. For "stale ref" errors.
+ *
+ *   window.__wb_ax_ref(el, register = true) → "ref_N" | ""
+ *     the element's ref; a new one when it has none and register is true.
+ *
+ *   window.__wb_ax_role(el) → role, window.__wb_ax_name(el) → name
+ *     what the tree's line for el says ("generic" and "" for an element the
+ *     tree shows no line for); for a hidden element, what the same rules
+ *     give without the layout. The page tools name elements with these.
+ *
+ * Refs are "ref_N"; "N" and "[ref_N]" are read as "ref_N" too.
+ *
+ * These are own, non-writable properties of window; the ref registry
+ * ({ids: WeakMap<Element, ref>, refs: Map<ref, WeakRef<Element>>, info, next,
+ * gen}) is private to this script. Nothing here reads a window property a
+ * page could shadow with an element's id or name (DOM named access reaches
+ * the content script's world too): scripts read these exports with
+ * Object.getOwnPropertyDescriptor (ownFunction in dom.mjs).
+ *
+ * Filters: "all" = everything rendered, on or off screen; "visible" = rendered
+ * and intersecting the viewport; "interactive" = only elements with refs, under
+ * their headings and landmark/dialog/form containers. Nothing hidden is ever
+ * shown. docs/accessibility-tree.md explains the rules.
+ */
+import {clip, squash} from './text.mjs';
+import {deepActive, defineExport, ownFunction} from './dom.mjs';
+
+const DEFAULT_MAX_CHARS = 6000;
+const NAME_MAX = 150; // longest name folded from content; longer content stays as child lines
+const TEXT_MAX = 160; // longest text line
+const VALUE_MAX = 100;
+const HREF_MAX = 64;
+
+const registry = {ids: new WeakMap(), refs: new Map(), info: new Map(), next: 1, gen: 0};
+
+const SKIP_TAGS = new Set(['script', 'style', 'template', 'head', 'meta', 'link', 'base',
+  'datalist', 'param', 'source', 'track', 'map', 'object', 'embed', 'canvas', 'br', 'wbr', 'hr']);
+const LEAF_TAGS = new Set(['input', 'textarea', 'select', 'img', 'svg', 'iframe', 'frame', 'progress', 'meter',
+  'video', 'audio', 'math']);
+const ROLES = new Set(('alert alertdialog application article banner blockquote button caption cell checkbox code ' +
+  'columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed figure ' +
+  'form generic grid gridcell group heading img insertion link list listbox listitem log main marquee math menu ' +
+  'menubar menuitem menuitemcheckbox menuitemradio meter navigation none note option paragraph presentation ' +
+  'progressbar radio radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider spinbutton ' +
+  'status strong subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip ' +
+  'tree treegrid treeitem').split(' '));
+// Roles that print no line without a name: their children are hoisted.
+const TRANSPARENT = new Set(['generic', 'img', 'none', 'presentation', 'group', 'region', 'figure', 'paragraph', 'rowgroup',
+  'document', 'application', 'note', 'blockquote', 'code', 'emphasis', 'strong', 'deletion', 'insertion',
+  'subscript', 'superscript', 'time', 'term', 'definition', 'caption', 'marquee', 'directory']);
+const INTERACTIVE_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
+  'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton',
+  'treeitem', 'clickable']);
+const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
+  'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'heading', 'cell', 'gridcell', 'columnheader',
+  'rowheader', 'tooltip', 'clickable']);
+// Containers kept by the "interactive" filter when they hold refs.
+const CONTEXT_ROLES = new Set(['dialog', 'alertdialog', 'form', 'navigation', 'main', 'banner', 'contentinfo',
+  'complementary', 'search', 'region', 'tablist', 'menu', 'menubar', 'listbox', 'radiogroup', 'toolbar', 'grid',
+  'tree', 'treegrid', 'iframe', 'group', 'table', 'row']);
+const TEXT_INPUT_TYPES = new Set(['', 'text', 'email', 'tel', 'url', 'password', 'search', 'number', 'date',
+  'time', 'datetime-local', 'month', 'week', 'color']);
+const SHOWN_TYPES = new Set(['email', 'tel', 'url', 'password', 'date', 'time', 'datetime-local', 'month', 'week',
+  'color', 'file']);
+const INPUT_ROLES = {button: 'button', submit: 'button', reset: 'button', image: 'button', file: 'button',
+  checkbox: 'checkbox', radio: 'radio', range: 'slider', number: 'spinbutton'};
+
+// ---------- refs ----------
+
+function refFor(el) {
+  let id = registry.ids.get(el);
+  if (!id) {
+    id = 'ref_' + registry.next++;
+    registry.ids.set(el, id);
+    registry.refs.set(id, new WeakRef(el));
+  }
+  return id;
+}
+
+function normRef(ref) {
+  if (ref === null || ref === undefined) return '';
+  const s = String(ref).trim().replace(/^\[|\]$/g, '');
+  return /^\d+$/.test(s) ? 'ref_' + s : s;
+}
+
+function lookup(ref) {
+  const w = registry.refs.get(normRef(ref));
+  const el = w && w.deref();
+  return el && el.isConnected ? el : null;
+}
+
+function pruneRegistry() {
+  for (const [id, w] of registry.refs) {
+    if (!w.deref()) {
+      registry.refs.delete(id);
+      registry.info.delete(id);
+    }
+  }
+}
+
+function nearby(ref, limit) {
+  const id = normRef(ref);
+  const max = limit > 0 ? limit : 5;
+  const known = registry.info.get(id) || null;
+  const gen = known ? known.gen : registry.gen;
+  const order = known ? known.order : 0;
+  const cands = [];
+  for (const [other, inf] of registry.info) {
+    if (other === id || inf.gen !== gen || !lookup(other)) continue;
+    const same = known && inf.role === known.role && inf.name === known.name ? 0 : 1;
+    cands.push({same, dist: Math.abs(inf.order - order), ref: other, role: inf.role, name: inf.name});
+  }
+  cands.sort((a, b) => a.same - b.same || a.dist - b.dist);
+  return {
+    ref: id, live: !!lookup(id),
+    known: known ? {role: known.role, name: known.name} : null,
+    nearby: cands.slice(0, max).map(c => ({ref: c.ref, role: c.role, name: c.name})),
+  };
+}
+
+// ---------- small text helpers ----------
+
+function quote(s) {
+  return JSON.stringify(s);
+}
+
+function hashLine(s) {
+  let h = 5381;
+  for (let i = 0; i < s.length; i++) h = ((h * 33) ^ s.charCodeAt(i)) >>> 0;
+  return h.toString(36);
+}
+
+// ---------- one traversal ----------
+
+// A Walker holds the caches of one call: computed styles and rects are read
+// once per element, and nothing is written to the DOM, so layout is computed
+// at most once. A walker that does not register gives interactive elements
+// a stand-in ref, so that naming one element allocates no refs.
+class Walker {
+  constructor(filter, register = true) {
+    this.filter = filter;
+    this.register = register;
+    this.styles = new Map();
+    this.roles = new Map();
+    this.overlays = [];
+    this.refsBefore = 0;
+    this.assigned = 0;
+  }
+
+  style(el) {
+    let st = this.styles.get(el);
+    if (!st) {
+      const view = el.ownerDocument.defaultView || window;
+      st = view.getComputedStyle(el);
+      this.styles.set(el, st);
+    }
+    return st;
+  }
+
+  ref(el) {
+    this.assigned++;
+    return this.register ? refFor(el) : 'ref';
+  }
+
+  // Walks one document (the top page or a same-origin iframe's).
+  frameContext(doc, parent) {
+    const view = doc.defaultView || window;
+    return {
+      doc, vw: view.innerWidth, vh: view.innerHeight, sx: view.scrollX, sy: view.scrollY,
+      textOk: true, inView: true, inInteractive: parent ? parent.inInteractive : false,
+      skipText: false, cursor: 'auto', inOverlay: parent ? parent.inOverlay : false, expandSelect: null,
+    };
+  }
+
+  children(parentEl, ctx, out) {
+    let nodes;
+    if (parentEl.localName === 'slot') {
+      const assigned = parentEl.assignedNodes({flatten: true});
+      nodes = assigned.length ? assigned : parentEl.childNodes;
+    } else if (parentEl.shadowRoot) {
+      nodes = parentEl.shadowRoot.childNodes;
+    } else {
+      nodes = parentEl.childNodes;
+    }
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i];
+      if (n.nodeType === 3) {
+        if (ctx.textOk && ctx.inView) {
+          const v = n.nodeValue;
+          if (v) out.push({text: v, hidden: ctx.skipText});
+        }
+      } else if (n.nodeType === 1) {
+        this.element(n, ctx, out);
+      }
+    }
+  }
+
+  element(el, ctx, out) {
+    const tag = el.localName;
+    if (SKIP_TAGS.has(tag)) {
+      if (tag === 'br') out.push({br: true});
+      return;
+    }
+    if (el.hasAttribute('inert') || el.getAttribute('aria-hidden') === 'true') return;
+    if (tag === 'noscript' && !el.firstElementChild) return; // scripting on: its content is raw text
+    const st = this.style(el);
+    const display = st.display;
+    if (display === 'none') return;
+    if (tag === 'details' && !el.open) return this.closedDetails(el, ctx, out);
+
+    const contents = display === 'contents';
+    const rect = contents ? null : el.getBoundingClientRect();
+    const visible = st.visibility === 'visible';
+    const formControl = tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'button';
+    if (rect) {
+      if (isClipped(st, rect)) {
+        // Screen-reader-only text: not on screen, but it names its control.
+        const t = domText(el, this);
+        if (t) out.push({text: t, hidden: true});
+        return;
+      }
+      if (st.opacity === '0' && !formControl) return;
+      if (rect.width > 0 && rect.height > 0 &&
+          (rect.right + ctx.sx <= 0 || rect.bottom + ctx.sy <= 0)) return; // parked off the page
+    }
+    const sized = !rect || rect.width > 0 || rect.height > 0;
+    if (!sized && st.overflow !== 'visible') return; // nothing of it can show
+    const inView = this.filter !== 'visible' ? true : !rect ? ctx.inView
+      : rect.right > 0 && rect.bottom > 0 && rect.left < ctx.vw && rect.top < ctx.vh;
+
+    let role = roleOf(el, tag, this);
+    const block = !contents && !display.startsWith('inline');
+    const spaced = !contents && display !== 'inline';
+
+    // Label whose control is hidden: the label stands in for it.
+    let proxy = null;
+    if (tag === 'label' && el.control && !ctx.inInteractive && !this.controlShown(el.control)) {
+      proxy = el.control;
+      role = controlRole(proxy, this);
+    }
+
+    const cursor = st.cursor;
+    let interactive = isInteractive(el, tag, role, ctx) || !!proxy;
+    let pointerCandidate = false;
+    if (!interactive && role === 'generic' && !ctx.inInteractive && cursor === 'pointer' && ctx.cursor !== 'pointer' &&
+        tag !== 'body' && tag !== 'html' && rect && rect.width * rect.height < ctx.vw * ctx.vh * 0.5) {
+      pointerCandidate = true;
+    }
+    if (interactive && TRANSPARENT.has(role)) role = 'clickable';
+
+    const overlay = !ctx.inOverlay && visible && sized && rect && isOverlay(el, tag, role, st, rect, ctx);
+
+    const child = {
+      doc: ctx.doc, vw: ctx.vw, vh: ctx.vh, sx: ctx.sx, sy: ctx.sy,
+      textOk: visible, inView: inView,
+      inInteractive: ctx.inInteractive || interactive,
+      skipText: ctx.skipText || (tag === 'label' && !!el.control) || tag === 'legend' || tag === 'caption',
+      cursor, inOverlay: ctx.inOverlay || overlay, expandSelect: ctx.expandSelect,
+    };
+
+    const items = [];
+    const before = this.assigned;
+    if (LEAF_TAGS.has(tag)) this.leaf(el, tag, child, items);
+    else this.children(el, child, items);
+    const childRefs = this.assigned !== before;
+
+    if (pointerCandidate && !childRefs && visible && sized && inView) {
+      interactive = true;
+      role = 'clickable';
+    }
+
+    // A box of no size still shows its overflowing (e.g. positioned) content.
+    const shown = visible && inView && (sized || items.length > 0);
+    const name = shown ? explicitName(el, tag, role, this, proxy) : '';
+    if (!shown || (TRANSPARENT.has(role) && !name && !overlay)) {
+      if (!shown && !items.length) return;
+      if (role !== 'generic' && role !== 'none' && role !== 'presentation' || block) out.push({br: true});
+      else if (spaced) out.push({text: ' '});
+      for (const it of items) out.push(it);
+      if (role !== 'generic' && role !== 'none' && role !== 'presentation' || block) out.push({br: true});
+      else if (spaced) out.push({text: ' '});
+      return;
+    }
+    if (role === 'generic' && !overlay && name) {
+      // A named generic (aria-label on a div) names its content but adds no line.
+      out.push({group: true, nameText: name, items});
+      return;
+    }
+
+    const node = {role: role === 'generic' ? 'group' : role, name, el, attrs: [], children: items, overlay};
+    if (interactive) node.ref = this.ref(el);
+    node.fallback = name ? '' : fallbackName(el, tag, role);
+    attributes(node, el, tag, proxy, this, ctx);
+    if (overlay) {
+      this.overlays.push(node);
+      return;
+    }
+    out.push(block ? {br: true} : {text: ' '}, node, block ? {br: true} : {text: ' '});
+  }
+
+  controlShown(control) {
+    if (control.checkVisibility && !control.checkVisibility({visibilityProperty: true})) return false;
+    const r = control.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return false;
+    return !isClipped(this.style(control), r);
+  }
+
+  closedDetails(el, ctx, out) {
+    const summary = Array.prototype.find.call(el.children, c => c.localName === 'summary');
+    out.push({br: true});
+    if (summary) this.element(summary, ctx, out);
+    out.push({br: true});
+  }
+
+  leaf(el, tag, ctx, out) {
+    if (tag === 'select') {
+      const listbox = el.multiple || el.size > 1;
+      if (!listbox && ctx.expandSelect !== el) return;
+      for (const opt of el.querySelectorAll('option')) {
+        if (opt.hidden || !ctx.textOk) continue;
+        const node = {role: 'option', name: optionName(opt), attrs: [], children: [], el: opt};
+        node.ref = this.ref(opt);
+        if (opt.selected) node.attrs.push('selected');
+        if (opt.disabled) node.attrs.push('disabled');
+        out.push({br: true}, node);
+      }
+      return;
+    }
+    if (tag === 'iframe' || tag === 'frame') {
+      let doc = null;
+      try {
+        doc = el.contentDocument;
+      } catch (e) {
+        doc = null;
+      }
+      if (doc && doc.body) {
+        const frameCtx = this.frameContext(doc, ctx);
+        frameCtx.textOk = ctx.textOk;
+        frameCtx.inView = ctx.inView;
+        this.children(doc.body, frameCtx, out);
+      }
+      return;
+    }
+    if (tag === 'svg') {
+      // An svg's insides are drawing, not content; its <title> names it.
+      const t = svgTitle(el);
+      if (t) out.push({text: t, hidden: true});
+    }
+  }
+}
+
+// ---------- visibility ----------
+
+// Visually-hidden ("sr-only") technique: clipped to nothing, or a 1px box
+// that hides its overflow.
+function isClipped(st, rect) {
+  const pos = st.position;
+  if (pos !== 'absolute' && pos !== 'fixed') return false;
+  const clipRect = st.clip;
+  if (clipRect && clipRect.startsWith('rect(') && /^rect\((0|1)px,? (0|1)px,? (0|1)px,? (0|1)px\)$/.test(clipRect)) return true;
+  const cp = st.clipPath;
+  if (cp && (cp === 'inset(50%)' || cp === 'inset(100%)')) return true;
+  return rect.width <= 1 && rect.height <= 1 && st.overflow !== 'visible' && st.overflow !== '';
+}
+
+function isOverlay(el, tag, role, st, rect, ctx) {
+  if (rect.right <= 0 || rect.bottom <= 0 || rect.left >= ctx.vw || rect.top >= ctx.vh) return false;
+  if (tag === 'dialog' && el.open) return true;
+  if (role === 'dialog' || role === 'alertdialog' || el.getAttribute('aria-modal') === 'true') return true;
+  if (el.hasAttribute('popover') && el.matches(':popover-open')) return true;
+  if (st.position !== 'fixed') return false;
+  const z = parseInt(st.zIndex, 10);
+  return z > 0 && rect.width * rect.height >= ctx.vw * ctx.vh * 0.3;
+}
+
+// ---------- roles ----------
+
+function explicitRole(el) {
+  const attr = el.getAttribute('role');
+  if (!attr) return '';
+  for (const r of attr.trim().toLowerCase().split(/\s+/)) if (ROLES.has(r)) return r;
+  return '';
+}
+
+function insideSection(el) {
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const t = p.localName;
+    if (t === 'article' || t === 'aside' || t === 'main' || t === 'nav' || t === 'section') return true;
+  }
+  return false;
+}
+
+function layoutTable(table) {
+  if (table.caption || table.tHead || table.querySelector('th, colgroup')) return false;
+  const border = table.getAttribute('border');
+  if (border && border !== '0') return false;
+  if (table.querySelector('table')) return true;
+  const rows = table.rows;
+  return rows.length < 2 || rows[0].cells.length < 2;
+}
+
+function tableOf(el) {
+  for (let p = el.parentElement; p; p = p.parentElement) if (p.localName === 'table') return p;
+  return null;
+}
+
+function implicitRole(el, tag, walker) {
+  switch (tag) {
+    case 'a': case 'area': return el.hasAttribute('href') ? 'link' : 'generic';
+    case 'button': return 'button';
+    case 'summary': return 'button';
+    case 'input': return controlRole(el, walker);
+    case 'textarea': return 'textbox';
+    case 'select': return el.multiple || el.size > 1 ? 'listbox' : 'combobox';
+    case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': return 'heading';
+    case 'ul': case 'ol': case 'menu': return 'list';
+    case 'li': return 'listitem';
+    case 'nav': return 'navigation';
+    case 'main': return 'main';
+    case 'aside': return 'complementary';
+    case 'header': return insideSection(el) ? 'generic' : 'banner';
+    case 'footer': return insideSection(el) ? 'generic' : 'contentinfo';
+    case 'form': return 'form';
+    case 'search': return 'search';
+    case 'section': return 'region';
+    case 'article': return 'article';
+    case 'dialog': return 'dialog';
+    case 'option': return 'option'; // a <select>'s, which leaf() lists
+    case 'fieldset': return 'group';
+    case 'img': return el.getAttribute('alt') === '' ? 'none' : 'img';
+    case 'svg': return 'img';
+    case 'iframe': case 'frame': return 'iframe';
+    case 'progress': return 'progressbar';
+    case 'meter': return 'meter';
+    case 'output': return 'status';
+    case 'p': return 'paragraph';
+    case 'math': return 'math';
+    case 'table': return layoutTable(el) ? 'generic' : 'table';
+    case 'tr': case 'td': case 'th': {
+      const table = tableOf(el);
+      if (!table || walker.style(table).display === 'none' || roleOf(table, 'table', walker) !== 'table') return 'generic';
+      if (tag === 'tr') return 'row';
+      if (tag === 'td') return 'cell';
+      return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
+    }
+    default:
+      if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return 'textbox';
+      return 'generic';
+  }
+}
+
+function controlRole(el, walker) {
+  if (el.localName !== 'input') return implicitRole(el, el.localName, walker);
+  const type = (el.type || '').toLowerCase();
+  if (INPUT_ROLES[type]) return INPUT_ROLES[type];
+  if (type === 'search') return el.list ? 'combobox' : 'searchbox';
+  return el.list ? 'combobox' : 'textbox';
+}
+
+function roleOf(el, tag, walker) {
+  let role = walker.roles.get(el);
+  if (role) return role;
+  role = explicitRole(el) || implicitRole(el, tag, walker);
+  if ((role === 'none' || role === 'presentation') && focusable(el, tag)) role = implicitRole(el, tag, walker);
+  walker.roles.set(el, role);
+  return role;
+}
+
+function focusable(el, tag) {
+  const ti = el.getAttribute('tabindex');
+  if (ti !== null && parseInt(ti, 10) >= 0) return true;
+  return (tag === 'a' && el.hasAttribute('href')) || tag === 'button' || tag === 'input' || tag === 'select' ||
+    tag === 'textarea';
+}
+
+function isInteractive(el, tag, role, ctx) {
+  if (INTERACTIVE_ROLES.has(role)) return !(role === 'option' && tag === 'option');
+  if (tag === 'iframe' || tag === 'frame' || tag === 'summary') return true;
+  if (role === 'listbox' && tag === 'select') return true;
+  if ((tag === 'video' || tag === 'audio') && el.hasAttribute('controls')) return true;
+  if (el.hasAttribute('onclick')) return true;
+  const ti = el.getAttribute('tabindex');
+  return ti !== null && parseInt(ti, 10) >= 0 && role !== 'dialog' && role !== 'alertdialog';
+}
+
+// ---------- names ----------
+
+// Text alternative of a subtree for labels and aria-labelledby targets.
+function domText(node, walker, skip) {
+  let s = '';
+  const visit = (n) => {
+    if (s.length > NAME_MAX * 2) return;
+    if (n.nodeType === 3) {
+      s += n.nodeValue;
+      return;
+    }
+    if (n.nodeType !== 1 || n === skip) return;
+    const tag = n.localName;
+    if (SKIP_TAGS.has(tag) || n.getAttribute('aria-hidden') === 'true') return;
+    if (tag === 'noscript' && !n.firstElementChild) return;
+    const al = n.getAttribute('aria-label');
+    if (al && al.trim()) {
+      s += ' ' + al + ' ';
+      return;
+    }
+    if (tag === 'img' || (tag === 'input' && n.type === 'image')) {
+      s += ' ' + (n.getAttribute('alt') || '') + ' ';
+      return;
+    }
+    if (tag === 'svg') {
+      s += ' ' + svgTitle(n) + ' ';
+      return;
+    }
+    if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
+    const kids = n.shadowRoot ? n.shadowRoot.childNodes : n.childNodes;
+    const block = walker && !walker.style(n).display.startsWith('inline');
+    if (block) s += ' ';
+    for (let i = 0; i < kids.length; i++) visit(kids[i]);
+    if (block) s += ' ';
+  };
+  visit(node);
+  return squash(s);
+}
+
+function svgTitle(svg) {
+  const al = svg.getAttribute('aria-label');
+  if (al && al.trim()) return squash(al);
+  for (const c of svg.children) if (c.localName === 'title') return squash(c.textContent);
+  return '';
+}
+
+function labelledBy(el, walker) {
+  const ids = el.getAttribute('aria-labelledby');
+  if (!ids) return '';
+  const root = el.getRootNode();
+  const parts = [];
+  for (const id of ids.trim().split(/\s+/)) {
+    const target = root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id);
+    if (target) parts.push(target === el ? squash(el.getAttribute('aria-label') || '') : domText(target, walker));
+  }
+  return squash(parts.join(' '));
+}
+
+function labelsText(el, walker) {
+  const labels = el.labels;
+  if (!labels || !labels.length) return '';
+  const parts = [];
+  for (const l of labels) parts.push(domText(l, walker, el));
+  return squash(parts.join(' '));
+}
+
+// Name from aria-labelledby, aria-label or the host language; content,
+// title and placeholder come later (see fallbackName and finish).
+function explicitName(el, tag, role, walker, proxy) {
+  const lb = labelledBy(el, walker);
+  if (lb) return clip(lb, NAME_MAX);
+  const al = el.getAttribute('aria-label');
+  if (al && al.trim()) return clip(squash(al), NAME_MAX);
+  let n = '';
+  if (proxy) n = domText(el, walker);
+  else if (tag === 'input') {
+    const type = (el.type || '').toLowerCase();
+    if (type === 'submit' || type === 'reset' || type === 'button') {
+      n = el.labels && el.labels.length ? labelsText(el, walker)
+        : el.value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
+    } else if (type === 'image') n = el.alt || el.value || 'Submit';
+    else n = labelsText(el, walker);
+  } else if (tag === 'textarea' || tag === 'select' || tag === 'progress' || tag === 'meter' || tag === 'output') {
+    n = labelsText(el, walker);
+  } else if (tag === 'img' || tag === 'area') n = el.getAttribute('alt') || '';
+  else if (tag === 'svg') n = svgTitle(el);
+  else if (tag === 'fieldset') {
+    const legend = Array.prototype.find.call(el.children, c => c.localName === 'legend');
+    if (legend) n = domText(legend, walker);
+  } else if (tag === 'table') {
+    if (el.caption) n = domText(el.caption, walker);
+  } else if (tag === 'iframe' || tag === 'frame') n = el.title || el.name || '';
+  else if (tag === 'option') n = optionName(el);
+  else if (tag === 'button' && el.labels && el.labels.length) n = labelsText(el, walker);
+  return clip(squash(n), NAME_MAX);
+}
+
+// optionName is what a <select>'s option is called.
+function optionName(opt) {
+  return squash(opt.label || opt.textContent);
+}
+
+function fallbackName(el, tag, role) {
+  const title = el.getAttribute('title');
+  if (title && title.trim()) return clip(squash(title), NAME_MAX);
+  if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') {
+    const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
+    if (ph && ph.trim()) return clip(squash(ph), NAME_MAX);
+  }
+  return '';
+}
+
+// Words that tell an unnamed control apart: its description, test id, id,
+// class words, icon reference or image file name.
+function hintFor(el) {
+  const words = [];
+  const add = (s) => {
+    if (!s) return;
+    for (const w of String(s).split(/[\s,]+/)) {
+      if (w.length < 2 || w.length > 30 || /\d{3,}|^[a-z]{1,3}-[a-z0-9]{5,}$|^_|^(css|sc|jsx|svelte)-/i.test(w)) continue;
+      if (!words.includes(w)) words.push(w);
+    }
+  };
+  add(el.getAttribute('aria-description'));
+  add(el.getAttribute('data-testid') || el.getAttribute('data-test-id'));
+  add(el.getAttribute('name'));
+  add(el.id);
+  add(typeof el.className === 'string' ? el.className : el.getAttribute('class'));
+  const use = el.querySelector('use');
+  if (use) add((use.getAttribute('href') || use.getAttribute('xlink:href') || '').replace(/^.*#/, ''));
+  const svg = el.localName === 'svg' ? el : el.querySelector('svg');
+  if (svg) add(svg.getAttribute('class') || svg.getAttribute('data-icon'));
+  const img = el.localName === 'img' ? el : el.querySelector('img');
+  if (img) {
+    const src = img.getAttribute('src') || '';
+    if (!src.startsWith('data:')) add(src.replace(/[?#].*$/, '').replace(/^.*\//, '').replace(/\.\w+$/, ''));
+  }
+  return clip(words.slice(0, 4).join(' '), 40);
+}
+
+// ---------- states and properties ----------
+
+function compactHref(el, doc) {
+  const raw = el.getAttribute('href');
+  if (!raw || /^\s*javascript:/i.test(raw)) return '';
+  let href = raw;
+  try {
+    const u = new URL(raw, doc.baseURI);
+    for (const k of [...u.searchParams.keys()]) if (/^utm_/.test(k)) u.searchParams.delete(k); // tracking only
+    const here = doc.location;
+    if (here && u.origin === here.origin) {
+      const samePage = u.pathname === here.pathname && u.search === here.search && raw.trim().startsWith('#');
+      href = samePage ? u.hash || '#' : u.pathname + u.search + u.hash;
+    } else href = u.protocol === 'https:' ? u.href.slice(6) : u.href; // "//host/path": a valid https-relative URL
+  } catch (e) {
+    href = raw;
+  }
+  href = clip(href, HREF_MAX);
+  return /[\s"]/.test(href) ? quote(href) : href;
+}
+
+function ariaBool(el, name) {
+  const v = el.getAttribute(name);
+  return v === null ? null : v.toLowerCase();
+}
+
+function attributes(node, el, tag, proxy, walker, ctx) {
+  const a = node.attrs;
+  const role = node.role;
+  const src = proxy || el;
+  if (role === 'heading') {
+    const lvl = el.getAttribute('aria-level') || (/^h[1-6]$/.test(tag) ? tag[1] : '');
+    if (lvl) a.push('level=' + lvl);
+  }
+  if (role === 'link') {
+    const h = compactHref(el, ctx.doc);
+    if (h) a.push('href=' + h);
+  }
+  if (src.localName === 'input') {
+    const type = (src.type || '').toLowerCase();
+    if (SHOWN_TYPES.has(type)) a.push('type=' + type);
+    if (TEXT_INPUT_TYPES.has(type) && src.value) {
+      a.push('value=' + (type === 'password' ? quote('••••') : quote(clip(squash(src.value), VALUE_MAX))));
+    }
+    if (type === 'range') {
+      a.push('value=' + quote(src.value));
+      if (src.min) a.push('min=' + src.min);
+      if (src.max) a.push('max=' + src.max);
+    }
+    if (type === 'file' && src.files && src.files.length) a.push('value=' + quote(src.files[0].name));
+    if (type === 'checkbox' || type === 'radio') a.push(src.indeterminate ? 'checked=mixed' : src.checked ? 'checked' : 'unchecked');
+  } else if (src.localName === 'textarea' && src.value) {
+    a.push('value=' + quote(clip(squash(src.value), VALUE_MAX)));
+  } else if (src.localName === 'select') {
+    const chosen = Array.prototype.filter.call(src.selectedOptions || [], o => o.textContent.trim());
+    if (chosen.length && role === 'combobox') a.push('value=' + quote(clip(squash(chosen[0].label || chosen[0].textContent), VALUE_MAX)));
+    if (role === 'combobox' && ctx.expandSelect !== src) a.push('options=' + src.options.length);
+  } else if (role === 'textbox' && el.isContentEditable) {
+    const t = squash(el.textContent);
+    if (t) a.push('value=' + quote(clip(t, VALUE_MAX)));
+    node.children = [];
+  }
+  if (tag === 'progress' || tag === 'meter') a.push('value=' + el.value + (el.max ? '/' + el.max : ''));
+  const checked = ariaBool(el, 'aria-checked');
+  if (checked !== null && src === el && el.localName !== 'input') {
+    a.push(checked === 'true' ? 'checked' : checked === 'mixed' ? 'checked=mixed' : 'unchecked');
+  }
+  const pressed = ariaBool(el, 'aria-pressed');
+  if (pressed === 'true') a.push('pressed');
+  else if (pressed === 'mixed') a.push('pressed=mixed');
+  if (ariaBool(el, 'aria-selected') === 'true') a.push('selected');
+  let expanded = ariaBool(el, 'aria-expanded');
+  if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') {
+    expanded = el.parentElement.open ? 'true' : 'false';
+  }
+  if (expanded === 'true') a.push('expanded');
+  else if (expanded === 'false') a.push('collapsed');
+  const popup = ariaBool(el, 'aria-haspopup');
+  if (popup && popup !== 'false') a.push(popup === 'true' ? 'haspopup' : 'haspopup=' + popup);
+  const current = ariaBool(el, 'aria-current');
+  if (current && current !== 'false') a.push(current === 'true' ? 'current' : 'current=' + current);
+  if (src.disabled || ariaBool(el, 'aria-disabled') === 'true' ||
+      (src.matches && /^(input|select|textarea|button)$/.test(src.localName) && src.matches(':disabled'))) {
+    if (!a.includes('disabled')) a.push('disabled');
+  }
+  if (src.required || ariaBool(el, 'aria-required') === 'true') a.push('required');
+  if (src.readOnly && /^(input|textarea)$/.test(src.localName) || ariaBool(el, 'aria-readonly') === 'true') a.push('readonly');
+  if (ariaBool(el, 'aria-invalid') === 'true') a.push('invalid');
+  if (deepActive(ctx.doc) === el) a.push('focused');
+  const ph = src.getAttribute && src.getAttribute('placeholder');
+  if (ph && ph.trim() && node.name !== squash(ph) && node.fallback !== squash(ph) &&
+      (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton')) {
+    a.push('placeholder=' + quote(clip(squash(ph), VALUE_MAX)));
+  }
+  if ((tag === 'iframe' || tag === 'frame') && !safeDoc(el)) {
+    const s = el.getAttribute('src');
+    if (s) a.push('src=' + quote(clip(s, HREF_MAX)));
+  }
+}
+
+function safeDoc(frame) {
+  try {
+    return frame.contentDocument;
+  } catch (e) {
+    return null;
+  }
+}
+
+// ---------- model → lines ----------
+
+// Merges runs of inline text between block breaks into single text items.
+function mergeText(items, out) {
+  let buf = null;
+  let hiddenBuf = null;
+  const flush = () => {
+    if (buf !== null) {
+      const t = squash(buf);
+      if (t) out.push({text: t});
+    }
+    if (hiddenBuf !== null) {
+      const t = squash(hiddenBuf);
+      if (t) out.push({text: t, hidden: true});
+    }
+    buf = null;
+    hiddenBuf = null;
+  };
+  const visit = (list) => {
+    for (const it of list) {
+      if (it.br) flush();
+      else if (it.group) {
+        flush();
+        const inner = [];
+        mergeText(it.items, inner);
+        out.push({group: true, nameText: it.nameText, items: inner});
+      } else if (it.text !== undefined) {
+        if (it.hidden) hiddenBuf = (hiddenBuf || '') + it.text;
+        else buf = (buf || '') + it.text;
+      } else {
+        flush();
+        out.push(it);
+      }
+    }
+  };
+  visit(items);
+  flush();
+}
+
+// Text a subtree contributes to its ancestor's name.
+function contentName(items) {
+  let s = '';
+  for (const it of items) {
+    if (it.group) s += ' ' + it.nameText + ' ';
+    else if (it.text !== undefined) s += ' ' + it.text + ' ';
+    else s += ' ' + (it.name || contentName(it.children || [])) + ' ';
+    if (s.length > NAME_MAX * 4) break;
+  }
+  return squash(s);
+}
+
+function visibleText(items) {
+  let s = '';
+  for (const it of items) {
+    if (it.group) s += ' ' + visibleText(it.items);
+    else if (it.text !== undefined) s += it.hidden ? '' : ' ' + it.text;
+    else s += ' ' + (it.name || visibleText(it.children || []));
+  }
+  return squash(s);
+}
+
+function keepRefs(items) {
+  const out = [];
+  for (const it of items) {
+    if (it.group) out.push(...keepRefs(it.items));
+    else if (it.role && (it.ref || hasRef(it))) out.push(it);
+  }
+  return out;
+}
+
+function hasRef(node) {
+  if (node.ref) return true;
+  for (const c of node.children || []) if (c.role && hasRef(c)) return true;
+  return false;
+}
+
+// Finishes a node bottom-up: merges text, names it from content, drops
+// what its name already says, and hoists listitem wrappers.
+function finish(node) {
+  const merged = [];
+  mergeText(node.children, merged);
+  for (const it of merged) if (it.role) finish(it);
+  for (const it of merged) if (it.group) finishGroup(it);
+  node.children = merged;
+  if (NAME_FROM_CONTENT.has(node.role) || node.role === 'listitem') {
+    const content = contentName(merged);
+    const allText = merged.every(it => it.text !== undefined);
+    if (node.role === 'listitem' || node.role === 'cell' || node.role === 'gridcell' ||
+        node.role === 'columnheader' || node.role === 'rowheader') {
+      if (!node.name && allText && content.length <= NAME_MAX) {
+        node.name = content;
+        node.children = [];
+      }
+    } else if (!node.name) {
+      if (content.length <= (node.role === 'heading' ? TEXT_MAX : NAME_MAX)) {
+        node.name = content;
+        node.children = keepRefs(merged);
+      }
+    } else if (content.length <= NAME_MAX) {
+      const seen = visibleText(merged);
+      const extra = seen && !node.name.toLowerCase().includes(seen.toLowerCase());
+      node.children = extra ? merged : keepRefs(merged);
+    }
+  }
+  if (!node.name && node.fallback) node.name = node.fallback;
+  if (node.ref && !node.name) {
+    const hint = hintFor(node.el);
+    if (hint) node.attrs.push('hint=' + quote(hint));
+  }
+  const kids = node.children.filter(it => !it.hidden);
+  node.children = kids;
+  if (kids.length === 1 && kids[0].role && kids[0].name && kids[0].name === node.name && !node.ref) node.name = '';
+}
+
+function finishGroup(group) {
+  for (const it of group.items) if (it.role) finish(it);
+  for (const it of group.items) if (it.group) finishGroup(it);
+  group.items = group.items.filter(it => !it.hidden);
+}
+
+function lineOf(node) {
+  let s = node.role;
+  if (node.name) s += ' ' + quote(node.name);
+  if (node.ref) s += ' [' + node.ref + ']';
+  if (node.overlay) s += ' overlay';
+  if (node.attrs.length) s += ' ' + node.attrs.join(' ');
+  return s;
+}
+
+class Renderer {
+  constructor(filter, maxDepth, gen) {
+    this.filter = filter;
+    this.maxDepth = maxDepth;
+    this.gen = gen;
+    this.lines = [];
+    this.refs = 0;
+    this.order = 0;
+  }
+
+  items(list, depth, out) {
+    for (const it of list) {
+      if (it.group) this.items(it.items, depth, out);
+      else if (it.role) this.node(it, depth, out);
+      else if (it.text !== undefined && !it.hidden && this.filter !== 'interactive' && depth <= this.maxDepth) {
+        out.push('  '.repeat(depth) + 'text ' + quote(clip(it.text, TEXT_MAX)));
+      }
+    }
+  }
+
+  node(node, depth, out) {
+    if (depth > this.maxDepth) return;
+    // A listitem holding a single thing adds nothing but a line.
+    if (node.role === 'listitem' && !node.name && !node.ref && node.children.length === 1 && node.children[0].role) {
+      return this.node(node.children[0], depth, out);
+    }
+    const sub = [];
+    const keep = this.filter !== 'interactive' || node.ref || node.role === 'heading' || node.overlay;
+    if (this.filter === 'interactive' && !keep && !CONTEXT_ROLES.has(node.role)) {
+      this.items(node.children, depth, out);
+      return;
+    }
+    this.items(node.children, depth + 1, sub);
+    if (!keep && !sub.length) return;
+    if (node.role === 'listitem' && !node.name && !sub.length) return;
+    if (!node.ref && !node.name && !sub.length && TRANSPARENT.has(node.role)) return;
+    out.push('  '.repeat(depth) + lineOf(node));
+    if (node.ref) {
+      this.refs++;
+      registry.info.set(node.ref, {role: node.role, name: node.name, order: this.order++, gen: this.gen});
+    }
+    for (const l of sub) out.push(l);
+  }
+}
+
+// ---------- entry ----------
+
+function parseContinuation(c) {
+  if (!c) return null;
+  if (typeof c === 'string') {
+    const s = c.trim();
+    if (s.startsWith('{')) {
+      try {
+        return parseContinuation(JSON.parse(s));
+      } catch (e) {
+        return null;
+      }
+    }
+    const m = /^(\d+)(?::(\w+))?$/.exec(s);
+    return m ? {startAfter: +m[1], anchor: m[2] || ''} : null;
+  }
+  const n = Number(c.startAfter);
+  return Number.isFinite(n) && n >= 0 ? {startAfter: Math.floor(n), anchor: c.anchor || ''} : null;
+}
+
+// Where the next page starts: after the anchored line, found near its old
+// index when the page changed since the previous call.
+function resumeIndex(lines, cont) {
+  if (!cont) return 0;
+  const i = Math.min(cont.startAfter, lines.length);
+  if (!cont.anchor || (i > 0 && hashLine(lines[i - 1]) === cont.anchor)) return i;
+  for (let d = 1; d < lines.length; d++) {
+    if (i - 1 - d >= 0 && hashLine(lines[i - 1 - d]) === cont.anchor) return i - d;
+    if (i - 1 + d < lines.length && hashLine(lines[i - 1 + d]) === cont.anchor) return i + d;
+    if (i - 1 - d < 0 && i - 1 + d >= lines.length) break;
+  }
+  return i;
+}
+
+function generate(options) {
+  const opts = options || {};
+  const filter = opts.filter === 'all' || opts.filter === 'visible' ? opts.filter : 'interactive';
+  const maxChars = opts.maxChars === undefined || opts.maxChars === null ? DEFAULT_MAX_CHARS
+    : Number(opts.maxChars) > 0 ? Number(opts.maxChars) : Infinity;
+  const maxDepth = Number(opts.maxDepth) > 0 ? Number(opts.maxDepth) : Infinity;
+  pruneRegistry();
+  registry.gen++;
+
+  const walker = new Walker(filter);
+  const ctx = walker.frameContext(document, null);
+  const top = [];
+  let rootEl = document.body || document.documentElement;
+  if (opts.refId) {
+    rootEl = lookup(opts.refId);
+    if (!rootEl) {
+      return {
+        tree: '', truncated: false, continuation: null, continuationToken: null, continuationArgs: null,
+        startLine: 0, endLine: 0, totalLines: 0, totalChars: 0, nodeCount: 0, refCount: 0, overlays: 0, filter,
+        error: normRef(opts.refId) + ' is not on the page any more (removed or replaced); read the tree again.',
+      };
+    }
+    ctx.expandSelect = rootEl.localName === 'select' ? rootEl : null;
+    ctx.inOverlay = true;
+    walker.element(rootEl, ctx, top);
+  } else {
+    const modal = Array.prototype.find.call(document.querySelectorAll('dialog[open]'), d => d.matches(':modal'));
+    // A modal <dialog> makes the rest of the page inert: only it is shown.
+    if (modal) walker.element(modal, ctx, top);
+    else walker.children(rootEl, ctx, top);
+  }
+
+  const root = {role: 'root', name: '', attrs: [], children: [...walker.overlays, ...top]};
+  finish(root);
+  const r = new Renderer(filter, maxDepth, registry.gen);
+  r.items(root.children, 0, r.lines);
+  const lines = r.lines;
+
+  let totalChars = 0;
+  for (const l of lines) totalChars += l.length + 1;
+  const start = resumeIndex(lines, parseContinuation(opts.continuation));
+  let end = start;
+  let size = 0;
+  const page = [];
+  while (end < lines.length) {
+    const l = lines[end];
+    if (size + l.length + 1 > maxChars) {
+      if (page.length) break;
+      page.push(l.slice(0, Math.max(1, maxChars - 2)) + '…'); // a single line longer than a page
+      end++;
+      break;
+    }
+    page.push(l);
+    size += l.length + 1;
+    end++;
+  }
+  const more = end < lines.length;
+  const continuation = more ? {startAfter: end, anchor: hashLine(lines[end - 1])} : null;
+  const args = more ? {filter, continuation} : null;
+  if (args && opts.refId) args.refId = normRef(opts.refId);
+  if (args && Number.isFinite(maxDepth)) args.maxDepth = maxDepth;
+  if (args && opts.maxChars !== undefined && opts.maxChars !== null) args.maxChars = opts.maxChars;
+  return {
+    tree: page.join('\n'),
+    truncated: more,
+    continuation,
+    continuationToken: more ? continuation.startAfter + ':' + continuation.anchor : null,
+    continuationArgs: args,
+    startLine: start, endLine: end, totalLines: lines.length, totalChars,
+    nodeCount: lines.length, refCount: r.refs, overlays: walker.overlays.length, filter,
+  };
+}
+
+function refOf(el, register = true) {
+  if (!el || el.nodeType !== 1) return '';
+  return register ? refFor(el) : registry.ids.get(el) || '';
+}
+
+// ---------- one element ----------
+
+// shownAs is the role and name of el's line in the tree, worked out for el
+// alone: el's subtree is walked as a tree read of it would (refId) when its
+// name comes from its content or its role from what it shows; otherwise,
+// and when el is hidden, the same rules apply without the walk.
+function shownAs(el) {
+  const walker = new Walker('all', false);
+  const tag = el.localName;
+  let role = roleOf(el, tag, walker);
+  const interactive = isInteractive(el, tag, role, null);
+  const walk = tag === 'label' || NAME_FROM_CONTENT.has(role) || role === 'listitem' ||
+    (TRANSPARENT.has(role) && (interactive || walker.style(el).cursor === 'pointer'));
+  if (walk) {
+    const out = [];
+    walker.element(el, contextOf(el, walker), out);
+    for (const it of out) {
+      if (it.group) return {role: 'generic', name: it.nameText};
+      if (it.el === el && it.role) {
+        finish(it);
+        return {role: it.role, name: it.name};
+      }
+    }
+    if (out.some(it => it.text !== undefined && !it.hidden || it.role)) {
+      return {role, name: ''}; // shown, but hoisted: no line of its own
+    }
+  }
+  if (interactive && TRANSPARENT.has(role)) role = 'clickable';
+  let name = explicitName(el, tag, role, walker, null);
+  if (TRANSPARENT.has(role)) return {role, name};
+  if (!name && (NAME_FROM_CONTENT.has(role) || role === 'listitem')) {
+    const content = domText(el, walker);
+    if (content.length <= NAME_MAX) name = content;
+  }
+  return {role, name: name || fallbackName(el, tag, role)};
+}
+
+// contextOf is the walk context el would have in a read of the whole page,
+// as far as it decides el's role: whether an ancestor is interactive, and
+// the cursor it inherits.
+function contextOf(el, walker) {
+  const ctx = walker.frameContext(el.ownerDocument, null);
+  ctx.inOverlay = true; // el's own line, not the overlay list
+  const parent = el.parentElement;
+  if (parent) ctx.cursor = walker.style(parent).cursor;
+  for (let p = parent; p; p = p.parentElement) {
+    if (isInteractive(p, p.localName, roleOf(p, p.localName, walker), ctx)) {
+      ctx.inInteractive = true;
+      break;
+    }
+  }
+  return ctx;
+}
+
+const isElement = (el) => !!el && el.nodeType === 1;
+
+// Injected twice into the same world: the first run's exports (and its
+// refs) stay.
+if (!ownFunction('__wb_ax_lookup')) {
+  defineExport('__generateAccessibilityTree', generate);
+  defineExport('__wb_ax_lookup', lookup);
+  defineExport('__wb_ax_nearby', nearby);
+  defineExport('__wb_ax_ref', refOf);
+  defineExport('__wb_ax_role', (el) => (isElement(el) ? shownAs(el).role : ''));
+  defineExport('__wb_ax_name', (el) => (isElement(el) ? shownAs(el).name : ''));
+}

@@ -1,0 +1,78 @@
+// The content script's entry (the build bundles it with what it imports
+// into content/content.js; core.mjs says how the parts fit): the tool
+// table, window.__wbRunTool and the runtime.onMessage listener.
+import { ownFunction, defineExport } from './dom.mjs';
+import { replyOf } from './core.mjs';
+import { click, clickAx } from './pointer.mjs';
+import { typeAx, typeText } from './typing.mjs';
+import { pressKeys } from './keys.mjs';
+import { setField } from './fields.mjs';
+import { scroll } from './scroll.mjs';
+import { getSelectionTool, getTree, getWindowInfo, readPage } from './read.mjs';
+import { extractData } from './extract.mjs';
+import { waitForElement, waitForStable } from './wait.mjs';
+import { docInfo, receiptOf, withReceipt } from './receipts.mjs';
+import { READ_ONLY_INTERNAL, dropPending, finishTrusted, prepareTrusted } from './trusted.mjs';
+import { probe, visibleLinks } from './probe.mjs';
+
+const TOOLS = {
+  get_accessibility_tree: getTree,
+  click_ax: clickAx,
+  type_ax: typeAx,
+  set_field: setField,
+  click,
+  type_text: typeText,
+  press_keys: pressKeys,
+  scroll,
+  read_page: readPage,
+  get_selection: getSelectionTool,
+  get_window_info: getWindowInfo,
+  extract_data: extractData,
+  wait_for_element: waitForElement,
+  wait_for_stable: waitForStable,
+};
+
+// INTERNAL entries are the background's, not the model's: they answer
+// objects, not text.
+const INTERNAL = {
+  trusted_prepare: prepareTrusted,
+  trusted_finish: finishTrusted,
+  wb_doc: docInfo,
+  wb_probe: probe,
+  wb_links: visibleLinks,
+};
+
+// runTool answers one message. With a receipt ({id, doc}) the action is
+// carried out at most once (receipts.mjs); without, as it comes.
+async function runTool(name, args, receipt) {
+  const lookup = (o) => (Object.prototype.hasOwnProperty.call(o, name) ? o[name] : null);
+  const fn = lookup(TOOLS) || lookup(INTERNAL);
+  if (!fn) return { ok: false, error: `Unknown page tool ${JSON.stringify(name)}. Page tools: ${Object.keys(TOOLS).join(', ')}.` };
+  let a = args;
+  if (typeof a === 'string') {
+    try { a = a.trim() ? JSON.parse(a) : {}; } catch { return { ok: false, error: `The arguments of ${name} are not valid JSON.` }; }
+  }
+  if (!a || typeof a !== 'object') a = {};
+  const internal = !!lookup(INTERNAL); // objects for the background
+  const rc = receiptOf(receipt);
+  if (rc) return withReceipt(name, a, rc, () => fn(a), internal);
+  // A fallback or a new action ends a waiting trusted input; the gate's
+  // read-only probes do not.
+  if (!READ_ONLY_INTERNAL.has(name)) dropPending();
+  return replyOf(name, () => fn(a), internal);
+}
+
+// Injected twice into the same world (the background cannot tell whether
+// an earlier injection is alive): the first one answers.
+if (!ownFunction('__wbRunTool')) {
+  defineExport('__wbRunTool', runTool);
+  const ext = (typeof browser !== 'undefined' && browser && browser.runtime && browser.runtime.onMessage) ? browser
+    : (typeof chrome !== 'undefined' && chrome && chrome.runtime && chrome.runtime.onMessage) ? chrome : null;
+  if (ext) {
+    ext.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
+      if (!msg || msg.wb !== 'tool') return false;
+      runTool(msg.name, msg.args, msg.receipt).then(sendResponse);
+      return true; // the reply is sent asynchronously
+    });
+  }
+}

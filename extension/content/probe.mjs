@@ -1,0 +1,190 @@
+// Content script part: what the action gate sees before a
+// page action is sent (wb_probe) and the links the page visibly shows
+// (wb_links). Both only read the page; the background's guard decides
+// (docs/decisions/action-gate.md). The probe never runs the action and changes nothing.
+import { clip, squash } from './text.mjs';
+import { deepActive } from './dom.mjs';
+import { doc, fail, hasRef, isEditable, isEl, isTextField, isVisible, lineRole, nameOf, resolve } from './core.mjs';
+import { pointTarget } from './pointer.mjs';
+import { editingHost } from './typing.mjs';
+
+const PROBE_TEXT = 400;     // captions and values
+const PROBE_RECORD = 2000;  // the bounded container of the item acted on
+const PROBE_FIELDS = 40;
+const ACTIONABLE = 'a[href],area[href],button,input,select,textarea,summary,label,[role=button],[role=link],' +
+  '[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=option],[role=switch],[role=checkbox],[role=radio]';
+const RECORD = 'tr,li,article,[role=row],[role=listitem],[role=article],[role=gridcell]';
+const DIALOG = 'dialog,[role=dialog],[role=alertdialog]';
+
+const textOf = (el, n) => clip(squash(el ? (el.innerText ?? el.textContent) : ''), n);
+const attr = (el, a) => clip(squash(el.getAttribute(a) || ''), PROBE_TEXT);
+
+// actionable is the element a click on el operates: the link or button
+// around an icon, a label's control.
+function actionable(el) {
+  const a = el.closest(ACTIONABLE) || el;
+  if (a.localName === 'label' && a.control) return a.control;
+  return a;
+}
+
+const fieldLabel = (f) => clip(squash(nameOf(f)), 120);
+
+function fieldValue(f) {
+  const t = (f.type || '').toLowerCase();
+  if (t === 'password') return f.value ? '(hidden)' : '';
+  if (t === 'checkbox' || t === 'radio') return f.checked ? (f.value || 'on') : '';
+  if (f.localName === 'select') return [...f.selectedOptions].map((o) => squash(o.text)).join(', ');
+  if (f.isContentEditable) return textOf(f, PROBE_TEXT);
+  return clip(String(f.value ?? ''), PROBE_TEXT);
+}
+
+function formFields(form) {
+  const out = [];
+  for (const f of form.elements) {
+    if (out.length >= PROBE_FIELDS) break;
+    const t = (f.type || f.localName || '').toLowerCase();
+    if (['submit', 'button', 'reset', 'image', 'fieldset', 'object', 'output'].includes(t)) continue;
+    out.push({ name: f.name || f.id || '', label: fieldLabel(f), type: t, value: fieldValue(f) });
+  }
+  // Rich-text composers are not form elements but are sent with the form.
+  for (const e of form.querySelectorAll('[contenteditable=""],[contenteditable=true]')) {
+    if (out.length >= PROBE_FIELDS) break;
+    if (e.parentElement && e.parentElement.isContentEditable) continue;
+    out.push({ name: e.id || '', label: fieldLabel(e), type: 'richtext', value: fieldValue(e) });
+  }
+  return out;
+}
+
+// formName is the form's accessible name, else its heading, name or id.
+function formName(form) {
+  const head = form.querySelector('legend,h1,h2,h3,h4,[role=heading]');
+  return clip(squash(nameOf(form) || (head && (head.innerText || head.textContent)) ||
+    form.getAttribute('name') || form.id || ''), 120);
+}
+
+const BUTTONS = 'button,[role=button],input[type=submit],input[type=button],input[type=image],a[href]';
+const FIELDS = 'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=image]):not([type=reset]),' +
+  'textarea,select,[contenteditable=""],[contenteditable=true]';
+const STOP = 'main,nav,header,footer,aside,[role=main],[role=navigation],body';
+
+// recordOf is the element holding the item an action is about: the
+// largest ancestor in which the control is the only button or link (a
+// row, card or list item; a grid of cards is not one item), within the
+// bound and below landmarks.
+function recordOf(el) {
+  let best = null;
+  for (let a = el.parentElement; a && a !== doc.body; a = a.parentElement) {
+    if (a.matches(STOP)) break;
+    if ([...a.querySelectorAll(BUTTONS)].some((b) => b !== el && !el.contains(b) && !b.contains(el) && isVisible(b))) break;
+    if (textOf(a, PROBE_RECORD + 1).length > PROBE_RECORD) break;
+    best = a;
+    if (a.matches(RECORD + ',form,' + DIALOG)) break;
+  }
+  return best;
+}
+
+function headingOf(rec) {
+  const h = rec && rec.querySelector('h1,h2,h3,h4,h5,h6,[role=heading],legend,caption,strong,b');
+  return h ? textOf(h, 200) : '';
+}
+
+// pseudoForm is where the fields a script-driven control sends live when
+// there is no <form>: the nearest ancestor holding fields, below
+// landmarks.
+function pseudoForm(el) {
+  for (let a = el.parentElement; a && a !== doc.body; a = a.parentElement) {
+    if (a.matches(STOP)) return null;
+    if (a.querySelector(FIELDS)) return a;
+  }
+  return null;
+}
+
+function looseFields(box) {
+  const out = [];
+  for (const f of box.querySelectorAll(FIELDS)) {
+    if (out.length >= PROBE_FIELDS) break;
+    if (f.isContentEditable && f.parentElement && f.parentElement.isContentEditable) continue;
+    out.push({ name: f.name || f.id || '', label: fieldLabel(f), type: f.isContentEditable ? 'richtext' : (f.type || f.localName || '').toLowerCase(), value: fieldValue(f) });
+  }
+  return out;
+}
+
+function formOf(el) {
+  return el.form || el.closest('form');
+}
+
+function absHref(el) {
+  if (!el.hasAttribute || !el.hasAttribute('href')) return '';
+  try { return new URL(el.getAttribute('href'), el.baseURI).href; } catch { return ''; }
+}
+
+function controlOf(el, tool) {
+  const form = formOf(el);
+  const tag = el.localName;
+  let type = (el.getAttribute('type') || '').toLowerCase();
+  if (tag === 'button' && !type) type = form ? 'submit' : 'button';
+  if (tag === 'input' && !type) type = 'text';
+  const dlg = el.closest(DIALOG);
+  const rec = recordOf(el);
+  // A button that opens a menu or popup only opens it (the classifier's
+  // "popupbutton", as Chrome's computed role names it).
+  const popup = (el.getAttribute('aria-haspopup') || 'false') !== 'false' && /^(button|a|div|span)$/.test(tag);
+  const c = {
+    tool, tag, role: popup ? 'popupbutton' : lineRole(el), type,
+    name: clip(squash(nameOf(el)), PROBE_TEXT), text: textOf(el, PROBE_TEXT),
+    title: attr(el, 'title'), ariaLabel: attr(el, 'aria-label'),
+    value: tag === 'input' && ['submit', 'button', 'reset', 'image'].includes(type) ? clip(squash(el.value), PROBE_TEXT) : '',
+    href: absHref(el), inForm: !!form,
+    record: rec ? textOf(rec, PROBE_RECORD) : '', heading: headingOf(rec), dialog: dlg ? textOf(dlg, 600) : '',
+    pageUrl: location.href, pageTitle: clip(squash(doc.title), 200),
+    editable: isEditable(el), multiline: tag === 'textarea' || !!el.isContentEditable,
+    placeholder: attr(el, 'placeholder'),
+  };
+  if (form) {
+    c.formAction = form.action || location.href;
+    c.formMethod = (form.getAttribute('method') || 'get').toLowerCase();
+    c.formFields = formFields(form);
+    c.formName = formName(form);
+  } else if (!el.isContentEditable && !isTextField(el)) {
+    const box = pseudoForm(el);
+    if (box) c.formFields = looseFields(box);
+  }
+  return c;
+}
+
+// defaultSubmit is the control Enter in a form's field activates.
+function defaultSubmit(form) {
+  return [...form.querySelectorAll('button,input[type=submit],input[type=image]')]
+    .find((b) => (b.localName !== 'button' || (b.getAttribute('type') || 'submit').toLowerCase() === 'submit') && !b.disabled) || null;
+}
+
+// probeTarget finds what an action would reach: a ref, a point, or the
+// focused element; with enter, what Enter in that field submits.
+export function probe(args) {
+  let el;
+  if (hasRef(args)) el = resolve(args.ref);
+  else if (args.x !== undefined && args.y !== undefined) el = pointTarget(args).target;
+  else el = deepActive();
+  if (!isEl(el)) fail('Nothing to probe.');
+  const tool = String(args.tool || '');
+  if (!args.enter) return controlOf(actionable(el), tool);
+  const field = isEditable(el) ? editingHost(el) : el;
+  const form = formOf(field);
+  const sub = form && defaultSubmit(form);
+  if (sub) return { ...controlOf(sub, tool), enterFrom: controlOf(field, tool) };
+  return { ...controlOf(field, tool), enter: true };
+}
+
+// visibleLinks lists the absolute URLs of the links a person can see, with
+// the page's own URL.
+export function visibleLinks() {
+  const out = new Set();
+  for (const a of doc.querySelectorAll('a[href],area[href]')) {
+    if (out.size >= 3000) break;
+    if (!isVisible(a)) continue;
+    const h = absHref(a);
+    if (/^https?:/i.test(h)) out.add(h);
+  }
+  return { url: location.href, links: [...out] };
+}
+
