@@ -61,10 +61,13 @@ const HREF_MAX = 64;
 
 const registry = {ids: new WeakMap(), refs: new Map(), info: new Map(), next: 1, gen: 0};
 
+// biome-ignore format: a table, packed as written
 const SKIP_TAGS = new Set(['script', 'style', 'template', 'head', 'meta', 'link', 'base',
   'datalist', 'param', 'source', 'track', 'map', 'object', 'embed', 'canvas', 'br', 'wbr', 'hr']);
+// biome-ignore format: a table, packed as written
 const LEAF_TAGS = new Set(['input', 'textarea', 'select', 'img', 'svg', 'iframe', 'frame', 'progress', 'meter',
   'video', 'audio', 'math']);
+// biome-ignore format: a table, packed as written
 const ROLES = new Set(('alert alertdialog application article banner blockquote button caption cell checkbox code ' +
   'columnheader combobox complementary contentinfo definition deletion dialog directory document emphasis feed figure ' +
   'form generic grid gridcell group heading img insertion link list listbox listitem log main marquee math menu ' +
@@ -73,23 +76,30 @@ const ROLES = new Set(('alert alertdialog application article banner blockquote 
   'status strong subscript superscript switch tab table tablist tabpanel term textbox time timer toolbar tooltip ' +
   'tree treegrid treeitem').split(' '));
 // Roles that print no line without a name: their children are hoisted.
+// biome-ignore format: a table, packed as written
 const TRANSPARENT = new Set(['generic', 'img', 'none', 'presentation', 'group', 'region', 'figure', 'paragraph', 'rowgroup',
   'document', 'application', 'note', 'blockquote', 'code', 'emphasis', 'strong', 'deletion', 'insertion',
   'subscript', 'superscript', 'time', 'term', 'definition', 'caption', 'marquee', 'directory']);
+// biome-ignore format: a table, packed as written
 const INTERACTIVE_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
   'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider', 'spinbutton',
   'treeitem', 'clickable']);
+// biome-ignore format: a table, packed as written
 const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
   'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'heading', 'cell', 'gridcell', 'columnheader',
   'rowheader', 'tooltip', 'clickable']);
 // Containers kept by the "interactive" filter when they hold refs.
+// biome-ignore format: a table, packed as written
 const CONTEXT_ROLES = new Set(['dialog', 'alertdialog', 'form', 'navigation', 'main', 'banner', 'contentinfo',
   'complementary', 'search', 'region', 'tablist', 'menu', 'menubar', 'listbox', 'radiogroup', 'toolbar', 'grid',
   'tree', 'treegrid', 'iframe', 'group', 'table', 'row']);
+// biome-ignore format: a table, packed as written
 const TEXT_INPUT_TYPES = new Set(['', 'text', 'email', 'tel', 'url', 'password', 'search', 'number', 'date',
   'time', 'datetime-local', 'month', 'week', 'color']);
+// biome-ignore format: a table, packed as written
 const SHOWN_TYPES = new Set(['email', 'tel', 'url', 'password', 'date', 'time', 'datetime-local', 'month', 'week',
   'color', 'file']);
+// biome-ignore format: a table, packed as written
 const INPUT_ROLES = {button: 'button', submit: 'button', reset: 'button', image: 'button', file: 'button',
   checkbox: 'checkbox', radio: 'radio', range: 'slider', number: 'spinbutton'};
 
@@ -433,6 +443,7 @@ function tableOf(el) {
 }
 
 function implicitRole(el, tag, walker) {
+  // biome-ignore format: a table, packed as written
   switch (tag) {
     case 'a': case 'area': return el.hasAttribute('href') ? 'link' : 'generic';
     case 'button': return 'button';

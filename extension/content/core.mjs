@@ -109,6 +109,7 @@ export function nameOf(el) {
 
 export const TEXT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number']);
 export const VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
+// biome-ignore format: a table, packed as written
 export const FORMATS = {
   date: 'YYYY-MM-DD', time: 'HH:MM or HH:MM:SS', 'datetime-local': 'YYYY-MM-DDTHH:MM',
   month: 'YYYY-MM', week: 'YYYY-Www (e.g. 2026-W05)', color: '#rrggbb', range: 'a number',

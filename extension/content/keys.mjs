@@ -6,6 +6,7 @@ import { describe, fail, isTextField, sentences } from './core.mjs';
 import { defaultAction } from './key-actions.mjs';
 import { observe } from './observe.mjs';
 
+// biome-ignore format: a table, packed as written
 export const NAMED = {
   enter: ['Enter', 'Enter', 13], return: ['Enter', 'Enter', 13], tab: ['Tab', 'Tab', 9],
   escape: ['Escape', 'Escape', 27], esc: ['Escape', 'Escape', 27], backspace: ['Backspace', 'Backspace', 8],
@@ -22,16 +23,19 @@ export const NAMED = {
 };
 for (let i = 1; i <= 12; i++) NAMED['f' + i] = ['F' + i, 'F' + i, 111 + i];
 
+// biome-ignore format: a table, packed as written
 export const MODIFIERS = {
   control: 'ctrlKey', ctrl: 'ctrlKey', shift: 'shiftKey', alt: 'altKey', option: 'altKey',
   meta: 'metaKey', cmd: 'metaKey', command: 'metaKey', super: 'metaKey',
 };
 export const MOD_KEYS = { ctrlKey: 'control', shiftKey: 'shift', altKey: 'alt', metaKey: 'meta' };
+// biome-ignore format: a table, packed as written
 const SHIFTED = {
   '!': '1', '@': '2', '#': '3', $: '4', '%': '5', '^': '6', '&': '7', '*': '8', '(': '9', ')': '0',
   _: '-', '+': '=', '{': '[', '}': ']', '|': '\\', ':': ';', '"': "'", '<': ',', '>': '.', '?': '/', '~': '`',
 };
 const UNSHIFTED = Object.fromEntries(Object.entries(SHIFTED).map(([a, b]) => [b, a]));
+// biome-ignore format: a table, packed as written
 const PUNCT = {
   '-': ['Minus', 189], '=': ['Equal', 187], '[': ['BracketLeft', 219], ']': ['BracketRight', 221],
   '\\': ['Backslash', 220], ';': ['Semicolon', 186], "'": ['Quote', 222], ',': ['Comma', 188],

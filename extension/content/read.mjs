@@ -27,6 +27,7 @@ export function getTree(args) {
 
 // ------------------------------------------------------------- read_page
 
+// biome-ignore format: a table, packed as written
 export const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'canvas', 'iframe', 'object', 'select', 'datalist', 'textarea', 'input', 'button', 'video', 'audio', 'map']);
 
 // TextOut collects lines: inline text joins into the current line and

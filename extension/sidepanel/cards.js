@@ -11,6 +11,7 @@ const DETAIL_MAX = 160; // characters of a detail value shown; the title holds a
 // A question asking for one of these (in English, German, French, Spanish,
 // Portuguese, Chinese or Japanese) gets a warning: WebBrain never needs a
 // secret typed into the chat, so the model was probably misled by the page.
+// biome-ignore format: a table, packed as written
 const SECRET_WORDS = new RegExp([
   // English
   "pass ?words?", "passcodes?", "passphrases?", "one[- ]time (?:pass)?codes?", "verification codes?",
