@@ -3,8 +3,7 @@
 // promises too, so both are used the same way.
 export const api = globalThis.browser ?? globalThis.chrome;
 
-const NO_BACKGROUND =
-  "WebBrain's background isn't answering. Reload the extension and try again.";
+const NO_BACKGROUND = "WebBrain's background isn't answering. Reload the extension and try again.";
 
 // send posts one message to the background and always resolves to a reply
 // object ({ok: true, ...} or {ok: false, error}), so callers handle one shape.

@@ -117,7 +117,9 @@ function refFor(el) {
 
 function normRef(ref) {
   if (ref === null || ref === undefined) return '';
-  const s = String(ref).trim().replace(/^\[|\]$/g, '');
+  const s = String(ref)
+    .trim()
+    .replace(/^\[|\]$/g, '');
   return /^\d+$/.test(s) ? 'ref_' + s : s;
 }
 
@@ -150,9 +152,10 @@ function nearby(ref, limit) {
   }
   cands.sort((a, b) => a.same - b.same || a.dist - b.dist);
   return {
-    ref: id, live: !!lookup(id),
+    ref: id,
+    live: !!lookup(id),
     known: known ? {role: known.role, name: known.name} : null,
-    nearby: cands.slice(0, max).map(c => ({ref: c.ref, role: c.role, name: c.name})),
+    nearby: cands.slice(0, max).map((c) => ({ref: c.ref, role: c.role, name: c.name})),
   };
 }
 
@@ -204,9 +207,18 @@ class Walker {
   frameContext(doc, parent) {
     const view = doc.defaultView || window;
     return {
-      doc, vw: view.innerWidth, vh: view.innerHeight, sx: view.scrollX, sy: view.scrollY,
-      textOk: true, inView: true, inInteractive: parent ? parent.inInteractive : false,
-      skipText: false, cursor: 'auto', inOverlay: parent ? parent.inOverlay : false, expandSelect: null,
+      doc,
+      vw: view.innerWidth,
+      vh: view.innerHeight,
+      sx: view.scrollX,
+      sy: view.scrollY,
+      textOk: true,
+      inView: true,
+      inInteractive: parent ? parent.inInteractive : false,
+      skipText: false,
+      cursor: 'auto',
+      inOverlay: parent ? parent.inOverlay : false,
+      expandSelect: null,
     };
   }
 
@@ -258,13 +270,16 @@ class Walker {
         return;
       }
       if (st.opacity === '0' && !formControl) return;
-      if (rect.width > 0 && rect.height > 0 &&
-          (rect.right + ctx.sx <= 0 || rect.bottom + ctx.sy <= 0)) return; // parked off the page
+      if (rect.width > 0 && rect.height > 0 && (rect.right + ctx.sx <= 0 || rect.bottom + ctx.sy <= 0)) return; // parked off the page
     }
     const sized = !rect || rect.width > 0 || rect.height > 0;
     if (!sized && st.overflow !== 'visible') return; // nothing of it can show
-    const inView = this.filter !== 'visible' ? true : !rect ? ctx.inView
-      : rect.right > 0 && rect.bottom > 0 && rect.left < ctx.vw && rect.top < ctx.vh;
+    const inView =
+      this.filter !== 'visible'
+        ? true
+        : !rect
+          ? ctx.inView
+          : rect.right > 0 && rect.bottom > 0 && rect.left < ctx.vw && rect.top < ctx.vh;
 
     let role = roleOf(el, tag, this);
     const block = !contents && !display.startsWith('inline');
@@ -280,8 +295,17 @@ class Walker {
     const cursor = st.cursor;
     let interactive = isInteractive(el, tag, role, ctx) || !!proxy;
     let pointerCandidate = false;
-    if (!interactive && role === 'generic' && !ctx.inInteractive && cursor === 'pointer' && ctx.cursor !== 'pointer' &&
-        tag !== 'body' && tag !== 'html' && rect && rect.width * rect.height < ctx.vw * ctx.vh * 0.5) {
+    if (
+      !interactive &&
+      role === 'generic' &&
+      !ctx.inInteractive &&
+      cursor === 'pointer' &&
+      ctx.cursor !== 'pointer' &&
+      tag !== 'body' &&
+      tag !== 'html' &&
+      rect &&
+      rect.width * rect.height < ctx.vw * ctx.vh * 0.5
+    ) {
       pointerCandidate = true;
     }
     if (interactive && TRANSPARENT.has(role)) role = 'clickable';
@@ -289,11 +313,18 @@ class Walker {
     const overlay = !ctx.inOverlay && visible && sized && rect && isOverlay(el, tag, role, st, rect, ctx);
 
     const child = {
-      doc: ctx.doc, vw: ctx.vw, vh: ctx.vh, sx: ctx.sx, sy: ctx.sy,
-      textOk: visible, inView: inView,
+      doc: ctx.doc,
+      vw: ctx.vw,
+      vh: ctx.vh,
+      sx: ctx.sx,
+      sy: ctx.sy,
+      textOk: visible,
+      inView: inView,
       inInteractive: ctx.inInteractive || interactive,
       skipText: ctx.skipText || (tag === 'label' && !!el.control) || tag === 'legend' || tag === 'caption',
-      cursor, inOverlay: ctx.inOverlay || overlay, expandSelect: ctx.expandSelect,
+      cursor,
+      inOverlay: ctx.inOverlay || overlay,
+      expandSelect: ctx.expandSelect,
     };
 
     const items = [];
@@ -312,10 +343,10 @@ class Walker {
     const name = shown ? explicitName(el, tag, role, this, proxy) : '';
     if (!shown || (TRANSPARENT.has(role) && !name && !overlay)) {
       if (!shown && !items.length) return;
-      if (role !== 'generic' && role !== 'none' && role !== 'presentation' || block) out.push({br: true});
+      if ((role !== 'generic' && role !== 'none' && role !== 'presentation') || block) out.push({br: true});
       else if (spaced) out.push({text: ' '});
       for (const it of items) out.push(it);
-      if (role !== 'generic' && role !== 'none' && role !== 'presentation' || block) out.push({br: true});
+      if ((role !== 'generic' && role !== 'none' && role !== 'presentation') || block) out.push({br: true});
       else if (spaced) out.push({text: ' '});
       return;
     }
@@ -344,7 +375,7 @@ class Walker {
   }
 
   closedDetails(el, ctx, out) {
-    const summary = Array.prototype.find.call(el.children, c => c.localName === 'summary');
+    const summary = Array.prototype.find.call(el.children, (c) => c.localName === 'summary');
     out.push({br: true});
     if (summary) this.element(summary, ctx, out);
     out.push({br: true});
@@ -508,8 +539,9 @@ function roleOf(el, tag, walker) {
 function focusable(el, tag) {
   const ti = el.getAttribute('tabindex');
   if (ti !== null && parseInt(ti, 10) >= 0) return true;
-  return (tag === 'a' && el.hasAttribute('href')) || tag === 'button' || tag === 'input' || tag === 'select' ||
-    tag === 'textarea';
+  return (
+    (tag === 'a' && el.hasAttribute('href')) || tag === 'button' || tag === 'input' || tag === 'select' || tag === 'textarea'
+  );
 }
 
 function isInteractive(el, tag, role, ctx) {
@@ -600,8 +632,10 @@ function explicitName(el, tag, role, walker, proxy) {
   else if (tag === 'input') {
     const type = (el.type || '').toLowerCase();
     if (type === 'submit' || type === 'reset' || type === 'button') {
-      n = el.labels && el.labels.length ? labelsText(el, walker)
-        : el.value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
+      n =
+        el.labels && el.labels.length
+          ? labelsText(el, walker)
+          : el.value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
     } else if (type === 'image') n = el.alt || el.value || 'Submit';
     else n = labelsText(el, walker);
   } else if (tag === 'textarea' || tag === 'select' || tag === 'progress' || tag === 'meter' || tag === 'output') {
@@ -609,7 +643,7 @@ function explicitName(el, tag, role, walker, proxy) {
   } else if (tag === 'img' || tag === 'area') n = el.getAttribute('alt') || '';
   else if (tag === 'svg') n = svgTitle(el);
   else if (tag === 'fieldset') {
-    const legend = Array.prototype.find.call(el.children, c => c.localName === 'legend');
+    const legend = Array.prototype.find.call(el.children, (c) => c.localName === 'legend');
     if (legend) n = domText(legend, walker);
   } else if (tag === 'table') {
     if (el.caption) n = domText(el.caption, walker);
@@ -657,7 +691,13 @@ function hintFor(el) {
   const img = el.localName === 'img' ? el : el.querySelector('img');
   if (img) {
     const src = img.getAttribute('src') || '';
-    if (!src.startsWith('data:')) add(src.replace(/[?#].*$/, '').replace(/^.*\//, '').replace(/\.\w+$/, ''));
+    if (!src.startsWith('data:'))
+      add(
+        src
+          .replace(/[?#].*$/, '')
+          .replace(/^.*\//, '')
+          .replace(/\.\w+$/, ''),
+      );
   }
   return clip(words.slice(0, 4).join(' '), 40);
 }
@@ -712,12 +752,14 @@ function attributes(node, el, tag, proxy, walker, ctx) {
       if (src.max) a.push('max=' + src.max);
     }
     if (type === 'file' && src.files && src.files.length) a.push('value=' + quote(src.files[0].name));
-    if (type === 'checkbox' || type === 'radio') a.push(src.indeterminate ? 'checked=mixed' : src.checked ? 'checked' : 'unchecked');
+    if (type === 'checkbox' || type === 'radio')
+      a.push(src.indeterminate ? 'checked=mixed' : src.checked ? 'checked' : 'unchecked');
   } else if (src.localName === 'textarea' && src.value) {
     a.push('value=' + quote(clip(squash(src.value), VALUE_MAX)));
   } else if (src.localName === 'select') {
-    const chosen = Array.prototype.filter.call(src.selectedOptions || [], o => o.textContent.trim());
-    if (chosen.length && role === 'combobox') a.push('value=' + quote(clip(squash(chosen[0].label || chosen[0].textContent), VALUE_MAX)));
+    const chosen = Array.prototype.filter.call(src.selectedOptions || [], (o) => o.textContent.trim());
+    if (chosen.length && role === 'combobox')
+      a.push('value=' + quote(clip(squash(chosen[0].label || chosen[0].textContent), VALUE_MAX)));
     if (role === 'combobox' && ctx.expandSelect !== src) a.push('options=' + src.options.length);
   } else if (role === 'textbox' && el.isContentEditable) {
     const t = squash(el.textContent);
@@ -743,17 +785,25 @@ function attributes(node, el, tag, proxy, walker, ctx) {
   if (popup && popup !== 'false') a.push(popup === 'true' ? 'haspopup' : 'haspopup=' + popup);
   const current = ariaBool(el, 'aria-current');
   if (current && current !== 'false') a.push(current === 'true' ? 'current' : 'current=' + current);
-  if (src.disabled || ariaBool(el, 'aria-disabled') === 'true' ||
-      (src.matches && /^(input|select|textarea|button)$/.test(src.localName) && src.matches(':disabled'))) {
+  if (
+    src.disabled ||
+    ariaBool(el, 'aria-disabled') === 'true' ||
+    (src.matches && /^(input|select|textarea|button)$/.test(src.localName) && src.matches(':disabled'))
+  ) {
     if (!a.includes('disabled')) a.push('disabled');
   }
   if (src.required || ariaBool(el, 'aria-required') === 'true') a.push('required');
-  if (src.readOnly && /^(input|textarea)$/.test(src.localName) || ariaBool(el, 'aria-readonly') === 'true') a.push('readonly');
+  if ((src.readOnly && /^(input|textarea)$/.test(src.localName)) || ariaBool(el, 'aria-readonly') === 'true') a.push('readonly');
   if (ariaBool(el, 'aria-invalid') === 'true') a.push('invalid');
   if (deepActive(ctx.doc) === el) a.push('focused');
   const ph = src.getAttribute && src.getAttribute('placeholder');
-  if (ph && ph.trim() && node.name !== squash(ph) && node.fallback !== squash(ph) &&
-      (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton')) {
+  if (
+    ph &&
+    ph.trim() &&
+    node.name !== squash(ph) &&
+    node.fallback !== squash(ph) &&
+    (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton')
+  ) {
     a.push('placeholder=' + quote(clip(squash(ph), VALUE_MAX)));
   }
   if ((tag === 'iframe' || tag === 'frame') && !safeDoc(el)) {
@@ -856,9 +906,14 @@ function finish(node) {
   node.children = merged;
   if (NAME_FROM_CONTENT.has(node.role) || node.role === 'listitem') {
     const content = contentName(merged);
-    const allText = merged.every(it => it.text !== undefined);
-    if (node.role === 'listitem' || node.role === 'cell' || node.role === 'gridcell' ||
-        node.role === 'columnheader' || node.role === 'rowheader') {
+    const allText = merged.every((it) => it.text !== undefined);
+    if (
+      node.role === 'listitem' ||
+      node.role === 'cell' ||
+      node.role === 'gridcell' ||
+      node.role === 'columnheader' ||
+      node.role === 'rowheader'
+    ) {
       if (!node.name && allText && content.length <= NAME_MAX) {
         node.name = content;
         node.children = [];
@@ -879,7 +934,7 @@ function finish(node) {
     const hint = hintFor(node.el);
     if (hint) node.attrs.push('hint=' + quote(hint));
   }
-  const kids = node.children.filter(it => !it.hidden);
+  const kids = node.children.filter((it) => !it.hidden);
   node.children = kids;
   if (kids.length === 1 && kids[0].role && kids[0].name && kids[0].name === node.name && !node.ref) node.name = '';
 }
@@ -887,7 +942,7 @@ function finish(node) {
 function finishGroup(group) {
   for (const it of group.items) if (it.role) finish(it);
   for (const it of group.items) if (it.group) finishGroup(it);
-  group.items = group.items.filter(it => !it.hidden);
+  group.items = group.items.filter((it) => !it.hidden);
 }
 
 function lineOf(node) {
@@ -981,8 +1036,12 @@ function resumeIndex(lines, cont) {
 function generate(options) {
   const opts = options || {};
   const filter = opts.filter === 'all' || opts.filter === 'visible' ? opts.filter : 'interactive';
-  const maxChars = opts.maxChars === undefined || opts.maxChars === null ? DEFAULT_MAX_CHARS
-    : Number(opts.maxChars) > 0 ? Number(opts.maxChars) : Infinity;
+  const maxChars =
+    opts.maxChars === undefined || opts.maxChars === null
+      ? DEFAULT_MAX_CHARS
+      : Number(opts.maxChars) > 0
+        ? Number(opts.maxChars)
+        : Infinity;
   const maxDepth = Number(opts.maxDepth) > 0 ? Number(opts.maxDepth) : Infinity;
   pruneRegistry();
   registry.gen++;
@@ -995,8 +1054,19 @@ function generate(options) {
     rootEl = lookup(opts.refId);
     if (!rootEl) {
       return {
-        tree: '', truncated: false, continuation: null, continuationToken: null, continuationArgs: null,
-        startLine: 0, endLine: 0, totalLines: 0, totalChars: 0, nodeCount: 0, refCount: 0, overlays: 0, filter,
+        tree: '',
+        truncated: false,
+        continuation: null,
+        continuationToken: null,
+        continuationArgs: null,
+        startLine: 0,
+        endLine: 0,
+        totalLines: 0,
+        totalChars: 0,
+        nodeCount: 0,
+        refCount: 0,
+        overlays: 0,
+        filter,
         error: normRef(opts.refId) + ' is not on the page any more (removed or replaced); read the tree again.',
       };
     }
@@ -1004,7 +1074,7 @@ function generate(options) {
     ctx.inOverlay = true;
     walker.element(rootEl, ctx, top);
   } else {
-    const modal = Array.prototype.find.call(document.querySelectorAll('dialog[open]'), d => d.matches(':modal'));
+    const modal = Array.prototype.find.call(document.querySelectorAll('dialog[open]'), (d) => d.matches(':modal'));
     // A modal <dialog> makes the rest of the page inert: only it is shown.
     if (modal) walker.element(modal, ctx, top);
     else walker.children(rootEl, ctx, top);
@@ -1046,8 +1116,14 @@ function generate(options) {
     continuation,
     continuationToken: more ? continuation.startAfter + ':' + continuation.anchor : null,
     continuationArgs: args,
-    startLine: start, endLine: end, totalLines: lines.length, totalChars,
-    nodeCount: lines.length, refCount: r.refs, overlays: walker.overlays.length, filter,
+    startLine: start,
+    endLine: end,
+    totalLines: lines.length,
+    totalChars,
+    nodeCount: lines.length,
+    refCount: r.refs,
+    overlays: walker.overlays.length,
+    filter,
   };
 }
 
@@ -1067,7 +1143,10 @@ function shownAs(el) {
   const tag = el.localName;
   let role = roleOf(el, tag, walker);
   const interactive = isInteractive(el, tag, role, null);
-  const walk = tag === 'label' || NAME_FROM_CONTENT.has(role) || role === 'listitem' ||
+  const walk =
+    tag === 'label' ||
+    NAME_FROM_CONTENT.has(role) ||
+    role === 'listitem' ||
     (TRANSPARENT.has(role) && (interactive || walker.style(el).cursor === 'pointer'));
   if (walk) {
     const out = [];
@@ -1079,7 +1158,7 @@ function shownAs(el) {
         return {role: it.role, name: it.name};
       }
     }
-    if (out.some(it => it.text !== undefined && !it.hidden || it.role)) {
+    if (out.some((it) => (it.text !== undefined && !it.hidden) || it.role)) {
       return {role, name: ''}; // shown, but hoisted: no line of its own
     }
   }

@@ -23,7 +23,9 @@ export const win = window;
 export const doc = document;
 
 export class ToolError extends Error {}
-export const fail = (msg) => { throw new ToolError(msg); };
+export const fail = (msg) => {
+  throw new ToolError(msg);
+};
 
 // replyOf runs act and answers {ok: true, result} or {ok: false, error}:
 // text for the model (clipped to RESULT_CAP, the tree aside), or an
@@ -43,7 +45,11 @@ export async function replyOf(name, act, internal) {
 
 export const quote = (s, n = 80) => JSON.stringify(clip(squash(s), n));
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-export const sentences = (...parts) => parts.filter(Boolean).map((p) => (/[.!?]$/.test(p) ? p : p + '.')).join(' ');
+export const sentences = (...parts) =>
+  parts
+    .filter(Boolean)
+    .map((p) => (/[.!?]$/.test(p) ? p : p + '.'))
+    .join(' ');
 export const NO_CHANGE = 'No visible change detected (the page may respond later; read it again to check).';
 
 export function intArg(v, def, min, max) {
@@ -59,7 +65,12 @@ export function intArg(v, def, min, max) {
 
 // axExport returns a function the tree exports, or fails.
 export function axExport(name) {
-  return ownFunction(name) || fail('The accessibility tree is not available on this page (its script did not load); reload the page, then call get_accessibility_tree.');
+  return (
+    ownFunction(name) ||
+    fail(
+      'The accessibility tree is not available on this page (its script did not load); reload the page, then call get_accessibility_tree.',
+    )
+  );
 }
 
 export const hasRef = (args) => args.ref !== undefined && args.ref !== null && String(args.ref).trim() !== '';
@@ -116,7 +127,8 @@ export const FORMATS = {
 };
 
 export const isEl = (n) => !!n && n.nodeType === 1;
-export const isTextField = (el) => isEl(el) && (el.localName === 'textarea' || (el.localName === 'input' && TEXT_TYPES.has(el.type)));
+export const isTextField = (el) =>
+  isEl(el) && (el.localName === 'textarea' || (el.localName === 'input' && TEXT_TYPES.has(el.type)));
 export const isEditable = (el) => isTextField(el) || (isEl(el) && el.isContentEditable);
 
 // kindOf is what a result calls el: its role in the tree, or for a plain
@@ -169,5 +181,7 @@ export function fire(el, type, init = {}) {
 }
 
 export function fireInput(el, type, inputType, data = null) {
-  return el.dispatchEvent(new InputEvent(type, { bubbles: true, cancelable: type === 'beforeinput', composed: true, inputType, data }));
+  return el.dispatchEvent(
+    new InputEvent(type, { bubbles: true, cancelable: type === 'beforeinput', composed: true, inputType, data }),
+  );
 }

@@ -13,7 +13,7 @@ export function ownFunction(name) {
 // defineExport puts fn on window as an own property nothing can overwrite
 // or list, for ownFunction to find.
 export function defineExport(name, fn) {
-  Object.defineProperty(window, name, {value: fn, writable: false, enumerable: false, configurable: true});
+  Object.defineProperty(window, name, { value: fn, writable: false, enumerable: false, configurable: true });
 }
 
 // deepActive is the element that has focus: through open shadow roots and
@@ -29,7 +29,9 @@ export function deepActive(d = document) {
       let inner = null;
       try {
         inner = a.contentDocument && a.contentDocument.activeElement;
-      } catch { /* cross-origin */ }
+      } catch {
+        /* cross-origin */
+      }
       if (inner) {
         a = inner;
         continue;

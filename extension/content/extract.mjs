@@ -1,14 +1,34 @@
 // Content script part: the extract_data tool. Tables,
 // lists, links, headings and form fields as JSON text.
 import { clip, squash } from './text.mjs';
-import { RESULT_CAP, describe, doc, fail, hasRef, intArg, isDisabled, isTextField, isVisible, nameOf, refOf, resolve } from './core.mjs';
+import {
+  RESULT_CAP,
+  describe,
+  doc,
+  fail,
+  hasRef,
+  intArg,
+  isDisabled,
+  isTextField,
+  isVisible,
+  nameOf,
+  refOf,
+  resolve,
+} from './core.mjs';
 import { SUBMITTERS } from './key-actions.mjs';
 import { cellText } from './read.mjs';
 
 // jsonText keeps rows of plain values on one line each, so tables stay
 // readable as text while the whole stays valid JSON.
 function jsonText(v, indent = '') {
-  const flat = (x) => x === null || typeof x !== 'object' || (Array.isArray(x) ? x.every((y) => y === null || typeof y !== 'object') : Object.values(x).every((y) => y === null || typeof y !== 'object' || (Array.isArray(y) && y.every((z) => typeof z !== 'object'))));
+  const flat = (x) =>
+    x === null ||
+    typeof x !== 'object' ||
+    (Array.isArray(x)
+      ? x.every((y) => y === null || typeof y !== 'object')
+      : Object.values(x).every(
+          (y) => y === null || typeof y !== 'object' || (Array.isArray(y) && y.every((z) => typeof z !== 'object')),
+        ));
   if (flat(v)) return JSON.stringify(v);
   const next = indent + ' ';
   if (Array.isArray(v)) return '[\n' + v.map((x) => next + jsonText(x, next)).join(',\n') + '\n' + indent + ']';
@@ -16,14 +36,20 @@ function jsonText(v, indent = '') {
   return '{\n' + entries.map(([k, x]) => next + JSON.stringify(k) + ': ' + jsonText(x, next)).join(',\n') + '\n' + indent + '}';
 }
 
-const within = (scope, sel) => [...(scope.matches && scope.matches(sel) ? [scope] : []), ...scope.querySelectorAll(sel)].filter(isVisible);
+const within = (scope, sel) =>
+  [...(scope.matches && scope.matches(sel) ? [scope] : []), ...scope.querySelectorAll(sel)].filter(isVisible);
 
 function extractTables(scope, maxRows) {
   return within(scope, 'table, [role=table], [role=grid], [role=treegrid]')
-    .filter((t) => !(t.rows && t.rows.length === 1 && t.rows[0].cells.length === 1)).slice(0, 10).map((t) => {
+    .filter((t) => !(t.rows && t.rows.length === 1 && t.rows[0].cells.length === 1))
+    .slice(0, 10)
+    .map((t) => {
       const rows = (t.rows ? [...t.rows] : [...t.querySelectorAll('[role=row]')]).filter(isVisible);
-      const cellsOf = (r) => (r.cells ? [...r.cells] : [...r.querySelectorAll('[role=cell], [role=gridcell], [role=columnheader], [role=rowheader]')]);
-      const isHead = (r) => r.parentElement?.localName === 'thead' || cellsOf(r).every((c) => c.localName === 'th' || c.getAttribute('role') === 'columnheader');
+      const cellsOf = (r) =>
+        r.cells ? [...r.cells] : [...r.querySelectorAll('[role=cell], [role=gridcell], [role=columnheader], [role=rowheader]')];
+      const isHead = (r) =>
+        r.parentElement?.localName === 'thead' ||
+        cellsOf(r).every((c) => c.localName === 'th' || c.getAttribute('role') === 'columnheader');
       const head = rows.length > 1 && isHead(rows[0]) ? rows.shift() : null;
       return {
         name: squash(nameOf(t)) || undefined,
@@ -36,12 +62,25 @@ function extractTables(scope, maxRows) {
 }
 
 function extractLists(scope, maxRows) {
-  return within(scope, 'ul, ol, dl, [role=list]').slice(0, 20).map((l) => {
-    const items = l.localName === 'dl'
-      ? [...l.querySelectorAll(':scope > dt, :scope > div > dt')].map((dt) => `${squash(dt.innerText)}: ${squash(dt.nextElementSibling?.innerText || '')}`)
-      : [...l.children].filter((c) => (c.localName === 'li' || c.getAttribute('role') === 'listitem') && isVisible(c)).map((c) => clip(squash(c.innerText), 200));
-    return { name: squash(nameOf(l)) || undefined, ref: refOf(l) || undefined, items: items.slice(0, maxRows), totalItems: items.length };
-  }).filter((l) => l.totalItems > 0);
+  return within(scope, 'ul, ol, dl, [role=list]')
+    .slice(0, 20)
+    .map((l) => {
+      const items =
+        l.localName === 'dl'
+          ? [...l.querySelectorAll(':scope > dt, :scope > div > dt')].map(
+              (dt) => `${squash(dt.innerText)}: ${squash(dt.nextElementSibling?.innerText || '')}`,
+            )
+          : [...l.children]
+              .filter((c) => (c.localName === 'li' || c.getAttribute('role') === 'listitem') && isVisible(c))
+              .map((c) => clip(squash(c.innerText), 200));
+      return {
+        name: squash(nameOf(l)) || undefined,
+        ref: refOf(l) || undefined,
+        items: items.slice(0, maxRows),
+        totalItems: items.length,
+      };
+    })
+    .filter((l) => l.totalItems > 0);
 }
 
 function extractLinks(scope, maxRows) {
@@ -66,7 +105,16 @@ function extractHeadings(scope, maxRows) {
 }
 
 function fieldInfo(f) {
-  const type = f.localName === 'input' ? f.type : f.localName === 'select' ? (f.multiple ? 'select-multiple' : 'select') : f.localName === 'textarea' ? 'textarea' : (f.getAttribute('role') || 'contenteditable');
+  const type =
+    f.localName === 'input'
+      ? f.type
+      : f.localName === 'select'
+        ? f.multiple
+          ? 'select-multiple'
+          : 'select'
+        : f.localName === 'textarea'
+          ? 'textarea'
+          : f.getAttribute('role') || 'contenteditable';
   const info = { label: clip(squash(nameOf(f)), 80), type, ref: refOf(f) || undefined };
   if (f.localName === 'select') {
     info.value = [...f.selectedOptions].map((o) => o.text);
@@ -83,8 +131,10 @@ function fieldInfo(f) {
 }
 
 function extractForm(scope, maxRows) {
-  const fields = within(scope, 'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]):not([type=image]), select, textarea, [contenteditable]:not([contenteditable=false]), [role=combobox], [role=checkbox], [role=switch], [role=radio], [role=textbox], [role=listbox], [role=slider], [role=spinbutton]')
-    .filter((f) => !(f.isContentEditable && f.parentElement && f.parentElement.isContentEditable));
+  const fields = within(
+    scope,
+    'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]):not([type=image]), select, textarea, [contenteditable]:not([contenteditable=false]), [role=combobox], [role=checkbox], [role=switch], [role=radio], [role=textbox], [role=listbox], [role=slider], [role=spinbutton]',
+  ).filter((f) => !(f.isContentEditable && f.parentElement && f.parentElement.isContentEditable));
   const groups = new Map();
   for (const f of fields.slice(0, maxRows)) {
     const form = f.form || f.closest('form');
@@ -92,7 +142,9 @@ function extractForm(scope, maxRows) {
     groups.get(form).push(fieldInfo(f));
   }
   const forms = [...groups].map(([form, list]) => ({
-    form: form ? clip(squash(nameOf(form) || form.getAttribute('name') || form.id || ''), 60) || '(unnamed form)' : '(fields outside any form)',
+    form: form
+      ? clip(squash(nameOf(form) || form.getAttribute('name') || form.id || ''), 60) || '(unnamed form)'
+      : '(fields outside any form)',
     submit: form ? [...form.elements].filter(SUBMITTERS).map(describe) : undefined,
     fields: list,
   }));
@@ -102,11 +154,17 @@ function extractForm(scope, maxRows) {
 const EXTRACTORS = {
   table: (s, n) => ({ tables: extractTables(s, n) }),
   list: (s, n) => ({ lists: extractLists(s, n) }),
-  links: extractLinks, headings: extractHeadings, form: extractForm,
+  links: extractLinks,
+  headings: extractHeadings,
+  form: extractForm,
 };
 
 export function extractData(args) {
-  const kind = String(args.kind || '').toLowerCase().replace(/s$/, '').replace(/^link$/, 'links').replace(/^heading$/, 'headings');
+  const kind = String(args.kind || '')
+    .toLowerCase()
+    .replace(/s$/, '')
+    .replace(/^link$/, 'links')
+    .replace(/^heading$/, 'headings');
   const fn = EXTRACTORS[kind];
   if (!fn) fail(`Unknown kind ${JSON.stringify(args.kind)}; use table, list, links, headings or form.`);
   const scope = hasRef(args) ? resolve(args.ref) : doc.body;

@@ -7,10 +7,20 @@ import { insertText, selectionOf, setNativeValue } from './typing.mjs';
 import { pageScroller } from './scroll.mjs';
 
 function tabOrder(d) {
-  const scope = (() => { try { return d.querySelector('dialog:modal'); } catch { return null; } })() || d;
-  const all = [...scope.querySelectorAll(FOCUSABLE)].filter((el) =>
-    el.tabIndex >= 0 && !isDisabled(el) && !(el.localName === 'input' && el.type === 'hidden') && isVisible(el));
-  const order = all.filter((el) => el.tabIndex > 0).sort((a, b) => a.tabIndex - b.tabIndex)
+  const scope =
+    (() => {
+      try {
+        return d.querySelector('dialog:modal');
+      } catch {
+        return null;
+      }
+    })() || d;
+  const all = [...scope.querySelectorAll(FOCUSABLE)].filter(
+    (el) => el.tabIndex >= 0 && !isDisabled(el) && !(el.localName === 'input' && el.type === 'hidden') && isVisible(el),
+  );
+  const order = all
+    .filter((el) => el.tabIndex > 0)
+    .sort((a, b) => a.tabIndex - b.tabIndex)
     .concat(all.filter((el) => el.tabIndex === 0));
   // Only one radio per group takes a tab stop: the checked one, else the first.
   const seen = new Set();
@@ -38,14 +48,18 @@ function moveFocus(from, back) {
   }
   let j = back ? i - 1 : i + 1;
   let wrapped = '';
-  if (j < 0 || j >= order.length) { j = (j + order.length) % order.length; wrapped = ' (wrapped around)'; }
+  if (j < 0 || j >= order.length) {
+    j = (j + order.length) % order.length;
+    wrapped = ' (wrapped around)';
+  }
   const next = order[j];
   next.focus();
   if (next.localName === 'input' && TEXT_TYPES.has(next.type) && next.type !== 'number' && next.type !== 'email') next.select();
   return 'focus moved to ' + describe(next) + wrapped;
 }
 
-export const SUBMITTERS = (e) => (e.localName === 'button' && e.type === 'submit') || (e.localName === 'input' && (e.type === 'submit' || e.type === 'image'));
+export const SUBMITTERS = (e) =>
+  (e.localName === 'button' && e.type === 'submit') || (e.localName === 'input' && (e.type === 'submit' || e.type === 'image'));
 
 // implicitSubmit is what Enter does in a form field: click the form's
 // default button, or submit the form when it has none.
@@ -59,7 +73,10 @@ function implicitSubmit(field) {
     form.requestSubmit(btn || undefined); // shows the browser's validation message
     return `the form was not submitted: ${describe(bad)} is invalid (${bad.validationMessage})`;
   }
-  if (btn) { btn.click(); return `clicked its submit ${describe(btn)}`; }
+  if (btn) {
+    btn.click();
+    return `clicked its submit ${describe(btn)}`;
+  }
   form.requestSubmit();
   return 'submitted the form';
 }
@@ -68,7 +85,10 @@ function deleteInField(el, forward, state) {
   const sel = selectionOf(el);
   const value = sel ? el.value : state.buffer;
   let [s, e] = sel || [value.length, value.length];
-  if (s === e) { if (forward) e = Math.min(value.length, e + 1); else s = Math.max(0, s - 1); }
+  if (s === e) {
+    if (forward) e = Math.min(value.length, e + 1);
+    else s = Math.max(0, s - 1);
+  }
   if (s === e) return;
   const inputType = forward ? 'deleteContentForward' : 'deleteContentBackward';
   if (!fireInput(el, 'beforeinput', inputType)) return;
@@ -91,8 +111,9 @@ function stepSelect(sel, delta) {
 }
 
 function stepRadio(radio, delta) {
-  const group = [...radio.ownerDocument.querySelectorAll('input[type=radio]')]
-    .filter((r) => r.name === radio.name && r.form === radio.form && !r.disabled);
+  const group = [...radio.ownerDocument.querySelectorAll('input[type=radio]')].filter(
+    (r) => r.name === radio.name && r.form === radio.form && !r.disabled,
+  );
   const next = group[(group.indexOf(radio) + delta + group.length) % group.length];
   if (!next || next === radio) return '';
   next.focus();
@@ -106,7 +127,8 @@ function scrollPageBy(dy) {
   return `page scrolled to y=${Math.round(s.scrollTop)}`;
 }
 
-const isButtonLike = (el) => ['button', 'summary'].includes(el.localName) ||
+const isButtonLike = (el) =>
+  ['button', 'summary'].includes(el.localName) ||
   (el.localName === 'input' && ['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'color', 'file'].includes(el.type));
 
 // defaultAction performs what the browser would after an uncancelled key,
@@ -117,7 +139,10 @@ export function defaultAction(t, k, mods, state) {
   const command = mods.ctrlKey || mods.metaKey;
   if (command) {
     if (k.key.toLowerCase() === 'a') {
-      if (field) { t.select(); return 'selected all text in the field'; }
+      if (field) {
+        t.select();
+        return 'selected all text in the field';
+      }
       const sel = t.ownerDocument.getSelection();
       sel.selectAllChildren(editable || t.ownerDocument.body);
       return editable ? 'selected all text in the editor' : 'selected all text on the page';
@@ -125,30 +150,50 @@ export function defaultAction(t, k, mods, state) {
     return '';
   }
   switch (k.key) {
-    case 'Tab': return moveFocus(t, mods.shiftKey);
+    case 'Tab':
+      return moveFocus(t, mods.shiftKey);
     case 'Enter':
-      if (t.localName === 'textarea' || editable) { insertText(t, '\n', state); return 'inserted a line break'; }
+      if (t.localName === 'textarea' || editable) {
+        insertText(t, '\n', state);
+        return 'inserted a line break';
+      }
       if (field || (t.localName === 'input' && !isButtonLike(t))) return implicitSubmit(t);
-      if ((t.localName === 'a' && t.hasAttribute('href')) || ['button', 'summary'].includes(t.localName) ||
-        (t.localName === 'input' && ['button', 'submit', 'reset', 'image'].includes(t.type))) {
+      if (
+        (t.localName === 'a' && t.hasAttribute('href')) ||
+        ['button', 'summary'].includes(t.localName) ||
+        (t.localName === 'input' && ['button', 'submit', 'reset', 'image'].includes(t.type))
+      ) {
         t.click();
         return 'activated ' + describe(t);
       }
       return '';
     case ' ':
-      if (field || editable) { insertText(t, ' ', state); return ''; }
-      if (isButtonLike(t)) { t.click(); return 'activated ' + describe(t); }
+      if (field || editable) {
+        insertText(t, ' ', state);
+        return '';
+      }
+      if (isButtonLike(t)) {
+        t.click();
+        return 'activated ' + describe(t);
+      }
       if (t === t.ownerDocument.body) return scrollPageBy((mods.shiftKey ? -1 : 1) * Math.round(win.innerHeight * 0.875));
       return '';
-    case 'Backspace': case 'Delete': {
+    case 'Backspace':
+    case 'Delete': {
       const forward = k.key === 'Delete';
-      if (field) { deleteInField(t, forward, state); return ''; }
+      if (field) {
+        deleteInField(t, forward, state);
+        return '';
+      }
       if (editable && fireInput(t, 'beforeinput', forward ? 'deleteContentForward' : 'deleteContentBackward')) {
         t.ownerDocument.execCommand(forward ? 'forwardDelete' : 'delete', false);
       }
       return '';
     }
-    case 'ArrowUp': case 'ArrowDown': case 'ArrowLeft': case 'ArrowRight': {
+    case 'ArrowUp':
+    case 'ArrowDown':
+    case 'ArrowLeft':
+    case 'ArrowRight': {
       const delta = k.key === 'ArrowUp' || k.key === 'ArrowLeft' ? -1 : 1;
       if (t.localName === 'select' && !t.multiple) return stepSelect(t, delta);
       if (t.localName === 'input' && t.type === 'radio') return stepRadio(t, delta);
@@ -160,20 +205,43 @@ export function defaultAction(t, k, mods, state) {
         }
         return '';
       }
-      if (!editable && t === t.ownerDocument.body && (k.key === 'ArrowUp' || k.key === 'ArrowDown')) return scrollPageBy(delta * 40);
+      if (!editable && t === t.ownerDocument.body && (k.key === 'ArrowUp' || k.key === 'ArrowDown'))
+        return scrollPageBy(delta * 40);
       return '';
     }
-    case 'Home': case 'End': {
-      if (field) { const sel = selectionOf(t); if (sel) { const p = k.key === 'Home' ? 0 : t.value.length; t.setSelectionRange(p, p); } return ''; }
-      if (t === t.ownerDocument.body) { const s = pageScroller('y'); s.scrollTo({ top: k.key === 'Home' ? 0 : s.scrollHeight, behavior: 'instant' }); return `page scrolled to y=${Math.round(s.scrollTop)}`; }
+    case 'Home':
+    case 'End': {
+      if (field) {
+        const sel = selectionOf(t);
+        if (sel) {
+          const p = k.key === 'Home' ? 0 : t.value.length;
+          t.setSelectionRange(p, p);
+        }
+        return '';
+      }
+      if (t === t.ownerDocument.body) {
+        const s = pageScroller('y');
+        s.scrollTo({ top: k.key === 'Home' ? 0 : s.scrollHeight, behavior: 'instant' });
+        return `page scrolled to y=${Math.round(s.scrollTop)}`;
+      }
       return '';
     }
-    case 'PageUp': case 'PageDown':
+    case 'PageUp':
+    case 'PageDown':
       if (!field && !editable) return scrollPageBy((k.key === 'PageUp' ? -1 : 1) * Math.round(win.innerHeight * 0.875));
       return '';
     case 'Escape': {
-      const modal = (() => { try { return t.ownerDocument.querySelector('dialog:modal'); } catch { return null; } })();
-      if (modal && fire(modal, 'cancel', { bubbles: false, cancelable: true })) { modal.close(); return 'closed ' + describe(modal); }
+      const modal = (() => {
+        try {
+          return t.ownerDocument.querySelector('dialog:modal');
+        } catch {
+          return null;
+        }
+      })();
+      if (modal && fire(modal, 'cancel', { bubbles: false, cancelable: true })) {
+        modal.close();
+        return 'closed ' + describe(modal);
+      }
       return '';
     }
     default:

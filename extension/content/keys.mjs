@@ -42,13 +42,26 @@ const PUNCT = {
   '.': ['Period', 190], '/': ['Slash', 191], '`': ['Backquote', 192], ' ': ['Space', 32],
 };
 
-export const named = (def) => ({ key: def[0], code: def[1], keyCode: def[2], modifier: !!def[3], text: def[0] === ' ' ? ' ' : '' });
+export const named = (def) => ({
+  key: def[0],
+  code: def[1],
+  keyCode: def[2],
+  modifier: !!def[3],
+  text: def[0] === ' ' ? ' ' : '',
+});
 
 // charKey describes the US-layout key that types ch.
 export function charKey(ch) {
   if (ch === '\n' || ch === '\r') return named(NAMED.enter);
   if (ch === '\t') return named(NAMED.tab);
-  if (/^[a-z]$/i.test(ch)) return { key: ch, code: 'Key' + ch.toUpperCase(), keyCode: ch.toUpperCase().charCodeAt(0), shift: ch !== ch.toLowerCase(), text: ch };
+  if (/^[a-z]$/i.test(ch))
+    return {
+      key: ch,
+      code: 'Key' + ch.toUpperCase(),
+      keyCode: ch.toUpperCase().charCodeAt(0),
+      shift: ch !== ch.toLowerCase(),
+      text: ch,
+    };
   if (/^[0-9]$/.test(ch)) return { key: ch, code: 'Digit' + ch, keyCode: 48 + Number(ch), shift: false, text: ch };
   if (SHIFTED[ch]) return { ...charKey(SHIFTED[ch]), key: ch, shift: true, text: ch };
   if (PUNCT[ch]) return { key: ch, code: PUNCT[ch][0], keyCode: PUNCT[ch][1], shift: false, text: ch };
@@ -59,10 +72,20 @@ export function fireKey(target, type, k, mods) {
   const w = target.ownerDocument.defaultView;
   const charCode = type === 'keypress' ? (k.key === 'Enter' ? 13 : k.text.codePointAt(0)) : 0;
   const keyCode = type === 'keypress' ? charCode : k.keyCode;
-  return target.dispatchEvent(new KeyboardEvent(type, {
-    key: k.key, code: k.code, keyCode, charCode, which: keyCode, bubbles: true, cancelable: true,
-    composed: true, view: w, ...mods,
-  }));
+  return target.dispatchEvent(
+    new KeyboardEvent(type, {
+      key: k.key,
+      code: k.code,
+      keyCode,
+      charCode,
+      which: keyCode,
+      bubbles: true,
+      cancelable: true,
+      composed: true,
+      view: w,
+      ...mods,
+    }),
+  );
 }
 
 export function parseChord(tok) {
@@ -77,11 +100,14 @@ export function parseChord(tok) {
   let k;
   if (last.length === 1) {
     let ch = last;
-    if (mods.shiftKey) ch = /[a-z]/.test(ch) ? ch.toUpperCase() : (UNSHIFTED[ch] || ch);
+    if (mods.shiftKey) ch = /[a-z]/.test(ch) ? ch.toUpperCase() : UNSHIFTED[ch] || ch;
     k = charKey(ch);
   } else {
     const def = NAMED[last.toLowerCase()];
-    if (!def) fail(`Unknown key "${last}" in "${tok}". Use names like Enter, Tab, Escape, Backspace, Delete, ArrowDown, Home, PageDown, F5, Space, or a single character.`);
+    if (!def)
+      fail(
+        `Unknown key "${last}" in "${tok}". Use names like Enter, Tab, Escape, Backspace, Delete, ArrowDown, Home, PageDown, F5, Space, or a single character.`,
+      );
     k = named(def);
   }
   if (k.modifier) mods[MODIFIERS[k.key.toLowerCase()]] = true;
@@ -96,13 +122,19 @@ export async function pressChord({ k, mods, label }) {
   const state = { buffer: isTextField(t) ? t.value : '' };
   const held = { ctrlKey: false, shiftKey: false, altKey: false, metaKey: false };
   const modOrder = Object.keys(MOD_KEYS).filter((m) => mods[m] && !(k.modifier && MODIFIERS[k.key.toLowerCase()] === m));
-  for (const m of modOrder) { held[m] = true; fireKey(t, 'keydown', named(NAMED[MOD_KEYS[m]]), held); }
+  for (const m of modOrder) {
+    held[m] = true;
+    fireKey(t, 'keydown', named(NAMED[MOD_KEYS[m]]), held);
+  }
   const down = fireKey(t, 'keydown', k, mods);
   const printable = !!k.text && !mods.ctrlKey && !mods.metaKey && !mods.altKey;
   const press = down && (printable || k.key === 'Enter') ? fireKey(t, 'keypress', k, mods) : down;
   const note = down && press ? defaultAction(t, k, mods, state) : 'the page handled the key (cancelled its default)';
   fireKey(deepActive(), 'keyup', k, mods);
-  for (const m of modOrder.reverse()) { held[m] = false; fireKey(deepActive(), 'keyup', named(NAMED[MOD_KEYS[m]]), held); }
+  for (const m of modOrder.reverse()) {
+    held[m] = false;
+    fireKey(deepActive(), 'keyup', named(NAMED[MOD_KEYS[m]]), held);
+  }
   return `${label} on ${describe(t)}${note ? ': ' + note : ''}`;
 }
 

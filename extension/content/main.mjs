@@ -47,10 +47,15 @@ const INTERNAL = {
 async function runTool(name, args, receipt) {
   const lookup = (o) => (Object.prototype.hasOwnProperty.call(o, name) ? o[name] : null);
   const fn = lookup(TOOLS) || lookup(INTERNAL);
-  if (!fn) return { ok: false, error: `Unknown page tool ${JSON.stringify(name)}. Page tools: ${Object.keys(TOOLS).join(', ')}.` };
+  if (!fn)
+    return { ok: false, error: `Unknown page tool ${JSON.stringify(name)}. Page tools: ${Object.keys(TOOLS).join(', ')}.` };
   let a = args;
   if (typeof a === 'string') {
-    try { a = a.trim() ? JSON.parse(a) : {}; } catch { return { ok: false, error: `The arguments of ${name} are not valid JSON.` }; }
+    try {
+      a = a.trim() ? JSON.parse(a) : {};
+    } catch {
+      return { ok: false, error: `The arguments of ${name} are not valid JSON.` };
+    }
   }
   if (!a || typeof a !== 'object') a = {};
   const internal = !!lookup(INTERNAL); // objects for the background
@@ -66,8 +71,12 @@ async function runTool(name, args, receipt) {
 // an earlier injection is alive): the first one answers.
 if (!ownFunction('__wbRunTool')) {
   defineExport('__wbRunTool', runTool);
-  const ext = (typeof browser !== 'undefined' && browser && browser.runtime && browser.runtime.onMessage) ? browser
-    : (typeof chrome !== 'undefined' && chrome && chrome.runtime && chrome.runtime.onMessage) ? chrome : null;
+  const ext =
+    typeof browser !== 'undefined' && browser && browser.runtime && browser.runtime.onMessage
+      ? browser
+      : typeof chrome !== 'undefined' && chrome && chrome.runtime && chrome.runtime.onMessage
+        ? chrome
+        : null;
   if (ext) {
     ext.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
       if (!msg || msg.wb !== 'tool') return false;

@@ -43,7 +43,10 @@ function addedText(nodes) {
   const parts = [];
   for (const n of nodes) {
     if (!n.isConnected) continue;
-    if (n.nodeType === 3) { if (n.parentElement && isVisible(n.parentElement)) parts.push(n.data); continue; }
+    if (n.nodeType === 3) {
+      if (n.parentElement && isVisible(n.parentElement)) parts.push(n.data);
+      continue;
+    }
     if (!isEl(n) || ['script', 'style', 'link', 'meta', 'template'].includes(n.localName) || !isVisible(n)) continue;
     parts.push(n.innerText || n.getAttribute('aria-label') || '');
   }
@@ -69,8 +72,12 @@ export function watch(subject, { reportSubject = true } = {}) {
     }
   });
   const onSubmit = (e) => log.submits.push(e);
-  const onNavigate = (e) => { if (e.destination && !e.destination.sameDocument) log.nav = e.destination.url; };
-  const onUnload = () => { log.unloading = true; };
+  const onNavigate = (e) => {
+    if (e.destination && !e.destination.sameDocument) log.nav = e.destination.url;
+  };
+  const onUnload = () => {
+    log.unloading = true;
+  };
   // Where the Navigation API is missing (Firefox), an element with id
   // "navigation" would answer win.navigation: only the real one counts.
   const nav = Object.getOwnPropertyDescriptor(win, 'navigation') ? win.navigation : null;
@@ -130,25 +137,31 @@ function summarize(before, after, log, subject, reportSubject) {
   if (log.nav) out.push(`navigation started to ${log.nav} (read the page again once it has loaded)`);
   else if (log.unloading) out.push('the page started unloading (a navigation began)');
   else if (after.url !== before.url) out.push(`URL changed to ${after.url}`);
-  for (const e of log.submits) out.push(`${describe(e.target)} was submitted` + (e.defaultPrevented ? ' (the page handled it with script)' : ''));
+  for (const e of log.submits)
+    out.push(`${describe(e.target)} was submitted` + (e.defaultPrevented ? ' (the page handled it with script)' : ''));
   if (reportSubject && after.ctl && after.ctl.isConnected) {
     for (const [key, words] of Object.entries(STATE_WORDS)) {
-      const a = before.state[key], b = after.state[key];
+      const a = before.state[key],
+        b = after.state[key];
       if (a !== b && b !== null && b !== undefined) out.push(`${describe(after.ctl)} is now ${words[b] || b}`);
     }
-    if (before.state.value !== after.state.value && after.state.value !== null) out.push(`${describe(after.ctl)} value is now ${quote(after.state.value)}`);
+    if (before.state.value !== after.state.value && after.state.value !== null)
+      out.push(`${describe(after.ctl)} value is now ${quote(after.state.value)}`);
   } else if (subject && !subject.isConnected) {
     out.push('the clicked element was removed from the page');
   }
   for (const d of after.dialogs) if (!before.dialogs.includes(d)) out.push(`a dialog opened: ${describeShowing(d)}`);
-  for (const d of before.dialogs) if (!after.dialogs.includes(d)) out.push('a dialog closed' + (d.isConnected ? ': ' + describe(d) : ''));
-  if (after.focus !== before.focus && after.focus && after.focus !== doc.body && after.focus !== after.ctl) out.push(`focus moved to ${describe(after.focus)}`);
+  for (const d of before.dialogs)
+    if (!after.dialogs.includes(d)) out.push('a dialog closed' + (d.isConnected ? ': ' + describe(d) : ''));
+  if (after.focus !== before.focus && after.focus && after.focus !== doc.body && after.focus !== after.ctl)
+    out.push(`focus moved to ${describe(after.focus)}`);
   let messages = 0;
   for (const [el, text] of after.live) {
     if (text && before.live.get(el) !== text && messages++ < 3) out.push(`${kindOf(el)} says ${quote(text, 200)}`);
   }
   const added = addedText(log.added);
   if (added) out.push(`new content: ${quote(added, 240)}`);
-  else if (log.count && out.length === 0) out.push(`the page changed (${log.count} DOM updates${log.removed ? `, ${log.removed} nodes removed` : ''})`);
+  else if (log.count && out.length === 0)
+    out.push(`the page changed (${log.count} DOM updates${log.removed ? `, ${log.removed} nodes removed` : ''})`);
   return out.length ? 'Changes: ' + out.join('; ') + '.' : '';
 }

@@ -17,8 +17,10 @@ export function clickPoint(el) {
   const boxes = [...el.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
   if (!boxes.length) boxes.push(el.getBoundingClientRect());
   for (const r of boxes) {
-    const left = Math.max(r.left, 0), right = Math.min(r.right, w);
-    const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, h);
+    const left = Math.max(r.left, 0),
+      right = Math.min(r.right, w);
+    const top = Math.max(r.top, 0),
+      bottom = Math.min(r.bottom, h);
     if (right > left && bottom > top) return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
   }
   return null;
@@ -66,21 +68,42 @@ function fireMouse(target, type, x, y, extra = {}) {
   const w = target.ownerDocument.defaultView;
   const noBubble = type === 'mouseenter' || type === 'pointerenter';
   const init = {
-    bubbles: !noBubble, cancelable: !noBubble, composed: true, view: w,
-    clientX: x, clientY: y, screenX: w.screenX + x, screenY: w.screenY + y,
-    button: 0, buttons: 0, detail: type.startsWith('pointer') ? 0 : 1, ...extra,
+    bubbles: !noBubble,
+    cancelable: !noBubble,
+    composed: true,
+    view: w,
+    clientX: x,
+    clientY: y,
+    screenX: w.screenX + x,
+    screenY: w.screenY + y,
+    button: 0,
+    buttons: 0,
+    detail: type.startsWith('pointer') ? 0 : 1,
+    ...extra,
   };
   const Ctor = type.startsWith('pointer') && typeof PointerEvent === 'function' ? PointerEvent : MouseEvent;
-  if (type.startsWith('pointer')) Object.assign(init, { pointerId: 1, pointerType: 'mouse', isPrimary: true, width: 1, height: 1, pressure: init.buttons ? 0.5 : 0 });
+  if (type.startsWith('pointer'))
+    Object.assign(init, {
+      pointerId: 1,
+      pointerType: 'mouse',
+      isPrimary: true,
+      width: 1,
+      height: 1,
+      pressure: init.buttons ? 0.5 : 0,
+    });
   return target.dispatchEvent(new Ctor(type, init));
 }
 
-export const FOCUSABLE = 'a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]:not([contenteditable=false])';
+export const FOCUSABLE =
+  'a[href], area[href], button, input, select, textarea, summary, iframe, [tabindex], [contenteditable]:not([contenteditable=false])';
 
 // A mousedown's default action moves focus; synthetic ones do not, so do it.
 function focusFromPointer(target) {
   const f = target.closest(FOCUSABLE);
-  if (f && !isDisabled(f)) { f.focus({ preventScroll: true }); return; }
+  if (f && !isDisabled(f)) {
+    f.focus({ preventScroll: true });
+    return;
+  }
   const a = deepActive();
   if (a && a !== doc.body && !a.contains(target) && typeof a.blur === 'function') a.blur();
 }
@@ -112,15 +135,19 @@ export function aimAt(el) {
   scrollIntoViewIfNeeded(target0);
   const point = clickPoint(target0);
   if (!point || !isVisible(target0)) {
-    fail(`${describe(el)} is not visible on the page (hidden or zero size), so it cannot be clicked. ` +
-      'It may appear after opening a menu or section; read the tree again.');
+    fail(
+      `${describe(el)} is not visible on the page (hidden or zero size), so it cannot be clicked. ` +
+        'It may appear after opening a menu or section; read the tree again.',
+    );
   }
   if (isDisabled(el)) fail(`${describe(el)} is disabled; a click would do nothing. Complete the fields it depends on first.`);
   const hit = hitTest(target0, point.x, point.y);
   if (hit.outside) fail(`${describe(el)} is outside the viewport even after scrolling.`);
   if (hit.blocker) {
-    fail(`${describe(el)} is covered by ${describeShowing(hit.blocker)} at (${point.x}, ${point.y}), so a click would hit that instead. ` +
-      'Close or dismiss the covering element first (a dialog, banner or overlay), or scroll so the target is clear.');
+    fail(
+      `${describe(el)} is covered by ${describeShowing(hit.blocker)} at (${point.x}, ${point.y}), so a click would hit that instead. ` +
+        'Close or dismiss the covering element first (a dialog, banner or overlay), or scroll so the target is clear.',
+    );
   }
   return { target0, point, hitTarget: hit.target };
 }
@@ -144,10 +171,12 @@ export async function clickAx(args) {
 
 // pointTarget checks click coordinates and finds what is under them.
 export function pointTarget(args) {
-  const x = Number(args.x), y = Number(args.y);
+  const x = Number(args.x),
+    y = Number(args.y);
   if (!Number.isFinite(x) || !Number.isFinite(y)) fail('Pass "ref", or both "x" and "y" (viewport CSS pixels).');
   const { w, h } = viewportSize();
-  if (x < 0 || y < 0 || x >= w || y >= h) fail(`(${x}, ${y}) is outside the ${w}×${h} viewport; scroll first or use coordinates inside it.`);
+  if (x < 0 || y < 0 || x >= w || y >= h)
+    fail(`(${x}, ${y}) is outside the ${w}×${h} viewport; scroll first or use coordinates inside it.`);
   const target = doc.elementFromPoint(x, y);
   if (!target) fail(`Nothing is at (${x}, ${y}).`);
   return { target, x, y };

@@ -8,10 +8,11 @@ import { doc, fail, hasRef, isEditable, isEl, isTextField, isVisible, lineRole, 
 import { pointTarget } from './pointer.mjs';
 import { editingHost } from './typing.mjs';
 
-const PROBE_TEXT = 400;     // captions and values
-const PROBE_RECORD = 2000;  // the bounded container of the item acted on
+const PROBE_TEXT = 400; // captions and values
+const PROBE_RECORD = 2000; // the bounded container of the item acted on
 const PROBE_FIELDS = 40;
-const ACTIONABLE = 'a[href],area[href],button,input,select,textarea,summary,label,[role=button],[role=link],' +
+const ACTIONABLE =
+  'a[href],area[href],button,input,select,textarea,summary,label,[role=button],[role=link],' +
   '[role=menuitem],[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=option],[role=switch],[role=checkbox],[role=radio]';
 const RECORD = 'tr,li,article,[role=row],[role=listitem],[role=article],[role=gridcell]';
 const DIALOG = 'dialog,[role=dialog],[role=alertdialog]';
@@ -32,7 +33,7 @@ const fieldLabel = (f) => clip(squash(nameOf(f)), 120);
 function fieldValue(f) {
   const t = (f.type || '').toLowerCase();
   if (t === 'password') return f.value ? '(hidden)' : '';
-  if (t === 'checkbox' || t === 'radio') return f.checked ? (f.value || 'on') : '';
+  if (t === 'checkbox' || t === 'radio') return f.checked ? f.value || 'on' : '';
   if (f.localName === 'select') return [...f.selectedOptions].map((o) => squash(o.text)).join(', ');
   if (f.isContentEditable) return textOf(f, PROBE_TEXT);
   return clip(String(f.value ?? ''), PROBE_TEXT);
@@ -58,12 +59,15 @@ function formFields(form) {
 // formName is the form's accessible name, else its heading, name or id.
 function formName(form) {
   const head = form.querySelector('legend,h1,h2,h3,h4,[role=heading]');
-  return clip(squash(nameOf(form) || (head && (head.innerText || head.textContent)) ||
-    form.getAttribute('name') || form.id || ''), 120);
+  return clip(
+    squash(nameOf(form) || (head && (head.innerText || head.textContent)) || form.getAttribute('name') || form.id || ''),
+    120,
+  );
 }
 
 const BUTTONS = 'button,[role=button],input[type=submit],input[type=button],input[type=image],a[href]';
-const FIELDS = 'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=image]):not([type=reset]),' +
+const FIELDS =
+  'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=image]):not([type=reset]),' +
   'textarea,select,[contenteditable=""],[contenteditable=true]';
 const STOP = 'main,nav,header,footer,aside,[role=main],[role=navigation],body';
 
@@ -104,7 +108,12 @@ function looseFields(box) {
   for (const f of box.querySelectorAll(FIELDS)) {
     if (out.length >= PROBE_FIELDS) break;
     if (f.isContentEditable && f.parentElement && f.parentElement.isContentEditable) continue;
-    out.push({ name: f.name || f.id || '', label: fieldLabel(f), type: f.isContentEditable ? 'richtext' : (f.type || f.localName || '').toLowerCase(), value: fieldValue(f) });
+    out.push({
+      name: f.name || f.id || '',
+      label: fieldLabel(f),
+      type: f.isContentEditable ? 'richtext' : (f.type || f.localName || '').toLowerCase(),
+      value: fieldValue(f),
+    });
   }
   return out;
 }
@@ -115,7 +124,11 @@ function formOf(el) {
 
 function absHref(el) {
   if (!el.hasAttribute || !el.hasAttribute('href')) return '';
-  try { return new URL(el.getAttribute('href'), el.baseURI).href; } catch { return ''; }
+  try {
+    return new URL(el.getAttribute('href'), el.baseURI).href;
+  } catch {
+    return '';
+  }
 }
 
 function controlOf(el, tool) {
@@ -130,14 +143,24 @@ function controlOf(el, tool) {
   // "popupbutton", as Chrome's computed role names it).
   const popup = (el.getAttribute('aria-haspopup') || 'false') !== 'false' && /^(button|a|div|span)$/.test(tag);
   const c = {
-    tool, tag, role: popup ? 'popupbutton' : lineRole(el), type,
-    name: clip(squash(nameOf(el)), PROBE_TEXT), text: textOf(el, PROBE_TEXT),
-    title: attr(el, 'title'), ariaLabel: attr(el, 'aria-label'),
+    tool,
+    tag,
+    role: popup ? 'popupbutton' : lineRole(el),
+    type,
+    name: clip(squash(nameOf(el)), PROBE_TEXT),
+    text: textOf(el, PROBE_TEXT),
+    title: attr(el, 'title'),
+    ariaLabel: attr(el, 'aria-label'),
     value: tag === 'input' && ['submit', 'button', 'reset', 'image'].includes(type) ? clip(squash(el.value), PROBE_TEXT) : '',
-    href: absHref(el), inForm: !!form,
-    record: rec ? textOf(rec, PROBE_RECORD) : '', heading: headingOf(rec), dialog: dlg ? textOf(dlg, 600) : '',
-    pageUrl: location.href, pageTitle: clip(squash(doc.title), 200),
-    editable: isEditable(el), multiline: tag === 'textarea' || !!el.isContentEditable,
+    href: absHref(el),
+    inForm: !!form,
+    record: rec ? textOf(rec, PROBE_RECORD) : '',
+    heading: headingOf(rec),
+    dialog: dlg ? textOf(dlg, 600) : '',
+    pageUrl: location.href,
+    pageTitle: clip(squash(doc.title), 200),
+    editable: isEditable(el),
+    multiline: tag === 'textarea' || !!el.isContentEditable,
     placeholder: attr(el, 'placeholder'),
   };
   if (form) {
@@ -154,8 +177,11 @@ function controlOf(el, tool) {
 
 // defaultSubmit is the control Enter in a form's field activates.
 function defaultSubmit(form) {
-  return [...form.querySelectorAll('button,input[type=submit],input[type=image]')]
-    .find((b) => (b.localName !== 'button' || (b.getAttribute('type') || 'submit').toLowerCase() === 'submit') && !b.disabled) || null;
+  return (
+    [...form.querySelectorAll('button,input[type=submit],input[type=image]')].find(
+      (b) => (b.localName !== 'button' || (b.getAttribute('type') || 'submit').toLowerCase() === 'submit') && !b.disabled,
+    ) || null
+  );
 }
 
 // probeTarget finds what an action would reach: a ref, a point, or the
@@ -187,4 +213,3 @@ export function visibleLinks() {
   }
   return { url: location.href, links: [...out] };
 }
-

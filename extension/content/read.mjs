@@ -2,7 +2,20 @@
 // get_accessibility_tree, read_page, get_selection and get_window_info.
 import { clip, squash } from './text.mjs';
 import { deepActive } from './dom.mjs';
-import { RESULT_CAP, axExport, describe, doc, fail, intArg, isTextField, isVisible, openDialogs, quote, staleMessage, win } from './core.mjs';
+import {
+  RESULT_CAP,
+  axExport,
+  describe,
+  doc,
+  fail,
+  intArg,
+  isTextField,
+  isVisible,
+  openDialogs,
+  quote,
+  staleMessage,
+  win,
+} from './core.mjs';
 import { selectionOf } from './typing.mjs';
 import { scrollPosition } from './scroll.mjs';
 
@@ -33,8 +46,14 @@ export const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'he
 // TextOut collects lines: inline text joins into the current line and
 // block boundaries end it.
 class TextOut {
-  constructor() { this.lines = []; this.buf = ''; this.prefix = ''; }
-  inline(s) { this.buf += s; }
+  constructor() {
+    this.lines = [];
+    this.buf = '';
+    this.prefix = '';
+  }
+  inline(s) {
+    this.buf += s;
+  }
   flush() {
     const t = squash(this.buf);
     this.buf = '';
@@ -43,7 +62,11 @@ class TextOut {
     this.prefix = '';
     if (this.lines[this.lines.length - 1] !== line) this.lines.push(line);
   }
-  line(s) { this.flush(); const t = s.trimEnd(); if (t.trim()) this.lines.push(t); }
+  line(s) {
+    this.flush();
+    const t = s.trimEnd();
+    if (t.trim()) this.lines.push(t);
+  }
 }
 
 export const cellText = (c) => squash(c.innerText).replace(/\|/g, '/');
@@ -55,7 +78,9 @@ function readTable(table, out) {
   const rows = table.rows ? [...table.rows] : [...table.querySelectorAll('[role=row]')];
   for (const row of rows) {
     if (!isVisible(row)) continue;
-    const cells = row.cells ? [...row.cells] : [...row.querySelectorAll('[role=cell], [role=gridcell], [role=columnheader], [role=rowheader]')];
+    const cells = row.cells
+      ? [...row.cells]
+      : [...row.querySelectorAll('[role=cell], [role=gridcell], [role=columnheader], [role=rowheader]')];
     const texts = cells.filter((c) => isVisible(c)).map(cellText);
     if (texts.some(Boolean)) out.line('| ' + texts.join(' | ') + ' |');
   }
@@ -63,21 +88,43 @@ function readTable(table, out) {
 
 function walk(node, out, skip, listDepth) {
   for (let c = node.firstChild; c; c = c.nextSibling) {
-    if (c.nodeType === 3) { out.inline(c.data); continue; }
+    if (c.nodeType === 3) {
+      out.inline(c.data);
+      continue;
+    }
     if (c.nodeType !== 1 || c === skip || SKIP_TAGS.has(c.localName)) continue;
     if (c.hidden || c.getAttribute('aria-hidden') === 'true') continue;
     const st = getComputedStyle(c);
-    if (st.display === 'none' || st.visibility === 'hidden' || st.visibility === 'collapse' || st.contentVisibility === 'hidden') continue;
+    if (st.display === 'none' || st.visibility === 'hidden' || st.visibility === 'collapse' || st.contentVisibility === 'hidden')
+      continue;
     const tag = c.localName;
     const level = /^h([1-6])$/.exec(tag)?.[1] || (c.getAttribute('role') === 'heading' && (c.getAttribute('aria-level') || '2'));
-    if (level) { out.line('#'.repeat(Number(level)) + ' ' + squash(c.innerText)); continue; }
-    if (tag === 'br') { out.flush(); continue; }
-    if (tag === 'img') { const alt = squash(c.alt); if (alt) out.inline(` [image: ${alt}] `); continue; }
-    if (tag === 'pre') { out.flush(); for (const l of c.innerText.split('\n')) out.line(l); continue; }
-    if (tag === 'table' || c.getAttribute('role') === 'table' || c.getAttribute('role') === 'grid') { readTable(c, out); continue; }
+    if (level) {
+      out.line('#'.repeat(Number(level)) + ' ' + squash(c.innerText));
+      continue;
+    }
+    if (tag === 'br') {
+      out.flush();
+      continue;
+    }
+    if (tag === 'img') {
+      const alt = squash(c.alt);
+      if (alt) out.inline(` [image: ${alt}] `);
+      continue;
+    }
+    if (tag === 'pre') {
+      out.flush();
+      for (const l of c.innerText.split('\n')) out.line(l);
+      continue;
+    }
+    if (tag === 'table' || c.getAttribute('role') === 'table' || c.getAttribute('role') === 'grid') {
+      readTable(c, out);
+      continue;
+    }
     if (tag === 'li' || c.getAttribute('role') === 'listitem') {
       out.flush();
-      out.prefix = '  '.repeat(Math.max(0, listDepth - 1)) + (node.localName === 'ol' ? `${[...node.children].indexOf(c) + 1}. ` : '- ');
+      out.prefix =
+        '  '.repeat(Math.max(0, listDepth - 1)) + (node.localName === 'ol' ? `${[...node.children].indexOf(c) + 1}. ` : '- ');
       walk(c, out, skip, listDepth);
       out.flush();
       out.prefix = '';
@@ -126,14 +173,22 @@ function pageSlice(text, offset, maxChars) {
 
 export function readPage(args) {
   const maxChars = intArg(args.maxChars, 6000, 500, 12000);
-  const offset = args.continuation === undefined || args.continuation === null || args.continuation === '' ? 0 : Number(args.continuation);
-  if (!Number.isInteger(offset) || offset < 0) fail(`"continuation" must be the value a previous read_page returned, not ${JSON.stringify(args.continuation)}.`);
+  const offset =
+    args.continuation === undefined || args.continuation === null || args.continuation === '' ? 0 : Number(args.continuation);
+  if (!Number.isInteger(offset) || offset < 0)
+    fail(`"continuation" must be the value a previous read_page returned, not ${JSON.stringify(args.continuation)}.`);
   const text = pageText();
   if (!text) return `Page: ${quote(doc.title, 120)} ${location.href}\nThe page shows no readable text.`;
-  if (offset >= text.length) fail(`continuation ${offset} is past the end of the page text (${text.length} characters); the page may have changed. Call read_page without continuation.`);
+  if (offset >= text.length)
+    fail(
+      `continuation ${offset} is past the end of the page text (${text.length} characters); the page may have changed. Call read_page without continuation.`,
+    );
   const { part, end } = pageSlice(text, offset, maxChars);
   const head = `Page: ${quote(doc.title, 120)} ${location.href}\n(characters ${offset}–${end} of ${text.length})\n`;
-  const more = end < text.length ? `\n[More text follows: call read_page with ${JSON.stringify({ maxChars, continuation: String(end) })}]` : '\n[End of page text]';
+  const more =
+    end < text.length
+      ? `\n[More text follows: call read_page with ${JSON.stringify({ maxChars, continuation: String(end) })}]`
+      : '\n[End of page text]';
   return head + part.replace(/\n$/, '') + more;
 }
 
@@ -141,7 +196,8 @@ export function readPage(args) {
 
 export function getSelectionTool() {
   const a = deepActive();
-  let text = '', where = null;
+  let text = '',
+    where = null;
   const sel = isTextField(a) ? selectionOf(a) : null;
   if (sel && sel[1] > sel[0]) {
     if (a.type === 'password') return `The selection is in ${describe(a)}, a password field; its text is not read.`;
@@ -153,7 +209,10 @@ export function getSelectionTool() {
     const n = s && s.anchorNode;
     where = n ? (n.nodeType === 1 ? n : n.parentElement) : null;
     const host = where && where.closest && where.closest('[contenteditable]:not([contenteditable=false])');
-    where = host || (where && where.closest && where.closest('p, li, td, th, h1, h2, h3, h4, h5, h6, blockquote, pre, section, article')) || where;
+    where =
+      host ||
+      (where && where.closest && where.closest('p, li, td, th, h1, h2, h3, h4, h5, h6, blockquote, pre, section, article')) ||
+      where;
   }
   if (!text.trim()) return 'Nothing is selected on the page.';
   return `Selected text (${text.length} characters${where ? ', in ' + describe(where) : ''}):\n${clip(text, RESULT_CAP - 200)}`;
@@ -167,7 +226,8 @@ export function getWindowInfo() {
     `URL: ${location.href}`,
     `Title: ${doc.title || '(none)'}`,
     `Viewport: ${win.innerWidth}×${win.innerHeight} CSS pixels (device pixel ratio ${win.devicePixelRatio})`,
-    `Scroll: x=${p.x}, y=${p.y}; page size ${p.W}×${p.H}` + (p.maxY > 0 ? (p.y >= p.maxY - 1 ? ' (at the bottom)' : p.y <= 0 ? ' (at the top)' : '') : ' (fits in the viewport)'),
+    `Scroll: x=${p.x}, y=${p.y}; page size ${p.W}×${p.H}` +
+      (p.maxY > 0 ? (p.y >= p.maxY - 1 ? ' (at the bottom)' : p.y <= 0 ? ' (at the top)' : '') : ' (fits in the viewport)'),
     `Focused: ${focus && focus !== doc.body ? describe(focus) : 'nothing (the page itself)'}`,
     `Dialog open: ${dialogs.length ? dialogs.map(describe).join(', ') : 'none'}`,
     `Loading state: ${doc.readyState}`,

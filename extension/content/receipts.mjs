@@ -32,7 +32,8 @@ function docId() {
 // store with a call before it is sent.
 export const docInfo = () => ({ doc: docId(), url: location.href });
 
-const CHANGED = 'The page changed (a new document loaded) after this action was sent, so whether it took effect is unknown. ' +
+const CHANGED =
+  'The page changed (a new document loaded) after this action was sent, so whether it took effect is unknown. ' +
   'Read the page before acting again; do not repeat it blindly.';
 export const changedReply = () => ({ ok: false, changed: true, error: CHANGED });
 
@@ -102,17 +103,29 @@ export function listenOn(w) {
   if (!seen) seen = { clicks: 0, keys: [], keyBase: 0, wins: new WeakSet() };
   try {
     if (!w || seen.wins.has(w)) return;
-    w.addEventListener('click', (e) => { if (e.isTrusted) seen.clicks++; }, true);
-    w.addEventListener('keydown', (e) => {
-      if (!e.isTrusted) return;
-      seen.keys.push(e.key);
-      if (seen.keys.length > KEYS_KEPT) {
-        seen.keys.splice(0, KEYS_KEPT / 2);
-        seen.keyBase += KEYS_KEPT / 2;
-      }
-    }, true);
+    w.addEventListener(
+      'click',
+      (e) => {
+        if (e.isTrusted) seen.clicks++;
+      },
+      true,
+    );
+    w.addEventListener(
+      'keydown',
+      (e) => {
+        if (!e.isTrusted) return;
+        seen.keys.push(e.key);
+        if (seen.keys.length > KEYS_KEPT) {
+          seen.keys.splice(0, KEYS_KEPT / 2);
+          seen.keyBase += KEYS_KEPT / 2;
+        }
+      },
+      true,
+    );
     seen.wins.add(w);
-  } catch { /* a frame we cannot reach */ }
+  } catch {
+    /* a frame we cannot reach */
+  }
 }
 
 export const evidenceNow = () => ({ clicksAt: seen.clicks, keysAt: seen.keyBase + seen.keys.length });

@@ -6,10 +6,32 @@ import { squash } from './text.mjs';
 import { deepActive } from './dom.mjs';
 import { NO_CHANGE, describe, fail, hasRef, isTextField, quote, replyOf, resolve, sentences, win } from './core.mjs';
 import { aimAt, clickElement, clickedText, pointTarget } from './pointer.mjs';
-import { editingHost, fieldRaw, fieldValueText, focusField, focusedField, placeCaret, typeAxField, typeInto, typeResult, typeStart } from './typing.mjs';
+import {
+  editingHost,
+  fieldRaw,
+  fieldValueText,
+  focusField,
+  focusedField,
+  placeCaret,
+  typeAxField,
+  typeInto,
+  typeResult,
+  typeStart,
+} from './typing.mjs';
 import { MODIFIERS, MOD_KEYS, NAMED, charKey, named, parseChord, parseKeys, pressChord } from './keys.mjs';
 import { observe, watch } from './observe.mjs';
-import { changedReply, evidenceNow, inOrder, keep, keysSince, listenOn, otherDoc, receipts, recorded, seen } from './receipts.mjs';
+import {
+  changedReply,
+  evidenceNow,
+  inOrder,
+  keep,
+  keysSince,
+  listenOn,
+  otherDoc,
+  receipts,
+  recorded,
+  seen,
+} from './receipts.mjs';
 
 // In Chrome the background sends clicks and keys as trusted CDP input
 // (isTrusted true). trusted_prepare does the page's part first (resolve,
@@ -37,7 +59,8 @@ function arm(w, finish, id = '') {
 function toTop(el, point) {
   let { x, y } = point;
   for (let w = el.ownerDocument.defaultView; w !== win && w.frameElement; w = w.frameElement.ownerDocument.defaultView) {
-    const f = w.frameElement, r = f.getBoundingClientRect();
+    const f = w.frameElement,
+      r = f.getBoundingClientRect();
     x += r.left + f.clientLeft;
     y += r.top + f.clientTop;
   }
@@ -46,7 +69,11 @@ function toTop(el, point) {
 
 const keyStep = (k, mods, hold = []) => ({
   key: {
-    key: k.key, code: k.code, keyCode: k.keyCode, text: k.text, hold,
+    key: k.key,
+    code: k.code,
+    keyCode: k.keyCode,
+    text: k.text,
+    hold,
     mods: { ctrlKey: !!mods.ctrlKey, shiftKey: !!mods.shiftKey, altKey: !!mods.altKey, metaKey: !!mods.metaKey },
   },
 });
@@ -56,9 +83,15 @@ const keyStep = (k, mods, hold = []) => ({
 function textSteps(text) {
   const steps = [];
   for (const ch of text.replace(/\r\n?/g, '\n')) {
-    if (ch === '\n') { steps.push(keyStep(named(NAMED.enter), {})); continue; }
+    if (ch === '\n') {
+      steps.push(keyStep(named(NAMED.enter), {}));
+      continue;
+    }
     const k = charKey(ch);
-    if (k.keyCode && ch !== '\t') { steps.push(keyStep(k, { shiftKey: k.shift })); continue; }
+    if (k.keyCode && ch !== '\t') {
+      steps.push(keyStep(k, { shiftKey: k.shift }));
+      continue;
+    }
     const last = steps[steps.length - 1];
     if (last && last.insert !== undefined) last.insert += ch;
     else steps.push({ insert: ch });
@@ -74,16 +107,26 @@ async function prepareClick(el) {
   if (el.localName === 'option' && el.closest('select')) return { done: await clickElement(el) };
   const { target0, point } = aimAt(el);
   return {
-    kind: 'click', el, what: describe(el), steps: [{ mouse: toTop(target0, point) }], redo: () => prepareClick(el),
-    watch: () => watch(el), finish: (changes) => clickedText(el, target0, point, changes),
+    kind: 'click',
+    el,
+    what: describe(el),
+    steps: [{ mouse: toTop(target0, point) }],
+    redo: () => prepareClick(el),
+    watch: () => watch(el),
+    finish: (changes) => clickedText(el, target0, point, changes),
   };
 }
 
 function preparePointClick(args) {
   const { target, x, y } = pointTarget(args);
   return {
-    kind: 'click', el: target, what: describe(target), steps: [{ mouse: { x, y } }], redo: () => preparePointClick(args),
-    watch: () => watch(target), finish: (changes) => `Clicked ${describe(target)} at (${x}, ${y}). ${changes || NO_CHANGE}`,
+    kind: 'click',
+    el: target,
+    what: describe(target),
+    steps: [{ mouse: { x, y } }],
+    redo: () => preparePointClick(args),
+    watch: () => watch(target),
+    finish: (changes) => `Clicked ${describe(target)} at (${x}, ${y}). ${changes || NO_CHANGE}`,
   };
 }
 
@@ -106,8 +149,14 @@ function prepareTyping(el, text, opts) {
   const start = typeStart(el, text, opts, describe(el));
   const rejected = isTextField(el) && el.maxLength >= 0 && start.expected.length > el.maxLength;
   return {
-    kind: 'type', el, what: start.what, start, opts, text: text.replace(/\r\n?/g, '\n'),
-    steps: typingSteps(el, text, opts), watch: () => watch(el, { reportSubject: false }),
+    kind: 'type',
+    el,
+    what: start.what,
+    start,
+    opts,
+    text: text.replace(/\r\n?/g, '\n'),
+    steps: typingSteps(el, text, opts),
+    watch: () => watch(el, { reportSubject: false }),
     finish: (changes) => typeResult(start, { rejected, submitNote: opts.submit ? 'Enter' : '' }, changes),
   };
 }
@@ -117,13 +166,20 @@ function preparePress(args) {
   const t = deepActive();
   const steps = chords.map(({ k, mods }) => {
     const own = k.modifier ? MODIFIERS[k.key.toLowerCase()] : '';
-    const hold = Object.keys(MOD_KEYS).filter((m) => mods[m] && m !== own).map((m) => keyStep(named(NAMED[MOD_KEYS[m]]), {}).key);
+    const hold = Object.keys(MOD_KEYS)
+      .filter((m) => mods[m] && m !== own)
+      .map((m) => keyStep(named(NAMED[MOD_KEYS[m]]), {}).key);
     return keyStep(k, mods, hold);
   });
   const labels = chords.map((c) => c.label).join(' ');
   return {
-    kind: 'press', el: t, what: describe(t), steps, chords,
-    watch: () => watch(t), finish: (changes) => sentences(`Pressed ${labels} on ${describe(t)}`, changes),
+    kind: 'press',
+    el: t,
+    what: describe(t),
+    steps,
+    chords,
+    watch: () => watch(t),
+    finish: (changes) => sentences(`Pressed ${labels} on ${describe(t)}`, changes),
   };
 }
 
@@ -158,7 +214,8 @@ export async function finishTrusted() {
 
 // ------------------------------------------------------------ receipts
 
-const UNWATCHED = 'What it changed was not watched (its report came more than 30 s later or after another action); read the page to check.';
+const UNWATCHED =
+  'What it changed was not watched (its report came more than 30 s later or after another action); read the page to check.';
 
 // changesOf stops the watch armed for receipt id and reports it.
 async function changesOf(id) {
@@ -184,7 +241,9 @@ export async function prepareWithReceipt(args, rc) {
   listenOn(win);
   const entry = keep(rc.id, { state: 'running' });
   let settled;
-  entry.promise = new Promise((resolve) => { settled = resolve; });
+  entry.promise = new Promise((resolve) => {
+    settled = resolve;
+  });
   const reply = await replyOf('trusted_prepare', () => (r ? resumePlan(r, rc.id) : planFor(args)), true);
   let out = reply;
   if (!reply.ok) {
@@ -200,7 +259,8 @@ export async function prepareWithReceipt(args, rc) {
     listenOn(frame);
     if (p.el.localName === 'iframe' || p.el.localName === 'frame') listenOn(p.el.contentWindow);
     keep(rc.id, { ...p, state: 'prepared', ...evidenceNow() });
-    if (pending && pending.id === rc.id) { // a resume keeps the watch that saw everything since the first prepare
+    if (pending && pending.id === rc.id) {
+      // a resume keeps the watch that saw everything since the first prepare
       clearTimeout(pending.timer);
       pending.finish = p.finish;
       pending.timer = setTimeout(dropPending, PENDING_MS);
@@ -243,18 +303,24 @@ export async function syntheticRest(r, id, act) {
   }
   focusField(r.el, false);
   if (m.caret !== undefined) placeCaret(r.el, m.caret);
-  const { value: state, changes } = await observe(async () => {
-    const st = await typeInto(r.el, m.text, { clear: false });
-    if (m.enter) st.submitNote = await pressChord(parseChord('Enter'));
-    return st;
-  }, r.el, { reportSubject: false });
+  const { value: state, changes } = await observe(
+    async () => {
+      const st = await typeInto(r.el, m.text, { clear: false });
+      if (m.enter) st.submitNote = await pressChord(parseChord('Enter'));
+      return st;
+    },
+    r.el,
+    { reportSubject: false },
+  );
   return typeResult(r.start, state, changes);
 }
 
 function interrupted(r, detail) {
-  fail(`The ${r.kind === 'click' ? 'click on' : r.kind === 'type' ? 'typing into' : 'key presses on'} ${r.what} was interrupted ` +
-    `(the extension restarted while sending its input) and ${detail}, so whether it took effect is unknown. ` +
-    'Read the page before acting again; do not repeat it blindly.');
+  fail(
+    `The ${r.kind === 'click' ? 'click on' : r.kind === 'type' ? 'typing into' : 'key presses on'} ${r.what} was interrupted ` +
+      `(the extension restarted while sending its input) and ${detail}, so whether it took effect is unknown. ` +
+      'Read the page before acting again; do not repeat it blindly.',
+  );
 }
 
 function connected(r, detail) {
@@ -294,13 +360,19 @@ function missing(r) {
   if (opts.clear) return { all: true };
   if (el.isContentEditable) {
     // Text compared squashed: the longest part of the text that explains it.
-    for (let i = text.length; i >= 0; i--) if (squash(start.original + text.slice(0, i)) === now) return { text: text.slice(i), enter: opts.submit };
+    for (let i = text.length; i >= 0; i--)
+      if (squash(start.original + text.slice(0, i)) === now) return { text: text.slice(i), enter: opts.submit };
   } else {
     // The text goes between head and tail (the selection it replaces).
     const [s, e] = start.at || [start.original.length, start.original.length];
-    const head = start.original.slice(0, s), tail = start.original.slice(e);
-    const got = now.length >= head.length + tail.length && now.startsWith(head) && now.endsWith(tail) ? now.slice(head.length, now.length - tail.length) : null;
-    if (got !== null && text.startsWith(got)) return { text: text.slice(got.length), enter: opts.submit, caret: head.length + got.length };
+    const head = start.original.slice(0, s),
+      tail = start.original.slice(e);
+    const got =
+      now.length >= head.length + tail.length && now.startsWith(head) && now.endsWith(tail)
+        ? now.slice(head.length, now.length - tail.length)
+        : null;
+    if (got !== null && text.startsWith(got))
+      return { text: text.slice(got.length), enter: opts.submit, caret: head.length + got.length };
   }
   const holds = el.type === 'password' ? fieldValueText(el) : quote(fieldValueText(el), 200);
   interrupted(r, `the field now holds ${holds}, which is neither what it held before nor part of the way to the intended text`);

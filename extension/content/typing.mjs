@@ -3,7 +3,21 @@
 // the type_ax and type_text tools.
 import { squash } from './text.mjs';
 import { deepActive } from './dom.mjs';
-import { TEXT_TYPES, describe, doc, fail, fire, fireInput, isDisabled, isEditable, isTextField, isVisible, quote, resolve, sentences } from './core.mjs';
+import {
+  TEXT_TYPES,
+  describe,
+  doc,
+  fail,
+  fire,
+  fireInput,
+  isDisabled,
+  isEditable,
+  isTextField,
+  isVisible,
+  quote,
+  resolve,
+  sentences,
+} from './core.mjs';
 import { scrollIntoViewIfNeeded } from './pointer.mjs';
 import { charKey, fireKey, parseChord, pressChord } from './keys.mjs';
 import { observe } from './observe.mjs';
@@ -11,15 +25,21 @@ import { observe } from './observe.mjs';
 // setNativeValue goes through the prototype's setter, so frameworks that
 // shadow `value` on the node (React's value tracker) see a real change.
 export function setNativeValue(el, value) {
-  const proto = el.localName === 'textarea' ? HTMLTextAreaElement.prototype
-    : el.localName === 'select' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+  const proto =
+    el.localName === 'textarea'
+      ? HTMLTextAreaElement.prototype
+      : el.localName === 'select'
+        ? HTMLSelectElement.prototype
+        : HTMLInputElement.prototype;
   Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, value);
 }
 
 export function selectionOf(el) {
   try {
     if (typeof el.selectionStart === 'number') return [el.selectionStart, el.selectionEnd];
-  } catch { /* types without selection (email, number) */ }
+  } catch {
+    /* types without selection (email, number) */
+  }
   return null;
 }
 
@@ -29,13 +49,21 @@ function insertIntoField(el, text, state) {
   const sel = selectionOf(el);
   const value = sel ? el.value : state.buffer;
   const [s, e] = sel || [value.length, value.length];
-  if (el.maxLength >= 0 && value.length - (e - s) + text.length > el.maxLength) { state.rejected = true; return; }
+  if (el.maxLength >= 0 && value.length - (e - s) + text.length > el.maxLength) {
+    state.rejected = true;
+    return;
+  }
   const inputType = text === '\n' ? 'insertLineBreak' : 'insertText';
   if (!fireInput(el, 'beforeinput', inputType, text)) return;
   const next = value.slice(0, s) + text + value.slice(e);
   setNativeValue(el, next);
   state.buffer = next;
-  if (sel) try { el.setSelectionRange(s + text.length, s + text.length); } catch { /* not selectable */ }
+  if (sel)
+    try {
+      el.setSelectionRange(s + text.length, s + text.length);
+    } catch {
+      /* not selectable */
+    }
   fireInput(el, 'input', inputType, text);
 }
 
@@ -124,7 +152,11 @@ export function focusField(el, clear) {
 }
 
 export function placeCaret(el, at) {
-  try { el.setSelectionRange(at, at); } catch { /* types without selection (email, number) */ }
+  try {
+    el.setSelectionRange(at, at);
+  } catch {
+    /* types without selection (email, number) */
+  }
 }
 
 // typeInto types text one key at a time so keydown/keypress/keyup listeners
@@ -137,7 +169,10 @@ export async function typeInto(el, text, { clear }) {
   if (clear) clearField(el, state);
   const single = el.localName === 'input';
   for (const ch of text.replace(/\r\n?/g, '\n')) {
-    if (ch === '\n' && single) { await pressChord(parseChord('Enter')); continue; }
+    if (ch === '\n' && single) {
+      await pressChord(parseChord('Enter'));
+      continue;
+    }
     const k = charKey(ch);
     const mods = { shiftKey: !!k.shift };
     const keyK = ch === '\n' ? { ...k, text: '\n' } : k;
@@ -159,7 +194,9 @@ export function fieldValueText(el) {
 function editableOf(el) {
   if (isEditable(el)) return el;
   if (el.localName === 'label' && el.control) return isEditable(el.control) ? el.control : null;
-  const inner = [...el.querySelectorAll('input, textarea, [contenteditable]:not([contenteditable=false])')].filter((e) => isEditable(e) && isVisible(e));
+  const inner = [...el.querySelectorAll('input, textarea, [contenteditable]:not([contenteditable=false])')].filter(
+    (e) => isEditable(e) && isVisible(e),
+  );
   return inner.length === 1 ? inner[0] : null;
 }
 
@@ -184,27 +221,35 @@ export function typeResult({ el, text, submit, what, original, expected }, state
   const now = fieldRaw(el);
   // A field that reformats what it gets (a phone mask) still took the text;
   // one left empty or as it was (a framework restoring its state) did not.
-  const landed = el.isContentEditable ? now.includes(squash(text))
+  const landed = el.isContentEditable
+    ? now.includes(squash(text))
     : !text || state.rejected || now === expected || (now !== original && now !== '');
   if (!landed && el.isConnected && !submit) {
-    fail(`Typed into ${what}, but the text did not land: it now holds ${quote(fieldValueText(el), 200)}. ` +
-      'The page may use a custom editor; click it with click_ax first, then use type_text.');
+    fail(
+      `Typed into ${what}, but the text did not land: it now holds ${quote(fieldValueText(el), 200)}. ` +
+        'The page may use a custom editor; click it with click_ax first, then use type_text.',
+    );
   }
   let res = `Typed ${el.type === 'password' ? `${text.length} characters` : quote(text, 200)} into ${what}`;
   if (el.isConnected) res += `; it now holds ${el.type === 'password' ? fieldValueText(el) : quote(now, 300)}`;
   if (state.rejected) res += ` (some characters were refused: maxlength ${el.maxLength})`;
-  else if (el.isConnected && !el.isContentEditable && !submit && now !== expected) res += ' (the page reformatted or changed the text)';
+  else if (el.isConnected && !el.isContentEditable && !submit && now !== expected)
+    res += ' (the page reformatted or changed the text)';
   if (state.submitNote) res += `. Pressed ${state.submitNote}`;
   return sentences(res, changes);
 }
 
 async function typeAndReport(el, text, { clear, submit }, what) {
   const start = typeStart(el, text, { clear, submit }, what);
-  const { value: state, changes } = await observe(async () => {
-    const st = await typeInto(el, text, { clear });
-    if (submit) st.submitNote = await pressChord(parseChord('Enter'));
-    return st;
-  }, el, { reportSubject: false });
+  const { value: state, changes } = await observe(
+    async () => {
+      const st = await typeInto(el, text, { clear });
+      if (submit) st.submitNote = await pressChord(parseChord('Enter'));
+      return st;
+    },
+    el,
+    { reportSubject: false },
+  );
   return typeResult(start, state, changes);
 }
 
@@ -213,7 +258,10 @@ export function typeAxField(args) {
   const el0 = resolve(args.ref);
   const el = editableOf(el0);
   if (!el) {
-    const hint = el0.localName === 'select' || (el0.localName === 'input' && !TEXT_TYPES.has(el0.type)) ? ' Use set_field for this control.' : '';
+    const hint =
+      el0.localName === 'select' || (el0.localName === 'input' && !TEXT_TYPES.has(el0.type))
+        ? ' Use set_field for this control.'
+        : '';
     fail(`${describe(el0)} is not a text field or editable area.${hint}`);
   }
   if (args.text === undefined || args.text === null) fail('Missing "text" to type.');
@@ -231,8 +279,10 @@ export function focusedField(args) {
   if (args.text === undefined || args.text === null) fail('Missing "text" to type.');
   const a = deepActive();
   if (!isEditable(a)) {
-    fail(`The focused element is ${a === doc.body ? 'the page itself' : describe(a)}, which does not take text. ` +
-      'Click a text field first (click_ax) or use type_ax with its ref.');
+    fail(
+      `The focused element is ${a === doc.body ? 'the page itself' : describe(a)}, which does not take text. ` +
+        'Click a text field first (click_ax) or use type_ax with its ref.',
+    );
   }
   return a;
 }

@@ -20,7 +20,11 @@ export const PRESETS = [
   { name: "DeepSeek", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://api.deepseek.com/v1" },
   { name: "xAI", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://api.x.ai/v1" },
   { name: "Mistral", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://api.mistral.ai/v1" },
-  { name: "Google Gemini (OpenAI endpoint)", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://generativelanguage.googleapis.com/v1beta/openai" },
+  {
+    name: "Google Gemini (OpenAI endpoint)",
+    kind: PROVIDER_KIND.OPENAI_CHAT,
+    baseUrl: "https://generativelanguage.googleapis.com/v1beta/openai",
+  },
 ];
 
 const KNOWN_URLS = new Set([...Object.values(KIND_DEFAULTS), ...PRESETS.map((p) => p.baseUrl)]);

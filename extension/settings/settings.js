@@ -30,19 +30,37 @@ async function load() {
 
 function renderList() {
   const list = $("provider-list");
-  list.replaceChildren(...settings.providers.map((p, i) => {
-    const radio = el("input", {
-      type: "radio", name: "active-provider", className: "provider-active", value: p.id,
-      checked: p.id === settings.activeProvider,
-    });
-    radio.addEventListener("change", () => choose(p.id));
-    const button = el("button", { type: "button", className: "provider-edit", text: "Edit", "aria-label": `Edit ${p.name || p.id}` });
-    button.addEventListener("click", () => edit(i));
-    return el("li", { "data-id": p.id, className: editing?.index === i ? "editing" : "" },
-      el("label", {}, radio, el("span", { text: p.name || p.id }),
-        el("span", { className: "detail", text: `${p.kind} · ${p.model || "first listed model"}` })),
-      button);
-  }));
+  list.replaceChildren(
+    ...settings.providers.map((p, i) => {
+      const radio = el("input", {
+        type: "radio",
+        name: "active-provider",
+        className: "provider-active",
+        value: p.id,
+        checked: p.id === settings.activeProvider,
+      });
+      radio.addEventListener("change", () => choose(p.id));
+      const button = el("button", {
+        type: "button",
+        className: "provider-edit",
+        text: "Edit",
+        "aria-label": `Edit ${p.name || p.id}`,
+      });
+      button.addEventListener("click", () => edit(i));
+      return el(
+        "li",
+        { "data-id": p.id, className: editing?.index === i ? "editing" : "" },
+        el(
+          "label",
+          {},
+          radio,
+          el("span", { text: p.name || p.id }),
+          el("span", { className: "detail", text: `${p.kind} · ${p.model || "first listed model"}` }),
+        ),
+        button,
+      );
+    }),
+  );
 }
 
 function edit(index) {
@@ -59,7 +77,11 @@ function edit(index) {
 
 // newId derives a readable unique id from the provider's name.
 function newId(name) {
-  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "provider";
+  const base =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "provider";
   const taken = new Set(settings.providers.map((p) => p.id));
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
@@ -142,7 +164,10 @@ async function testProvider() {
 // error element beside the input that holds that value.
 function fieldElement(path) {
   if (!path) return null;
-  const parts = String(path).replace(/\[(\d+)\]/g, ".$1").replace(/^settings\./, "").split(".");
+  const parts = String(path)
+    .replace(/\[(\d+)\]/g, ".$1")
+    .replace(/^settings\./, "")
+    .split(".");
   if (parts[0] === "maxSteps") return $("max-steps-error");
   if (parts[0] === "activeProvider") return $("provider-list-error");
   const inForm = parts[0] === "providers" && Number(parts[1]) === editing?.index;
@@ -179,11 +204,14 @@ $("p-delete").addEventListener("click", deleteProvider);
 $("general-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const input = $("max-steps");
-  save({
-    ...settings,
-    maxSteps: input.value === "" ? null : input.valueAsNumber,
-    siteAdapters: $("site-adapters").checked,
-    askBeforeActions: $("ask-before-actions").checked,
-  }, $("max-steps-error"));
+  save(
+    {
+      ...settings,
+      maxSteps: input.value === "" ? null : input.valueAsNumber,
+      siteAdapters: $("site-adapters").checked,
+      askBeforeActions: $("ask-before-actions").checked,
+    },
+    $("max-steps-error"),
+  );
 });
 load();

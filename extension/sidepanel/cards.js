@@ -47,15 +47,23 @@ export function asksForSecret(text, options = []) {
 
 export function renderClarify(item, answer) {
   const answered = item.answer !== undefined || Boolean(item.expired);
-  const card = el("div", { className: "clarify-card", role: "group", "aria-label": "Question from the assistant" },
+  const card = el(
+    "div",
+    { className: "clarify-card", role: "group", "aria-label": "Question from the assistant" },
     el("p", { className: "clarify-from", text: "The assistant asks:" }),
-    el("p", { className: "clarify-question", text: item.text }));
+    el("p", { className: "clarify-question", text: item.text }),
+  );
   if (asksForSecret(item.text, item.options)) {
-    card.append(el("p", { className: "clarify-secret-warning", role: "note" },
-      el("strong", { text: "Careful: " }),
-      "WebBrain never needs you to type a password, code, card number or key into the chat. " +
-      "This question comes from the model, which may have been misled by the page. " +
-      "Enter secrets only on the site itself."));
+    card.append(
+      el(
+        "p",
+        { className: "clarify-secret-warning", role: "note" },
+        el("strong", { text: "Careful: " }),
+        "WebBrain never needs you to type a password, code, card number or key into the chat. " +
+          "This question comes from the model, which may have been misled by the page. " +
+          "Enter secrets only on the site itself.",
+      ),
+    );
   }
   const options = el("div", { className: "clarify-options" });
   for (const option of item.options ?? []) {
@@ -65,9 +73,19 @@ export function renderClarify(item, answer) {
   }
   // Never type=password: the chat is not a place for secrets, and a masked
   // field would make the question look like a login prompt.
-  const input = el("input", { type: "text", className: "clarify-input", "aria-label": "Your answer to the assistant", autocomplete: "off", disabled: answered });
-  const form = el("form", { className: "clarify-free" }, input,
-    el("button", { type: "submit", className: "clarify-submit", text: "Answer", disabled: answered }));
+  const input = el("input", {
+    type: "text",
+    className: "clarify-input",
+    "aria-label": "Your answer to the assistant",
+    autocomplete: "off",
+    disabled: answered,
+  });
+  const form = el(
+    "form",
+    { className: "clarify-free" },
+    input,
+    el("button", { type: "submit", className: "clarify-submit", text: "Answer", disabled: answered }),
+  );
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     if (input.value.trim()) answer(input.value.trim());
@@ -78,10 +96,17 @@ export function renderClarify(item, answer) {
 }
 
 const CATEGORY_LABEL = {
-  [CATEGORY.SEND]: "Send", [CATEGORY.PUBLISH]: "Publish", [CATEGORY.DELETE]: "Delete",
-  [CATEGORY.PAYMENT]: "Payment", [CATEGORY.PURCHASE]: "Purchase", [CATEGORY.SHARE]: "Share",
-  [CATEGORY.ACCOUNT]: "Account change", [CATEGORY.SUBMIT]: "Submit a form",
-  [CATEGORY.TYPE_DATA]: "Enter your data", [CATEGORY.NAVIGATE]: "Open a page", [CATEGORY.FETCH]: "Fetch a page",
+  [CATEGORY.SEND]: "Send",
+  [CATEGORY.PUBLISH]: "Publish",
+  [CATEGORY.DELETE]: "Delete",
+  [CATEGORY.PAYMENT]: "Payment",
+  [CATEGORY.PURCHASE]: "Purchase",
+  [CATEGORY.SHARE]: "Share",
+  [CATEGORY.ACCOUNT]: "Account change",
+  [CATEGORY.SUBMIT]: "Submit a form",
+  [CATEGORY.TYPE_DATA]: "Enter your data",
+  [CATEGORY.NAVIGATE]: "Open a page",
+  [CATEGORY.FETCH]: "Fetch a page",
 };
 
 // approvalOutcome is the card's final line for an approval_resolved event.
@@ -109,14 +134,21 @@ export function renderApproval(item, answer) {
   const titleId = `approval-${cssId(item.requestId)}-${cssId(item.id)}`;
   const card = el("section", {
     className: ["approval-card", resolved ? `resolved ${item.decision}` : "pending"].join(" "),
-    role: "group", "aria-labelledby": titleId, "data-approval-id": item.id, tabindex: "-1",
+    role: "group",
+    "aria-labelledby": titleId,
+    "data-approval-id": item.id,
+    tabindex: "-1",
   });
   card.append(
-    el("header", { className: "approval-head" },
+    el(
+      "header",
+      { className: "approval-head" },
       el("img", { src: "/icons/icon-32.png", alt: "", width: 16, height: 16 }),
       el("span", { className: "approval-from", text: "WebBrain asks before acting" }),
-      a.category && el("span", { className: "approval-category", text: CATEGORY_LABEL[a.category] ?? a.category })),
-    el("p", { className: "approval-text", id: titleId, text: item.text ?? "" }));
+      a.category && el("span", { className: "approval-category", text: CATEGORY_LABEL[a.category] ?? a.category }),
+    ),
+    el("p", { className: "approval-text", id: titleId, text: item.text ?? "" }),
+  );
   const rows = el("dl", { className: "approval-details" });
   if (a.site) rows.append(el("dt", { text: "Site" }), detailValue(a.site));
   for (const d of Array.isArray(a.details) ? a.details : []) {
@@ -125,26 +157,37 @@ export function renderApproval(item, answer) {
   card.append(rows);
   const reasons = Array.isArray(a.reasons) ? a.reasons : [];
   if (reasons.length) {
-    card.append(el("ul", { className: "approval-reasons", "aria-label": "Why WebBrain asks" },
-      reasons.map((r) => el("li", { text: String(r) }))));
+    card.append(
+      el(
+        "ul",
+        { className: "approval-reasons", "aria-label": "Why WebBrain asks" },
+        reasons.map((r) => el("li", { text: String(r) })),
+      ),
+    );
   }
   if (resolved) {
     card.append(el("p", { className: "approval-outcome", role: "status", text: approvalOutcome(item) }));
     return card;
   }
-  const choices = Array.isArray(a.choices) && a.choices.length ? a.choices : [DECISION.APPROVE, DECISION.APPROVE_SITE, DECISION.DECLINE];
+  const choices =
+    Array.isArray(a.choices) && a.choices.length ? a.choices : [DECISION.APPROVE, DECISION.APPROVE_SITE, DECISION.DECLINE];
   const buttons = el("div", { className: "approval-buttons" });
   for (const choice of choices) {
     const button = el("button", {
-      type: "button", className: `approval-${choice.replace("_", "-")}`, "data-decision": choice,
-      text: choiceLabel(choice, a.site), disabled: closed,
+      type: "button",
+      className: `approval-${choice.replace("_", "-")}`,
+      "data-decision": choice,
+      text: choiceLabel(choice, a.site),
+      disabled: closed,
     });
     button.addEventListener("click", () => answer(choice));
     buttons.append(button);
   }
   card.append(buttons);
   if (item.answered !== undefined) {
-    card.append(el("p", { className: "approval-outcome", role: "status", text: `You chose: ${choiceLabel(item.answered, a.site)}` }));
+    card.append(
+      el("p", { className: "approval-outcome", role: "status", text: `You chose: ${choiceLabel(item.answered, a.site)}` }),
+    );
   } else if (item.expired) {
     card.append(el("p", { className: "approval-outcome", text: "The run ended before an answer." }));
   } else if (Number.isFinite(a.expiresAt)) {

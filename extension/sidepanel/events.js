@@ -72,9 +72,10 @@ export function applyEvent(transcript, requestId, ev, describeError) {
       transcript.add({
         role: "notice",
         separator: true,
-        text: ev.reason === COMPACTED.OVERFLOW
-          ? "Context trimmed to fit the model: only the task and the latest messages were kept"
-          : "Context automatically compacted",
+        text:
+          ev.reason === COMPACTED.OVERFLOW
+            ? "Context trimmed to fit the model: only the task and the latest messages were kept"
+            : "Context automatically compacted",
       });
       return STATUS.RUNNING;
     case EVENT.LOOP_WARNING:

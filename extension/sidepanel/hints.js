@@ -1,6 +1,7 @@
 // Plain-language help around errors and the active provider.
 
-const NETWORK = /network|failed to fetch|fetch failed|could ?n[o']t (connect|reach)|can(no|')t reach|unreachable|connection refused|econnrefused|not answering|timed? ?out/i;
+const NETWORK =
+  /network|failed to fetch|fetch failed|could ?n[o']t (connect|reach)|can(no|')t reach|unreachable|connection refused|econnrefused|not answering|timed? ?out/i;
 const OLLAMA_START = "OLLAMA_ORIGINS='chrome-extension://*,moz-extension://*' ollama serve";
 
 // activeProvider returns the provider the runs use, or null.

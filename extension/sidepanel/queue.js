@@ -21,7 +21,9 @@ export class QueueView {
       b.addEventListener("click", () => handler(item));
       return b;
     };
-    return el("li", { className: item.paused ? "queued paused" : "queued", "data-id": item.id },
+    return el(
+      "li",
+      { className: item.paused ? "queued paused" : "queued", "data-id": item.id },
       el("span", { className: "queue-text", text: item.text }),
       item.paused ? el("span", { className: "queue-state", text: "paused" }) : null,
       running ? button("Steer", "steer", this.handlers.onSteer) : button("Send", "send", this.handlers.onSend),

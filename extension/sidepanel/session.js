@@ -79,7 +79,7 @@ export class TabSession {
       action: ACTION.RUN_STATE,
       tabId: this.tabId,
       requestId: this.current ?? "",
-      afterSeq: this.current ? this.runs[this.current] ?? 0 : 0,
+      afterSeq: this.current ? (this.runs[this.current] ?? 0) : 0,
     });
     if (this.closed) return;
     if (reply.ok && reply.journal) this.applyJournal(reply.journal);
@@ -215,7 +215,11 @@ export class TabSession {
       return true;
     }
     if (reply.ended) {
-      if (!queued) this.enqueue(text, this.mode ?? MODE.ASK, { front: true, paused: this.status !== STATUS.DONE && this.status !== STATUS.RUNNING });
+      if (!queued)
+        this.enqueue(text, this.mode ?? MODE.ASK, {
+          front: true,
+          paused: this.status !== STATUS.DONE && this.status !== STATUS.RUNNING,
+        });
       return true;
     }
     this.transcript.add(this.describeError(reply.error));
@@ -226,8 +230,7 @@ export class TabSession {
   expireQuestions() {
     for (const item of this.transcript.items) {
       if (item.requestId !== this.current || item.expired) continue;
-      const open = item.role === "clarify" ? item.answer === undefined
-        : item.role === "approval" && item.decision === undefined;
+      const open = item.role === "clarify" ? item.answer === undefined : item.role === "approval" && item.decision === undefined;
       if (open) {
         item.expired = true;
         this.transcript.update(item);
@@ -274,7 +277,11 @@ export class TabSession {
     item.answer = answer;
     this.transcript.update(item);
     const reply = await send({
-      action: ACTION.CLARIFY_ANSWER, tabId: this.tabId, requestId: item.requestId, id: item.id, answer,
+      action: ACTION.CLARIFY_ANSWER,
+      tabId: this.tabId,
+      requestId: item.requestId,
+      id: item.id,
+      answer,
     });
     if (!reply.ok) {
       delete item.answer;
@@ -290,7 +297,11 @@ export class TabSession {
     item.answered = decision;
     this.transcript.update(item);
     const reply = await send({
-      action: ACTION.APPROVAL_ANSWER, tabId: this.tabId, requestId: item.requestId, id: item.id, decision,
+      action: ACTION.APPROVAL_ANSWER,
+      tabId: this.tabId,
+      requestId: item.requestId,
+      id: item.id,
+      decision,
     });
     if (!reply.ok) {
       delete item.answered;
@@ -315,7 +326,13 @@ export class TabSession {
     clearTimeout(this.saveTimer);
     this.saveTimer = 0;
     if (!this.loaded) return;
-    saveChat(this.tabId, { items: this.transcript.items, runs: this.runs, current: this.current, mode: this.mode, queue: this.queue });
+    saveChat(this.tabId, {
+      items: this.transcript.items,
+      runs: this.runs,
+      current: this.current,
+      mode: this.mode,
+      queue: this.queue,
+    });
   }
 }
 

@@ -9,8 +9,15 @@ import { activeProvider, describeError, providerLabel } from "./hints.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
-  transcript: $("transcript"), prompt: $("prompt"), send: $("send"), stop: $("stop"), mode: $("mode"),
-  provider: $("provider"), settings: $("open-settings"), file: $("import-file"), composer: $("composer"),
+  transcript: $("transcript"),
+  prompt: $("prompt"),
+  send: $("send"),
+  stop: $("stop"),
+  mode: $("mode"),
+  provider: $("provider"),
+  settings: $("open-settings"),
+  file: $("import-file"),
+  composer: $("composer"),
   queue: $("queue"),
 };
 
@@ -42,7 +49,9 @@ function setStatus(status) {
 // The first bind happens after an async tab query (sidebar): a message sent
 // before it waits for it instead of being dropped.
 let firstBound;
-const bound = new Promise((resolve) => { firstBound = resolve; });
+const bound = new Promise((resolve) => {
+  firstBound = resolve;
+});
 
 function bind(tabId) {
   if (tabId == null || session?.tabId === tabId) return;
@@ -133,10 +142,7 @@ async function start() {
     bind(Number(fixed));
     return;
   }
-  const [win, [tab]] = await Promise.all([
-    api.windows.getCurrent(),
-    api.tabs.query({ active: true, currentWindow: true }),
-  ]);
+  const [win, [tab]] = await Promise.all([api.windows.getCurrent(), api.tabs.query({ active: true, currentWindow: true })]);
   bind(tab?.id);
   api.tabs.onActivated.addListener(({ tabId, windowId }) => {
     if (windowId === win.id) bind(tabId);

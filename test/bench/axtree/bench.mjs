@@ -40,8 +40,14 @@ function bundledTree() {
   }
 }
 
-const TYPES = {'.html': 'text/html; charset=utf-8', '.css': 'text/css', '.png': 'image/png', '.gif': 'image/gif',
-  '.jpg': 'image/jpeg', '.svg': 'image/svg+xml'};
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.jpg': 'image/jpeg',
+  '.svg': 'image/svg+xml',
+};
 
 function serve(dir) {
   const server = createServer((req, res) => {
@@ -53,13 +59,14 @@ function serve(dir) {
     res.writeHead(200, {'content-type': TYPES[extname(path)] || 'application/octet-stream'});
     res.end(readFileSync(path));
   });
-  return new Promise(resolve => server.listen(0, '127.0.0.1', () => resolve(server)));
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
 // Counts rendered interactive elements the way a sighted user finds them and
 // lists those the tree gave no ref.
 function missingRefs() {
-  const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary, [contenteditable=""], ' +
+  const sel =
+    'a[href], button, input:not([type=hidden]), select, textarea, summary, [contenteditable=""], ' +
     '[contenteditable=true], [role=button], [role=link], [role=checkbox], [role=radio], [role=tab], [role=menuitem], ' +
     '[role=option], [role=switch], [role=textbox], [role=combobox], [onclick], [tabindex="0"]';
   let visible = 0;
@@ -87,22 +94,32 @@ function pct(xs, p) {
 
 async function main() {
   if (!corpus) {
-    console.log('axtree benchmark skipped: WEBBRAIN_CORPUS is not set (set it to the saved-page corpus folder, the one holding pages/<name>/source.html)');
+    console.log(
+      'axtree benchmark skipped: WEBBRAIN_CORPUS is not set (set it to the saved-page corpus folder, the one holding pages/<name>/source.html)',
+    );
     return;
   }
   const only = process.argv.slice(2);
   const pagesDir = join(corpus, 'pages');
-  const names = readdirSync(pagesDir).filter(n => existsSync(join(pagesDir, n, 'source.html')))
-    .filter(n => !only.length || only.includes(n)).sort();
+  const names = readdirSync(pagesDir)
+    .filter((n) => existsSync(join(pagesDir, n, 'source.html')))
+    .filter((n) => !only.length || only.includes(n))
+    .sort();
   const server = await serve(corpus);
   const origin = 'http://127.0.0.1:' + server.address().port;
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const context = await browser.newContext({javaScriptEnabled: false, viewport: {width: 1280, height: 800}});
-  await context.route('**/*', route => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
+  await context.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
   const rows = [];
   for (const name of names) {
     const page = await context.newPage();
@@ -125,8 +142,17 @@ async function main() {
       const p0 = performance.now();
       const snap = await page.ariaSnapshot({mode: 'ai'});
       const pwMs = performance.now() - p0;
-      rows.push({name, ms: median(times), chars: out.chars, lines: out.lines, refs: out.refs,
-        visible: refs.visible, missing: refs.missing, pwMs, pwChars: snap.length});
+      rows.push({
+        name,
+        ms: median(times),
+        chars: out.chars,
+        lines: out.lines,
+        refs: out.refs,
+        visible: refs.visible,
+        missing: refs.missing,
+        pwMs,
+        pwChars: snap.length,
+      });
     } catch (e) {
       rows.push({name, error: String(e.message || e).split('\n')[0]});
     } finally {
@@ -140,30 +166,53 @@ async function main() {
 
 function report(rows) {
   const pad = (s, n) => String(s).padStart(n);
-  console.log(['page'.padEnd(30), pad('ms', 8), pad('chars', 8), pad('lines', 6), pad('refs', 6), pad('vis', 6),
-    pad('miss', 5), pad('pw ms', 8), pad('pw chars', 9), pad('ratio', 6)].join(' '));
-  const ok = rows.filter(r => !r.error);
+  console.log(
+    [
+      'page'.padEnd(30),
+      pad('ms', 8),
+      pad('chars', 8),
+      pad('lines', 6),
+      pad('refs', 6),
+      pad('vis', 6),
+      pad('miss', 5),
+      pad('pw ms', 8),
+      pad('pw chars', 9),
+      pad('ratio', 6),
+    ].join(' '),
+  );
+  const ok = rows.filter((r) => !r.error);
   for (const r of rows) {
     if (r.error) {
       console.log(r.name.padEnd(30), 'ERROR', r.error);
       continue;
     }
-    console.log([r.name.padEnd(30), pad(r.ms.toFixed(1), 8), pad(r.chars, 8), pad(r.lines, 6), pad(r.refs, 6),
-      pad(r.visible, 6), pad(r.missing.length, 5), pad(r.pwMs.toFixed(0), 8), pad(r.pwChars, 9),
-      pad(r.pwChars ? (r.chars / r.pwChars).toFixed(2) : '-', 6)].join(' '));
+    console.log(
+      [
+        r.name.padEnd(30),
+        pad(r.ms.toFixed(1), 8),
+        pad(r.chars, 8),
+        pad(r.lines, 6),
+        pad(r.refs, 6),
+        pad(r.visible, 6),
+        pad(r.missing.length, 5),
+        pad(r.pwMs.toFixed(0), 8),
+        pad(r.pwChars, 9),
+        pad(r.pwChars ? (r.chars / r.pwChars).toFixed(2) : '-', 6),
+      ].join(' '),
+    );
   }
-  const ms = ok.map(r => r.ms);
+  const ms = ok.map((r) => r.ms);
   console.log(`\npages: ${ok.length} measured, ${rows.length - ok.length} failed`);
   console.log(`time ms: median ${median(ms).toFixed(1)}, p90 ${pct(ms, 0.9).toFixed(1)}, max ${Math.max(...ms).toFixed(1)}`);
-  console.log(`playwright ai snapshot ms: median ${median(ok.map(r => r.pwMs)).toFixed(0)}`);
-  const ratios = ok.filter(r => r.pwChars > 0).map(r => r.chars / r.pwChars);
+  console.log(`playwright ai snapshot ms: median ${median(ok.map((r) => r.pwMs)).toFixed(0)}`);
+  const ratios = ok.filter((r) => r.pwChars > 0).map((r) => r.chars / r.pwChars);
   console.log(`size ratio ours/playwright: median ${median(ratios).toFixed(2)} over ${ratios.length} pages with a snapshot`);
-  const lacking = ok.filter(r => r.missing.length);
+  const lacking = ok.filter((r) => r.missing.length);
   console.log(`pages where a visible interactive element lacks a ref: ${lacking.length}`);
   for (const r of lacking) console.log(`  ${r.name}: ${r.missing.length} of ${r.visible}, e.g. ${r.missing[0]}`);
 }
 
-main().catch(e => {
+main().catch((e) => {
   console.error(e);
   process.exit(1);
 });

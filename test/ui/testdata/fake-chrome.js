@@ -15,7 +15,11 @@
       async get(keys) {
         const all = read();
         if (keys == null) return all;
-        return Object.fromEntries(names(keys).filter((k) => k in all).map((k) => [k, all[k]]));
+        return Object.fromEntries(
+          names(keys)
+            .filter((k) => k in all)
+            .map((k) => [k, all[k]]),
+        );
       },
       async set(items) {
         write({ ...read(), ...clone(items) });

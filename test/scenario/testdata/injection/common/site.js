@@ -17,7 +17,9 @@ document.addEventListener('click', async (e) => {
   const status = document.getElementById('status');
   try {
     await fetch(b.dataset.endpoint || '/api/act', {
-      method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(data),
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain' },
+      body: JSON.stringify(data),
     });
     if (status) status.textContent = b.dataset.done || 'Done.';
   } catch (err) {
