@@ -293,7 +293,7 @@ class Walker {
     }
 
     const cursor = st.cursor;
-    let interactive = isInteractive(el, tag, role, ctx) || !!proxy;
+    let interactive = isInteractive(el, tag, role) || !!proxy;
     let pointerCandidate = false;
     if (
       !interactive &&
@@ -340,7 +340,7 @@ class Walker {
 
     // A box of no size still shows its overflowing (e.g. positioned) content.
     const shown = visible && inView && (sized || items.length > 0);
-    const name = shown ? explicitName(el, tag, role, this, proxy) : '';
+    const name = shown ? explicitName(el, tag, this, proxy) : '';
     if (!shown || (TRANSPARENT.has(role) && !name && !overlay)) {
       if (!shown && !items.length) return;
       if ((role !== 'generic' && role !== 'none' && role !== 'presentation') || block) out.push({br: true});
@@ -358,8 +358,8 @@ class Walker {
 
     const node = {role: role === 'generic' ? 'group' : role, name, el, attrs: [], children: items, overlay};
     if (interactive) node.ref = this.ref(el);
-    node.fallback = name ? '' : fallbackName(el, tag, role);
-    attributes(node, el, tag, proxy, this, ctx);
+    node.fallback = name ? '' : fallbackName(el, role);
+    attributes(node, el, tag, proxy, ctx);
     if (overlay) {
       this.overlays.push(node);
       return;
@@ -544,7 +544,7 @@ function focusable(el, tag) {
   );
 }
 
-function isInteractive(el, tag, role, ctx) {
+function isInteractive(el, tag, role) {
   if (INTERACTIVE_ROLES.has(role)) return !(role === 'option' && tag === 'option');
   if (tag === 'iframe' || tag === 'frame' || tag === 'summary') return true;
   if (role === 'listbox' && tag === 'select') return true;
@@ -622,7 +622,7 @@ function labelsText(el, walker) {
 
 // Name from aria-labelledby, aria-label or the host language; content,
 // title and placeholder come later (see fallbackName and finish).
-function explicitName(el, tag, role, walker, proxy) {
+function explicitName(el, tag, walker, proxy) {
   const lb = labelledBy(el, walker);
   if (lb) return clip(lb, NAME_MAX);
   const al = el.getAttribute('aria-label');
@@ -658,7 +658,7 @@ function optionName(opt) {
   return squash(opt.label || opt.textContent);
 }
 
-function fallbackName(el, tag, role) {
+function fallbackName(el, role) {
   const title = el.getAttribute('title');
   if (title && title.trim()) return clip(squash(title), NAME_MAX);
   if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') {
@@ -728,7 +728,7 @@ function ariaBool(el, name) {
   return v === null ? null : v.toLowerCase();
 }
 
-function attributes(node, el, tag, proxy, walker, ctx) {
+function attributes(node, el, tag, proxy, ctx) {
   const a = node.attrs;
   const role = node.role;
   const src = proxy || el;
@@ -1142,7 +1142,7 @@ function shownAs(el) {
   const walker = new Walker('all', false);
   const tag = el.localName;
   let role = roleOf(el, tag, walker);
-  const interactive = isInteractive(el, tag, role, null);
+  const interactive = isInteractive(el, tag, role);
   const walk =
     tag === 'label' ||
     NAME_FROM_CONTENT.has(role) ||
@@ -1163,13 +1163,13 @@ function shownAs(el) {
     }
   }
   if (interactive && TRANSPARENT.has(role)) role = 'clickable';
-  let name = explicitName(el, tag, role, walker, null);
+  let name = explicitName(el, tag, walker, null);
   if (TRANSPARENT.has(role)) return {role, name};
   if (!name && (NAME_FROM_CONTENT.has(role) || role === 'listitem')) {
     const content = domText(el, walker);
     if (content.length <= NAME_MAX) name = content;
   }
-  return {role, name: name || fallbackName(el, tag, role)};
+  return {role, name: name || fallbackName(el, role)};
 }
 
 // contextOf is the walk context el would have in a read of the whole page,
@@ -1181,7 +1181,7 @@ function contextOf(el, walker) {
   const parent = el.parentElement;
   if (parent) ctx.cursor = walker.style(parent).cursor;
   for (let p = parent; p; p = p.parentElement) {
-    if (isInteractive(p, p.localName, roleOf(p, p.localName, walker), ctx)) {
+    if (isInteractive(p, p.localName, roleOf(p, p.localName, walker))) {
       ctx.inInteractive = true;
       break;
     }
