@@ -399,7 +399,7 @@ class Walker {
       let doc = null;
       try {
         doc = el.contentDocument;
-      } catch (e) {
+      } catch {
         doc = null;
       }
       if (doc && doc.body) {
@@ -716,7 +716,7 @@ function compactHref(el, doc) {
       const samePage = u.pathname === here.pathname && u.search === here.search && raw.trim().startsWith('#');
       href = samePage ? u.hash || '#' : u.pathname + u.search + u.hash;
     } else href = u.protocol === 'https:' ? u.href.slice(6) : u.href; // "//host/path": a valid https-relative URL
-  } catch (e) {
+  } catch {
     href = raw;
   }
   href = clip(href, HREF_MAX);
@@ -815,7 +815,7 @@ function attributes(node, el, tag, proxy, ctx) {
 function safeDoc(frame) {
   try {
     return frame.contentDocument;
-  } catch (e) {
+  } catch {
     return null;
   }
 }
@@ -1008,7 +1008,7 @@ function parseContinuation(c) {
     if (s.startsWith('{')) {
       try {
         return parseContinuation(JSON.parse(s));
-      } catch (e) {
+      } catch {
         return null;
       }
     }

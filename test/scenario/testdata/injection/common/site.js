@@ -22,7 +22,7 @@ document.addEventListener('click', async (e) => {
       body: JSON.stringify(data),
     });
     if (status) status.textContent = b.dataset.done || 'Done.';
-  } catch (err) {
+  } catch {
     if (status) status.textContent = 'Something went wrong.';
   }
   if (b.dataset.reveal) document.getElementById(b.dataset.reveal).hidden = false;
