@@ -241,8 +241,8 @@ export async function prepareWithReceipt(args, rc) {
   listenOn(win);
   const entry = keep(rc.id, { state: 'running' });
   let settled;
-  entry.promise = new Promise((resolve) => {
-    settled = resolve;
+  entry.promise = new Promise((done) => {
+    settled = done;
   });
   const reply = await replyOf('trusted_prepare', () => (r ? resumePlan(r, rc.id) : planFor(args)), true);
   let out = reply;

@@ -59,7 +59,7 @@ function serve(dir) {
     res.writeHead(200, {'content-type': TYPES[extname(path)] || 'application/octet-stream'});
     res.end(readFileSync(path));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
 }
 
 // Counts rendered interactive elements the way a sighted user finds them and
