@@ -45,7 +45,7 @@ const INTERNAL = {
 // runTool answers one message. With a receipt ({id, doc}) the action is
 // carried out at most once (receipts.mjs); without, as it comes.
 async function runTool(name, args, receipt) {
-  const lookup = (o) => (Object.prototype.hasOwnProperty.call(o, name) ? o[name] : null);
+  const lookup = (o) => (Object.hasOwn(o, name) ? o[name] : null);
   const fn = lookup(TOOLS) || lookup(INTERNAL);
   if (!fn)
     return { ok: false, error: `Unknown page tool ${JSON.stringify(name)}. Page tools: ${Object.keys(TOOLS).join(', ')}.` };

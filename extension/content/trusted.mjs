@@ -192,7 +192,7 @@ const PREPARE = {
 };
 
 function planFor(args) {
-  const fn = Object.prototype.hasOwnProperty.call(PREPARE, args.tool) ? PREPARE[args.tool] : null;
+  const fn = Object.hasOwn(PREPARE, args.tool) ? PREPARE[args.tool] : null;
   if (!fn) fail(`${JSON.stringify(args.tool)} has no trusted-input path.`);
   return fn(args.args && typeof args.args === 'object' ? args.args : {});
 }
