@@ -14,7 +14,7 @@ let keySet = false;
 
 export function setupProviderForm() {
   const preset = $("p-preset");
-  PRESETS.forEach((p, i) => preset.append(el("option", { value: String(i), text: p.name })));
+  preset.append(...PRESETS.map((p, i) => el("option", { value: String(i), text: p.name })));
   preset.addEventListener("change", () => {
     const chosen = PRESETS[Number(preset.value)];
     preset.value = "";

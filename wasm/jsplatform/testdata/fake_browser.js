@@ -18,7 +18,9 @@
         return out;
       },
       set: async (items) => Object.assign(data, structuredClone(items)),
-      remove: async (keys) => [].concat(keys).forEach((k) => delete data[k]),
+      remove: async (keys) => {
+        for (const k of [].concat(keys)) delete data[k];
+      },
     };
   }
 
