@@ -21,6 +21,9 @@ CHROMIUM=/usr/bin/chromium
 WASMBROWSERTEST_VERSION=v0.11.0
 # esbuild (an npm devDependency of vendor-js) bundles the content scripts.
 ESBUILD=$ROOT/vendor-js/node_modules/.bin/esbuild
+# Biome (also a devDependency of vendor-js) formats and lints the JS;
+# biome.jsonc says which files and how.
+BIOME=$ROOT/vendor-js/node_modules/.bin/biome
 
 log() { printf '==> %s\n' "$*" >&2; }
 
@@ -220,6 +223,15 @@ gofmt_check() {
 	return 1
 }
 
+# js_lint fails on any Biome finding (warnings too) and on any JS file the
+# formatter would change; vendor-js/node_modules/.bin/biome format --write .
+# reformats them. biome.jsonc picks the files: extension/, jsglue/ and the
+# test JS, not node_modules, dist/ or vendored files
+# (docs/decisions/js-lint.md).
+js_lint() {
+	"$BIOME" ci --error-on-warnings --colors=off .
+}
+
 # go_mod_tidy_check fails when go.mod or go.sum differ from what
 # `go mod tidy` would make of them, and shows the difference.
 go_mod_tidy_check() {
@@ -283,6 +295,7 @@ wasm_test() {
 run_tests() {
 	install_test_tools
 	step "gofmt" gofmt_check
+	step "js lint (biome)" js_lint
 	step "go mod tidy" go_mod_tidy_check
 	step "go vet (native)" go_each vet "" ./...
 	step "go vet (js/wasm)" env GOOS=js GOARCH=wasm go vet ./wasm/...
