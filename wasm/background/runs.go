@@ -293,23 +293,16 @@ func (r *Router) abort(m message) reply {
 }
 
 func (r *Router) clarifyAnswer(m message) reply {
-	if rep := needTab(m); rep != nil {
-		return rep
-	}
-	ru := r.active(m.TabID)
-	if ru == nil {
-		return failf("No run is active in this tab.")
-	}
-	if m.RequestID != ru.requestID {
-		return failf("This question belongs to a request that is no longer running.")
-	}
-	if err := ru.clar.answer(m.ID, m.Answer); err != nil {
-		return errReply(err)
-	}
-	return okReply()
+	return r.answerRun(m, "question", func(ru *run) error { return ru.clar.answer(m.ID, m.Answer) })
 }
 
 func (r *Router) approvalAnswer(m message) reply {
+	return r.answerRun(m, "card", func(ru *run) error { return ru.appr.answer(m.ID, guard.Decision(m.Decision)) })
+}
+
+// answerRun hands the user's answer to a question or card of the tab's
+// active run, if m belongs to that run's request.
+func (r *Router) answerRun(m message, what string, answer func(*run) error) reply {
 	if rep := needTab(m); rep != nil {
 		return rep
 	}
@@ -318,9 +311,9 @@ func (r *Router) approvalAnswer(m message) reply {
 		return failf("No run is active in this tab.")
 	}
 	if m.RequestID != ru.requestID {
-		return failf("This card belongs to a request that is no longer running.")
+		return failf("This %s belongs to a request that is no longer running.", what)
 	}
-	if err := ru.appr.answer(m.ID, guard.Decision(m.Decision)); err != nil {
+	if err := answer(ru); err != nil {
 		return errReply(err)
 	}
 	return okReply()
