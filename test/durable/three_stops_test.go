@@ -1204,7 +1204,8 @@ func runTask(t *testing.T, tk *task, sched []stopAt, res *taskResult) {
 		stopWorker(t)
 		at := time.Since(start).Round(time.Millisecond)
 		if os.Getenv("WEBBRAIN_STOPS_TRACE") != "" {
-			fmt.Printf("%s %s stopped\n", time.Now().Format("15:04:05.000"), run)
+			tab := evalIn[map[string]any](t, env.control, fmt.Sprintf(`chrome.tabs.get(%d).then((t) => ({url: t.url, pendingUrl: t.pendingUrl, status: t.status}))`, s.tabID), chromedp.EvalAwaitPromise)
+			fmt.Printf("%s %s stopped; the tab: %v\n", time.Now().Format("15:04:05.000"), run, tab)
 		}
 		inFlight := dispatchedCall(t, s.tabID)
 		if p.kind == atMidInput {
