@@ -3,6 +3,7 @@
 package durable
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -59,8 +60,13 @@ const (
 	// server until the stop has landed.
 	atMidInput
 	// atSettling: the whole effect is in the page or the server and the
-	// action's report is pending: the page keeps "saving" after the
-	// effect, the server holds a form post or a navigation.
+	// action's report is pending: the page's report of the event that
+	// completes the effect is held until the stop has landed (the content
+	// script shares the page's thread, so it cannot answer meanwhile), and
+	// the page then keeps "saving" for a while; the server holds a form
+	// post or a navigation's request until the resumed run has started
+	// and a while longer, so the resumed call finds it still pending or
+	// just answered.
 	atSettling
 	pointKinds
 )
@@ -79,7 +85,11 @@ type stopAt struct {
 	// streaming: the reply streams slowly and the stop lands mid-stream.
 	streaming bool
 	n         int           // atMidInput: the stop lands at the nth matching input event
-	holdMs    int           // atSettling: how long the report is kept pending
+	// holdMs, atSettling: how long the page keeps saving after the
+	// effect; for a post or a navigation, how long the server holds its
+	// answer after the resumed run has started.
+	holdMs int
+	server bool // atSettling: the effect is a post or a navigation
 	offset    time.Duration // from the point to the stop
 	// wake: a message wakes the worker right after the stop (as any
 	// extension event would); else the panel's watchdog does, within
@@ -101,7 +111,10 @@ func (p stopAt) String() string {
 	case atMidInput:
 		return fmt.Sprintf("mid-input step%d (#%d)", p.step, p.n)
 	case atSettling:
-		return fmt.Sprintf("settling step%d (%d ms)", p.step, p.holdMs)
+		if p.server {
+			return fmt.Sprintf("settling step%d (server answers %d ms after the resume)", p.step, p.holdMs)
+		}
+		return fmt.Sprintf("settling step%d (saving %d ms)", p.step, p.holdMs)
 	}
 	return fmt.Sprintf("%s step%d", p.kind, p.step)
 }
@@ -560,9 +573,16 @@ func lookupRun(run string) *runCtl {
 func tasksHandler(dir string) http.Handler {
 	dir = filepath.Join(dir, "tasks")
 	mux := http.NewServeMux()
-	hold := func(r *http.Request, ms int) bool {
-		if ms <= 0 {
-			return true
+	// hold keeps a request waiting until every channel of waits is
+	// closed, then ms longer; it reports whether to answer.
+	hold := func(r *http.Request, ms int, waits []<-chan struct{}) bool {
+		for _, w := range waits {
+			select {
+			case <-w:
+			case <-time.After(runTimeout):
+			case <-r.Context().Done():
+				return false
+			}
 		}
 		select {
 		case <-time.After(time.Duration(ms) * time.Millisecond):
@@ -576,14 +596,10 @@ func tasksHandler(dir string) http.Handler {
 		q := r.URL.Query()
 		saving := 0
 		if c := lookupRun(q.Get("run")); c != nil {
-			var held <-chan struct{}
-			saving, held = c.event(taskEvent{page: q.Get("page"), ev: q.Get("ev"), target: q.Get("target"), value: string(body)})
-			if held != nil {
-				select {
-				case <-held:
-				case <-time.After(10 * time.Second):
-				case <-r.Context().Done():
-				}
+			var waits []<-chan struct{}
+			saving, waits = c.event(taskEvent{page: q.Get("page"), ev: q.Get("ev"), target: q.Get("target"), value: string(body)})
+			if !hold(r, 0, waits) {
+				return
 			}
 		}
 		w.Header().Set("Cache-Control", "no-store")
@@ -598,12 +614,13 @@ func tasksHandler(dir string) http.Handler {
 		run := r.URL.Query().Get("run")
 		_ = r.ParseForm()
 		c := lookupRun(run)
+		var held []<-chan struct{}
 		ms, n := 0, 0
 		if c != nil {
-			ms, _ = c.event(taskEvent{page: "server", ev: "post", target: form, value: r.PostForm.Encode()})
+			ms, held = c.event(taskEvent{page: "server", ev: "post", target: form, value: r.PostForm.Encode()})
 			n = c.count("post", form)
 		}
-		if !hold(r, ms) {
+		if !hold(r, ms, held) {
 			return
 		}
 		switch form {
@@ -643,8 +660,7 @@ func tasksHandler(dir string) http.Handler {
 	mux.HandleFunc("/tasks/search", func(w http.ResponseWriter, r *http.Request) {
 		run := r.URL.Query().Get("run")
 		if c := lookupRun(run); c != nil {
-			ms, _ := c.event(taskEvent{page: "server", ev: "get", target: "search", value: r.URL.Query().Get("q")})
-			if !hold(r, ms) {
+			if ms, held := c.event(taskEvent{page: "server", ev: "get", target: "search", value: r.URL.Query().Get("q")}); !hold(r, ms, held) {
 				return
 			}
 		}
@@ -658,8 +674,7 @@ func tasksHandler(dir string) http.Handler {
 		run, slug := r.URL.Query().Get("run"), r.URL.Query().Get("slug")
 		n := 0
 		if c := lookupRun(run); c != nil {
-			ms, _ := c.event(taskEvent{page: "server", ev: "get", target: "article-" + slug})
-			if !hold(r, ms) {
+			if ms, held := c.event(taskEvent{page: "server", ev: "get", target: "article-" + slug}); !hold(r, ms, held) {
 				return
 			}
 			n = c.count("get", "article-"+slug)
@@ -735,7 +750,8 @@ type runCtl struct {
 	asked    map[string]int // model requests per move label
 	sent     map[int]string // the tool of the newest call sent for each step
 	fired    chan int
-	release  []chan struct{}
+	release  []chan struct{} // closed once stop i has landed
+	back     []chan struct{} // closed once the run resumed after stop i
 	problems []string // harness trouble found off the test goroutine
 }
 
@@ -743,6 +759,7 @@ func newRunCtl(tk *task, run string, sched []stopAt) *runCtl {
 	c := &runCtl{task: tk, run: run, sched: sched, replied: map[int]bool{}, asked: map[string]int{}, sent: map[int]string{}, fired: make(chan int, len(sched)+1)}
 	for range sched {
 		c.release = append(c.release, make(chan struct{}))
+		c.back = append(c.back, make(chan struct{}))
 	}
 	return c
 }
@@ -760,9 +777,9 @@ func (c *runCtl) fire(i int) {
 }
 
 // event records an event and says how long the page keeps saving after
-// it (or the server holds its answer), and whether to hold the page
-// until the stop has landed.
-func (c *runCtl) event(e taskEvent) (int, <-chan struct{}) {
+// it (or the server holds its answer), and what to wait for before
+// answering: the stop to have landed, when it is the point.
+func (c *runCtl) event(e taskEvent) (int, []<-chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.events = append(c.events, e)
@@ -784,13 +801,16 @@ func (c *runCtl) event(e taskEvent) (int, <-chan struct{}) {
 			c.matched++
 			if c.matched == p.n {
 				c.fire(i)
-				return 0, c.release[i]
+				return 0, []<-chan struct{}{c.release[i]}
 			}
 		}
 	case atSettling:
 		if c.replied[p.step] && st.effect(c.run).matches(e) {
 			c.fire(i)
-			return p.holdMs, nil
+			if e.page == "server" {
+				return p.holdMs, []<-chan struct{}{c.release[i], c.back[i]}
+			}
+			return p.holdMs, []<-chan struct{}{c.release[i]}
 		}
 	}
 	return 0, nil
@@ -907,6 +927,21 @@ func holdCall(tabID int, tool, mark string) error {
 		}
 	}
 	return err
+}
+
+// pollUntil polls expr in ctx until it is true or timeout passes.
+func pollUntil(ctx context.Context, expr string, timeout time.Duration) (bool, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		if err == nil && ok {
+			return true, nil
+		}
+		if time.Now().After(deadline) {
+			return false, err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // wakeWorker sends the background a message, which starts the worker
@@ -1142,7 +1177,11 @@ func schedule(seed uint64, tasks []*task) [][]stopAt {
 					}
 					p.offset = time.Duration(rng.IntN(200)) * time.Millisecond
 				case atSettling:
-					p.holdMs = 1500 + rng.IntN(1500)
+					if st := tk.steps[p.step]; st.effect("").ev == "post" || st.effect("").ev == "get" {
+						p.server, p.holdMs = true, rng.IntN(2000)
+					} else {
+						p.holdMs = 1500 + rng.IntN(1500)
+					}
 					p.offset = time.Duration(rng.IntN(200)) * time.Millisecond
 				}
 				p.wake = rng.IntN(2) == 0
@@ -1208,12 +1247,23 @@ func runTask(t *testing.T, tk *task, sched []stopAt, res *taskResult) {
 			fmt.Printf("%s %s stopped; the tab: %v\n", time.Now().Format("15:04:05.000"), run, tab)
 		}
 		inFlight := dispatchedCall(t, s.tabID)
-		if p.kind == atMidInput {
+		if p.kind == atMidInput || p.kind == atSettling {
 			time.Sleep(150 * time.Millisecond)
 			close(c.release[i])
 		}
 		if p.wake {
 			wakeWorker(t, s.tabID)
+		}
+		// Every stop is followed by a resume: the panel shows its notice.
+		resumed := fmt.Sprintf(`[...document.querySelectorAll('.msg.notice')].filter((e) => e.innerText.includes('restarted')).length >= %d`, i+1)
+		if ok, err := pollUntil(s.panel, resumed, runTimeout); !ok {
+			fail := fmt.Sprintf("no resumed notice after stop %d (%s) in %v (last error: %v)", i+1, p, runTimeout, err)
+			res.verdict = fail
+			t.Fatal(fail)
+		}
+		close(c.back[i])
+		if os.Getenv("WEBBRAIN_STOPS_TRACE") != "" {
+			fmt.Printf("%s %s resumed\n", time.Now().Format("15:04:05.000"), run)
 		}
 		// The stop landed where the point says: no call in flight during a
 		// model request, the step's call in flight at the other points.

@@ -2,11 +2,10 @@
 // Every input event and every effect goes to the fixture server at once,
 // with a synchronous request from the event's handler, so the server counts
 // all of them, also for a page that is gone by the end of the run. The
-// server may hold that request: the page is then stuck in the event, and
-// the test stops the worker while that input is in flight. It answers how
-// many milliseconds the page then keeps "saving" (changing its DOM), so the
-// content script's report of the action is still pending when the test
-// stops the worker after the whole effect.
+// server may hold that request: the page (and the content script, which
+// shares its thread) is then stuck in the event while the test stops the
+// worker, with that input in flight or the effect just complete. It answers
+// how many milliseconds the page then keeps "saving" (changing its DOM).
 (() => {
   const run = new URLSearchParams(location.search).get('run') || '';
   const page = document.body.dataset.page || '';
