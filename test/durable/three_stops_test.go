@@ -1410,8 +1410,12 @@ func TestThreeStopsPerTask(t *testing.T) {
 		}
 		doubled += sr.doubled
 		lost += sr.lost
-		fmt.Fprintf(&b, "three stops %-11s %s in %v (control %s in %v)\n    stops: %s\n",
-			sr.task+":", sr.verdict, sr.took.Round(100*time.Millisecond), cr.verdict, cr.took.Round(100*time.Millisecond), strings.Join(sr.landed, "; "))
+		ctl := "control not run"
+		if cr.ran {
+			ctl = fmt.Sprintf("control %s in %v", cr.verdict, cr.took.Round(100*time.Millisecond))
+		}
+		fmt.Fprintf(&b, "three stops %-11s %s in %v (%s)\n    stops: %s\n",
+			sr.task+":", sr.verdict, sr.took.Round(100*time.Millisecond), ctl, strings.Join(sr.landed, "; "))
 		if len(sr.wrong) > 0 {
 			fmt.Fprintf(&b, "    effects: %s\n", strings.Join(sr.wrong, "; "))
 		}
