@@ -84,13 +84,13 @@ type stopAt struct {
 	step int
 	// streaming: the reply streams slowly and the stop lands mid-stream.
 	streaming bool
-	n         int           // atMidInput: the stop lands at the nth matching input event
+	n         int // atMidInput: the stop lands at the nth matching input event
 	// holdMs, atSettling: how long the page keeps saving after the
 	// effect; for a post or a navigation, how long the server holds its
 	// answer after the resumed run has started.
 	holdMs int
-	server bool // atSettling: the effect is a post or a navigation
-	offset    time.Duration // from the point to the stop
+	server bool          // atSettling: the effect is a post or a navigation
+	offset time.Duration // from the point to the stop
 	// wake: a message wakes the worker right after the stop (as any
 	// extension event would); else the panel's watchdog does, within
 	// about two seconds.
@@ -243,8 +243,6 @@ func clickStep(role, name, target string, effect match, navigates bool, verifyBy
 	}
 }
 
-func treeShows(s string) func(string, *view) bool { return says(s) }
-
 // switchedOn: the tree line of role/name is checked.
 func switchedOn(role, name string) func(string, *view) bool {
 	return func(tree string, _ *view) bool {
@@ -309,7 +307,7 @@ var stopTasks = []*task{
 				effect:   func(string) match { return match{"change", "gift", "true"} },
 				verifyBy: protocol.ToolGetAccessibilityTree, verify: switchedOn("checkbox", "Gift wrap"),
 			},
-			clickStep("button", "Next", "next", match{ev: "post", target: "next"}, true, protocol.ToolGetAccessibilityTree, treeShows(`textbox "Note for the courier"`)),
+			clickStep("button", "Next", "next", match{ev: "post", target: "next"}, true, protocol.ToolGetAccessibilityTree, says(`textbox "Note for the courier"`)),
 			typeStep("textbox", "Note for the courier", "note", fixedText(courierNote)),
 			clickStep("button", "Submit request", "submit", match{ev: "post", target: "submit"}, true, protocol.ToolReadPage, says("Request received")),
 		},
@@ -372,8 +370,8 @@ var stopTasks = []*task{
 		},
 	},
 	{
-		name: "settings",
-		page: func(run string) string { return "/tasks/settings.html?run=" + run },
+		name:   "settings",
+		page:   func(run string) string { return "/tasks/settings.html?run=" + run },
 		prompt: fixedText(`Turn on dark mode in these settings and save the changes. Tell me what the page says afterwards.`),
 		steps: []step{
 			clickStep("switch", "Dark mode", "dark", match{"effect", "dark", "on"}, false, protocol.ToolGetAccessibilityTree, switchedOn("switch", "Dark mode")),
@@ -744,15 +742,15 @@ type runCtl struct {
 
 	mu       sync.Mutex
 	events   []taskEvent
-	next     int          // the next point of sched to fire
-	replied  map[int]bool // steps whose call the model has sent
-	matched  int          // mid-input events seen since the point became next
+	next     int            // the next point of sched to fire
+	replied  map[int]bool   // steps whose call the model has sent
+	matched  int            // mid-input events seen since the point became next
 	asked    map[string]int // model requests per move label
 	sent     map[int]string // the tool of the newest call sent for each step
 	fired    chan int
 	release  []chan struct{} // closed once stop i has landed
 	back     []chan struct{} // closed once the run resumed after stop i
-	problems []string // harness trouble found off the test goroutine
+	problems []string        // harness trouble found off the test goroutine
 }
 
 func newRunCtl(tk *task, run string, sched []stopAt) *runCtl {
@@ -1097,7 +1095,7 @@ func (tk *task) decide(n int, req llmtest.Request, run string) move {
 		var lines []string
 		for _, start := range tk.lines {
 			// A line of the page starts with it (after a heading's "#").
-			if m := regexp.MustCompile(`(?m)^[#*\-\s]*(`+regexp.QuoteMeta(start)+`[^\n]*)`).FindStringSubmatch(final[len(final)-1]); m != nil {
+			if m := regexp.MustCompile(`(?m)^[#*\-\s]*(` + regexp.QuoteMeta(start) + `[^\n]*)`).FindStringSubmatch(final[len(final)-1]); m != nil {
 				lines = append(lines, strings.TrimSpace(m[1]))
 			}
 		}
