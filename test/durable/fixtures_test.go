@@ -54,6 +54,7 @@ func fixtureHandler(dir string) http.Handler {
 	mux.HandleFunc("/report", func(w http.ResponseWriter, r *http.Request) {
 		page(w, r, "report", "Monthly report", "Report views")
 	})
+	mux.Handle("/tasks/", tasksHandler(dir))
 	mux.Handle("/", files)
 	return mux
 }
