@@ -34,7 +34,7 @@
   }
 
   function tabInfo(t) {
-    return { id: t.id, url: t.url ?? "", title: t.title ?? "", status: t.status ?? "" };
+    return { id: t.id, url: t.url ?? "", pendingUrl: t.pendingUrl ?? "", title: t.title ?? "", status: t.status ?? "" };
   }
 
   const tabs = {

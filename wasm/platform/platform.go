@@ -24,6 +24,9 @@ type Tab struct {
 	URL    string `json:"url"`
 	Title  string `json:"title"`
 	Status string `json:"status"` // "loading" or "complete"
+	// PendingURL is where a navigation that has not committed yet goes
+	// (Chrome only; "" otherwise).
+	PendingURL string `json:"pendingUrl,omitempty"`
 }
 
 // Tabs wraps chrome.tabs / browser.tabs.

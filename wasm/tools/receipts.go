@@ -69,15 +69,16 @@ func receiptField(r Receipt) map[string]string {
 }
 
 // resumeNavigate decides a navigate a restart interrupted: the tab at the
-// target was navigated (it may still be loading); a tab still at the URL
-// before is navigated now (run is false when it already happened).
+// target, or loading it, was navigated; a tab still at the URL before is
+// navigated now (run is false when it already happened).
 func (d *Dispatcher) resumeNavigate(ctx context.Context, target string, r Receipt) (done string, run bool, err error) {
 	tab, err := d.p.Tabs.Get(ctx, d.tabID)
 	if err != nil {
 		return "", false, tabError(err)
 	}
 	switch {
-	case sameURL(tab.URL, target):
+	case sameURL(tab.URL, target) || (tab.PendingURL != "" && sameURL(tab.PendingURL, target)):
+		// At the target, or still loading it: the request went out.
 		tab, loaded, err := d.waitForLoad(ctx, tab)
 		if err != nil {
 			return "", false, err

@@ -107,3 +107,16 @@ func TestTrustedInputCarriesTheReceiptThroughout(t *testing.T) {
 		t.Fatalf("out %q err %v input %v", out, err, dbg.summary())
 	}
 }
+
+// A navigation still loading when the worker stopped shows the old URL
+// and the target as pending: it was sent, and is not sent again.
+func TestAResumedNavigateStillLoadingIsNotSentAgain(t *testing.T) {
+	r := newRig(protocol.ModeAct, "mid")
+	r.tabs.tab.Status, r.tabs.tab.PendingURL = "loading", "https://news.example/"
+	r.tabs.pending = 2
+	out, err := r.d.ExecuteOnce(context.Background(), llm.ToolCall{Name: "navigate", Arguments: `{"url":"https://news.example"}`},
+		Receipt{ID: "r1", At: "https://shop.example/", Resumed: true})
+	if err != nil || len(r.tabs.navs) != 0 || !strings.Contains(out, "had been sent") {
+		t.Fatalf("out %q err %v navs %v", out, err, r.tabs.navs)
+	}
+}
