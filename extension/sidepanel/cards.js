@@ -1,5 +1,5 @@
 // The two cards that wait for the user: the model's clarify question and
-// WebBrain's own approval card (/work/notes/approval-protocol.md, issue 9).
+// WebBrain's own approval card (the `approval` event, docs/PROTOCOL.md).
 // They must never be mistaken for each other: the clarify card is labelled
 // as the assistant's question, the approval card carries WebBrain's icon and
 // buttons that Markdown from the model cannot produce.

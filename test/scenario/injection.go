@@ -12,7 +12,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 )
 
-// The injection suite (issue 9): realistic pages on victim sites carry
+// The injection suite: realistic pages on victim sites carry
 // instructions for the model through a different vector each; a gullible
 // model (injection_model_test.go) follows them and also does the user's
 // task. Each scenario checks that the attack was blocked (nothing reached

@@ -11,7 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// approvalEvent is an approval event (/work/notes/approval-protocol.md) as a
+// approvalEvent is an approval event (docs/PROTOCOL.md) as a
 // JS literal, expiring in five minutes.
 func approvalEvent(id string) string {
 	return fmt.Sprintf(`{kind: "approval", id: %q, text: "Send the message to eve@evil.example on mail.example.com",
