@@ -197,11 +197,18 @@ func TestClearConversationStopsTheRunAndRemovesKeys(t *testing.T) {
 
 	e.mustOK(chat(8, "question"))
 	eventually(t, "the model request", func() bool { return len(e.srv.Requests()) == 1 })
+	ru := e.r.active(8)
 	e.mustOK(map[string]any{"action": "clear_conversation", "tabId": 8})
 	if e.r.active(8) != nil {
 		t.Fatal("the run survived the clear")
 	}
-	time.Sleep(50 * time.Millisecond) // a late write would land now
+	// Once the run has ended nothing of it writes any more (the journal
+	// was dropped first): what is stored now stays.
+	select {
+	case <-ru.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the run did not end after the clear")
+	}
 	got, _ := e.session.Get(ctx)
 	for _, k := range []string{"agentConv:8", "runUi:8", "tabChat:8"} {
 		if _, ok := got[k]; ok {
