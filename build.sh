@@ -267,7 +267,7 @@ go_each() {
 
 # e2e_tests runs the end-to-end suites one package at a time, verbosely.
 # A package that passes shows its result and the figures it reports
-# (survival, injection suite, exactly-once); one that fails shows its whole
+# (survival, injection suite, exactly-once, three stops); one that fails shows its whole
 # output, so every got/want is there.
 e2e_tests() {
 	local out pkg pkgs rc=0
@@ -275,7 +275,7 @@ e2e_tests() {
 	out=$(mktemp)
 	for pkg in "${pkgs[@]}"; do
 		if go test -v -tags e2e "$pkg" >"$out" 2>&1; then
-			grep -E '^(ok|survival:|injection suite:|exactly-once:)' "$out" || true
+			grep -E '^(ok|survival:|injection suite:|exactly-once:|three stops:)' "$out" || true
 		else
 			rc=1
 			cat "$out"
