@@ -267,8 +267,8 @@ go_each() {
 
 # e2e_tests runs the end-to-end suites one package at a time, verbosely.
 # A package that passes shows its result and the figures it reports
-# (survival, injection suite, exactly-once, three stops); one that fails shows its whole
-# output, so every got/want is there.
+# (survival, injection suite, exactly-once, three stops); one that fails
+# shows its whole output, so every got/want is there.
 e2e_tests() {
 	local out pkg pkgs rc=0
 	mapfile -t pkgs < <(go_pkgs -tags e2e ./test/...)
