@@ -11,11 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/webbrain/webbrain/test/scenario"
-	"github.com/webbrain/webbrain/test/testenv"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 )
@@ -394,41 +392,9 @@ func (k actionKind) measure(t *testing.T, s *session, run string) string {
 // the test detaches before it stops the worker.
 func holdDispatch(t *testing.T, tabID int, tool, run string) {
 	t.Helper()
-	var err error
-	for try := 0; try < 3; try++ {
-		var info *target.Info
-		if info, _, err = testenv.ExtensionWorker(env.browser, 10*time.Second); err != nil {
-			continue
-		}
-		ctx, cancel := chromedp.NewContext(env.browser, chromedp.WithTargetID(info.TargetID), chromedp.WithDetachOnCancel())
-		var ok bool
-		ok, err = chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(() => {
-			const h = globalThis.wbHost, tab = %d, tool = %q, mark = %q;
-			if (!h) return false;
-			const send = h.content.send, update = h.tabs.update;
-			const restore = () => { h.content.send = send; h.tabs.update = update; };
-			const hold = () => {
-				restore();
-				fetch(mark, { method: 'POST' }).catch(() => {});
-				return new Promise(() => {}); // the stop ends this worker
-			};
-			const ours = (m) => m && (m.name === tool || (m.name === 'trusted_prepare' && m.args && m.args.tool === tool));
-			if (tool === 'navigate') {
-				h.tabs.update = function (tabId, url) { return tabId === tab ? hold() : update.apply(this, arguments); };
-			} else {
-				h.content.send = function (tabId, msg) { return tabId === tab && ours(msg) ? hold() : send.apply(this, arguments); };
-			}
-			return true;
-		})()`, tabID, tool, env.fixtures.URL+"/mark?ev=held&run="+run)))
-		cancel()
-		if err == nil && !ok {
-			err = fmt.Errorf("the worker has no wbHost")
-		}
-		if err == nil {
-			return
-		}
+	if err := holdCall(tabID, tool, env.fixtures.URL+"/mark?ev=held&run="+run); err != nil {
+		t.Fatalf("harness: set the hold in the service worker: %v", err)
 	}
-	t.Fatalf("harness: set the hold in the service worker: %v", err)
 }
 
 // dispatchedCall is the name of the call the tab's run checkpoint records

@@ -886,9 +886,8 @@ func (c *runCtl) model(n int, req llmtest.Request) llmtest.Turn {
 }
 
 // holdCall makes the service worker hold its first message to the page
-// for tool (or navigate's tab update) and post mark instead, as
-// holdDispatch does; it returns an error instead of failing the test,
-// since the model's goroutine calls it.
+// for tool (or navigate's tab update) and post mark instead. It returns an
+// error instead of failing the test: the model's goroutine calls it too.
 func holdCall(tabID int, tool, mark string) error {
 	var err error
 	for try := 0; try < 3; try++ {
