@@ -159,7 +159,8 @@
         entry.reader = resp.body ? resp.body.getReader() : null;
         return { id: req.id, status: resp.status, url: resp.url, headers };
       } catch (err) {
-        streams.delete(req.id);
+        // A late failure of an aborted fetch must not drop a newer entry.
+        if (streams.get(req.id) === entry) streams.delete(req.id);
         throw err;
       }
     },

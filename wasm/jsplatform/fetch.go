@@ -17,8 +17,11 @@ import (
 // wbHost.fetch. The body streams chunk by chunk as Go reads it.
 type Fetcher struct {
 	host js.Value // wbHost.fetch: start(req), read(id), cancel(id)
-	next atomic.Int64
 }
+
+// fetchIDs numbers fetches for the whole module: wbHost.fetch keeps one
+// table, so two Fetchers must never hand it the same id.
+var fetchIDs atomic.Int64
 
 // errClosed is returned by a Read after Close.
 var errClosed = errors.New("jsplatform: read on closed response body")
@@ -35,7 +38,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req *platform.Request) (*platform.R
 		ctx, cancel = context.WithCancel(ctx)
 	}
 	// The id is ours so an abort can reach a fetch still waiting for headers.
-	id := f.next.Add(1)
+	id := fetchIDs.Add(1)
 	context.AfterFunc(ctx, func() { _, _ = invoke(f.host, "cancel", id) })
 
 	jsReq, err := f.request(id, req)

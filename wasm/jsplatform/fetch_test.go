@@ -28,13 +28,20 @@ func testModuleURL(t *testing.T) string {
 	return ""
 }
 
-// lastRequest is what the most recent fetch was called with.
-func lastRequest() js.Value {
+// lastRequest is what the most recent fetch of url was called with.
+// The test runner fetches too (its file-system bridge), so the very last
+// request may not be ours.
+func lastRequest(t *testing.T, url string) js.Value {
+	t.Helper()
 	r := fake().Get("requests")
-	return r.Index(r.Length() - 1)
+	for i := r.Length() - 1; i >= 0; i-- {
+		if r.Index(i).Get("url").String() == url {
+			return r.Index(i)
+		}
+	}
+	t.Fatalf("no fetch of %s", url)
+	return js.Undefined()
 }
-
-func lastSignal() js.Value { return lastRequest().Get("signal") }
 
 func TestFetchStreamsWholeBody(t *testing.T) {
 	f := New().Fetch
@@ -88,7 +95,7 @@ func TestFetchSendsMethodHeadersBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	r := lastRequest()
+	r := lastRequest(t, testModuleURL(t))
 	if m, b := r.Get("method").String(), r.Get("body").String(); m != "POST" || b != `{"a":1}` {
 		t.Fatalf("fetch got method %q body %q", m, b)
 	}
@@ -106,7 +113,7 @@ func TestFetchCloseAborts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	signal := lastSignal()
+	signal := lastRequest(t, testModuleURL(t)).Get("signal")
 	buf := make([]byte, 100)
 	if _, err := resp.Body.Read(buf); err != nil {
 		t.Fatal(err)
@@ -122,20 +129,23 @@ func TestFetchContextCancelAbortsBeforeHeaders(t *testing.T) {
 	f := New().Fetch
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(20*time.Millisecond, cancel)
-	_, err := f.Fetch(ctx, &platform.Request{URL: "http://slow.invalid/"})
+	const url = "http://slow.invalid/cancel"
+	_, err := f.Fetch(ctx, &platform.Request{URL: url})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v; want context.Canceled", err)
 	}
-	waitAborted(t, lastSignal())
+	waitAborted(t, lastRequest(t, url).Get("signal"))
 }
 
 func TestFetchTimeout(t *testing.T) {
 	f := New().Fetch
-	_, err := f.Fetch(context.Background(), &platform.Request{URL: "http://slow.invalid/", Timeout: 20 * time.Millisecond})
+	// Long enough that the fetch surely starts before the deadline.
+	const url = "http://slow.invalid/timeout"
+	_, err := f.Fetch(context.Background(), &platform.Request{URL: url, Timeout: 200 * time.Millisecond})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v; want deadline exceeded", err)
 	}
-	waitAborted(t, lastSignal())
+	waitAborted(t, lastRequest(t, url).Get("signal"))
 }
 
 func TestFetchNetworkError(t *testing.T) {
@@ -149,7 +159,7 @@ func TestFetchNetworkError(t *testing.T) {
 
 func waitAborted(t *testing.T, signal js.Value) {
 	t.Helper()
-	for range 100 {
+	for range 400 {
 		if signal.Get("aborted").Bool() {
 			return
 		}
@@ -168,7 +178,7 @@ func TestFetchManualRedirectIsOpaque(t *testing.T) {
 	if resp.Status != 0 || resp.URL != "http://redirect.invalid/a" || len(resp.Header) != 0 {
 		t.Errorf("opaque redirect came back as %+v", resp)
 	}
-	if got := lastRequest().Get("redirect").String(); got != "manual" {
+	if got := lastRequest(t, "http://redirect.invalid/a").Get("redirect").String(); got != "manual" {
 		t.Errorf("fetch got redirect %q", got)
 	}
 	resp, err = f.Fetch(context.Background(), &platform.Request{URL: testModuleURL(t)})
@@ -176,7 +186,7 @@ func TestFetchManualRedirectIsOpaque(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if got := lastRequest().Get("redirect").String(); got != "follow" {
+	if got := lastRequest(t, testModuleURL(t)).Get("redirect").String(); got != "follow" {
 		t.Errorf("a request without a mode sent redirect %q, want follow", got)
 	}
 }
