@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"syscall/js"
 	"testing"
 	"time"
 
@@ -141,13 +142,17 @@ func TestAlarmsAndBroadcast(t *testing.T) {
 	if err := p.Alarms.Clear("keepalive"); err != nil {
 		t.Fatal(err)
 	}
-	// No panel listens: Broadcast must neither fail nor block.
+	// No panel listens: Broadcast must neither fail nor block, and the
+	// host's promise settles as success, so no rejection goes unhandled.
 	p.UI.Broadcast(map[string]any{"type": "agent_update", "seq": 1})
-	time.Sleep(10 * time.Millisecond) // let the rejected sendMessage settle
+	if _, err := Await(context.Background(), js.Global().Get("wbHost").Call("broadcast", "probe")); err != nil {
+		t.Fatalf("broadcast with no receiver rejected: %v", err)
+	}
 	want := [][]any{
 		{"alarm", "keepalive", 0.5},
 		{"clearAlarm", "keepalive"},
 		{"broadcast", map[string]any{"type": "agent_update", "seq": 1.0}},
+		{"broadcast", "probe"},
 	}
 	if got := calls("alarm", "clearAlarm", "broadcast"); !reflect.DeepEqual(got, want) {
 		t.Fatalf("calls = %v; want %v", got, want)
