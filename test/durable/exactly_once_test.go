@@ -409,22 +409,6 @@ func dispatchedCall(t *testing.T, tabID int) string {
 	})`, tabID, tabID), chromedp.EvalAwaitPromise)
 }
 
-// pollPage polls a condition in the page every 20 ms.
-func pollPage(t *testing.T, s *session, what, cond string) {
-	t.Helper()
-	deadline := time.Now().Add(runTimeout)
-	for {
-		ok, err := chromedp.Run(s.page, chromedp.Evaluate[bool](cond))
-		if err == nil && ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("harness: timed out waiting for %s (last error: %v)", what, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 func waitChan(t *testing.T, c <-chan struct{}, what string) {
 	t.Helper()
 	select {
@@ -453,7 +437,7 @@ func runCell(t *testing.T, k actionKind, p stopPoint, res *cellResult) {
 		if k.server != "" {
 			waitChan(t, env.served.seen(run, k.server), "the server to get the "+k.server)
 		} else {
-			pollPage(t, s, "the whole effect in the page", k.done)
+			waitFor(t, s.page, "the whole effect in the page", runTimeout, k.done)
 		}
 	case inTheMiddle:
 		waitChan(t, env.served.seen(run, "mark "+k.middle), "the page's mark at "+k.middle)

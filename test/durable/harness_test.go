@@ -92,15 +92,23 @@ func evalIn[T any](t *testing.T, ctx context.Context, expr string, opts ...chrom
 // waitFor polls expr in ctx until it is true.
 func waitFor(t *testing.T, ctx context.Context, what string, timeout time.Duration, expr string) {
 	t.Helper()
+	if ok, err := pollUntil(ctx, expr, timeout); !ok {
+		t.Fatalf("timed out after %v waiting for %s (last error: %v)", timeout, what, err)
+	}
+}
+
+// pollUntil polls expr in ctx every 25 ms until it is true or timeout
+// passes, and returns the last evaluation error.
+func pollUntil(ctx context.Context, expr string, timeout time.Duration) (bool, error) {
 	deadline := time.Now().Add(timeout)
 	for {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
 		if err == nil && ok {
-			return
+			return true, nil
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s (last error: %v)", timeout, what, err)
+			return false, err
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(25 * time.Millisecond)
 	}
 }

@@ -112,14 +112,18 @@ func TestQueueRunsNextAndPausesAfterStop(t *testing.T) {
 	s.waitStatus("stopped")
 	waitFor(t, s.panel, "the paused row", runTimeout, `!!document.querySelector('#queue li.paused')`)
 	hold.Store(false)
-	time.Sleep(1500 * time.Millisecond)
 	if s.status() != "stopped" || len(s.srv.Requests()) != before {
 		t.Fatalf("a paused message was sent by itself: status %s, %d requests (was %d)", s.status(), len(s.srv.Requests()), before)
 	}
+	// Sending it by hand is the proof that it did not go by itself: a
+	// message sent in between would show as one request too many.
 	evalIn[bool](t, s.panel, `(document.querySelector('#queue li .queue-send').click(), true)`)
 	waitFor(t, s.panel, "the sent message's answer", runTimeout, `document.querySelector('#transcript').dataset.runStatus === 'done' && document.querySelectorAll('#queue li').length === 0`)
 	if last := s.texts(".msg.assistant"); last[len(last)-1] != "answer IIII" {
 		t.Fatalf("answers %q", last)
+	}
+	if n := len(s.srv.Requests()); n != before+1 {
+		t.Fatalf("%d model requests after sending the paused message by hand, want %d: it also went by itself", n, before+1)
 	}
 }
 

@@ -3,7 +3,6 @@
 package durable
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -924,21 +923,6 @@ func holdCall(tabID int, tool, mark string) error {
 		}
 	}
 	return err
-}
-
-// pollUntil polls expr in ctx until it is true or timeout passes.
-func pollUntil(ctx context.Context, expr string, timeout time.Duration) (bool, error) {
-	deadline := time.Now().Add(timeout)
-	for {
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
-		if err == nil && ok {
-			return true, nil
-		}
-		if time.Now().After(deadline) {
-			return false, err
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // wakeWorker sends the background a message, which starts the worker
