@@ -274,37 +274,24 @@ export class TabSession {
   }
 
   async answerClarify(item, answer) {
-    item.answer = answer;
-    this.transcript.update(item);
-    const reply = await send({
-      action: ACTION.CLARIFY_ANSWER,
-      tabId: this.tabId,
-      requestId: item.requestId,
-      id: item.id,
-      answer,
-    });
-    if (!reply.ok) {
-      delete item.answer;
-      this.transcript.update(item);
-      this.transcript.add(this.describeError(reply.error));
-    }
+    await this.answerCard(item, "answer", answer, { action: ACTION.CLARIFY_ANSWER, answer });
   }
 
   // answerApproval sends the user's decision on an approval card; the card
   // shows the outcome when approval_resolved arrives.
   async answerApproval(item, decision) {
     if (item.answered !== undefined || item.decision !== undefined) return;
-    item.answered = decision;
+    await this.answerCard(item, "answered", decision, { action: ACTION.APPROVAL_ANSWER, decision });
+  }
+
+  // answerCard shows the user's answer on the card at once (item[field])
+  // and takes it back if the background refuses message.
+  async answerCard(item, field, value, message) {
+    item[field] = value;
     this.transcript.update(item);
-    const reply = await send({
-      action: ACTION.APPROVAL_ANSWER,
-      tabId: this.tabId,
-      requestId: item.requestId,
-      id: item.id,
-      decision,
-    });
+    const reply = await send({ ...message, tabId: this.tabId, requestId: item.requestId, id: item.id });
     if (!reply.ok) {
-      delete item.answered;
+      delete item[field];
       this.transcript.update(item);
       this.transcript.add(this.describeError(reply.error));
     }
