@@ -14,6 +14,7 @@ export const ACTION = Object.freeze({
   RUN_STATE: "run_state",
   CLARIFY_ANSWER: "clarify_answer",
   APPROVAL_ANSWER: "approval_answer",
+  PLAN_ANSWER: "plan_answer",
   SETTINGS_GET: "settings_get",
   SETTINGS_SAVE: "settings_save",
   PROVIDER_TEST: "provider_test",
@@ -37,6 +38,10 @@ export const EVENT = Object.freeze({
   CLARIFY: "clarify",
   APPROVAL: "approval",
   APPROVAL_RESOLVED: "approval_resolved",
+  PLAN_REVIEW: "plan_review",
+  PLAN_RESOLVED: "plan_resolved",
+  PLAN: "plan",
+  MODE_CHANGED: "mode_changed",
   LOOP_WARNING: "loop_warning",
   CONTEXT_COMPACTED: "context_compacted",
   FINAL: "final",
@@ -92,11 +97,33 @@ export const DECISION = Object.freeze({
   DECLINE: "decline",
 });
 
-// approval_resolved's reason.
+// approval_resolved's and plan_resolved's reason.
 export const RESOLVED = Object.freeze({
   USER: "user",
   TIMEOUT: "timeout",
   STOPPED: "stopped",
+  CORRECTION: "correction",
+});
+
+// The settings' planner levels.
+export const PLANNER = Object.freeze({
+  OFF: "off",
+  TRY: "try",
+  STRICT: "strict",
+});
+
+// The settings' plan review: when a Try plan is shown before the run acts.
+export const PLAN_REVIEW = Object.freeze({
+  STRICT: "strict",
+  ALWAYS: "always",
+});
+
+// plan_answer's decision and plan_resolved's.
+export const PLAN_DECISION = Object.freeze({
+  APPROVE: "approve",
+  EDIT: "edit",
+  REJECT: "reject",
+  SUPERSEDED: "superseded",
 });
 
 // context_compacted's reason.

@@ -1,16 +1,24 @@
 // Settings page (also the options page): providers, agent limits, site
-// notes and asking before actions. Every save sends the whole settings
+// notes, asking before actions and planning. Every save sends the whole settings
 // object; the background validates it and either stores all of it or
 // nothing, naming the invalid field.
 import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
-import { ACTION, PROVIDER_KIND, TIER } from "../common/protocol.js";
+import { ACTION, PLAN_REVIEW, PLANNER, PROVIDER_KIND, TIER } from "../common/protocol.js";
 import { fillProviderForm, readProviderForm, setupProviderForm } from "./provider-form.js";
 
 const $ = (id) => document.getElementById(id);
 const PROVIDER_FIELDS = ["name", "kind", "baseUrl", "apiKey", "model", "tier", "contextWindow", "deployment", "apiVersion"];
 
-let settings = { providers: [], activeProvider: "", maxSteps: 30, siteAdapters: true, askBeforeActions: true };
+let settings = {
+  providers: [],
+  activeProvider: "",
+  maxSteps: 30,
+  siteAdapters: true,
+  askBeforeActions: true,
+  planner: PLANNER.TRY,
+  planReview: PLAN_REVIEW.STRICT,
+};
 let editing = null; // {index} of the provider in the form; index -1 = new
 
 async function load() {
@@ -24,6 +32,8 @@ async function load() {
   $("max-steps").value = String(settings.maxSteps ?? "");
   $("site-adapters").checked = settings.siteAdapters !== false; // absent means on
   $("ask-before-actions").checked = settings.askBeforeActions !== false; // absent means on
+  $("planner").value = settings.planner || PLANNER.TRY;
+  $("plan-review").value = settings.planReview || PLAN_REVIEW.STRICT;
   const active = settings.providers.findIndex((p) => p.id === settings.activeProvider);
   if (active >= 0) edit(active);
 }
@@ -210,6 +220,8 @@ $("general-form").addEventListener("submit", (e) => {
       maxSteps: input.value === "" ? null : input.valueAsNumber,
       siteAdapters: $("site-adapters").checked,
       askBeforeActions: $("ask-before-actions").checked,
+      planner: $("planner").value,
+      planReview: $("plan-review").value,
     },
     $("max-steps-error"),
   );

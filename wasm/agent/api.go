@@ -9,6 +9,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/adapters"
 	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/planner"
 	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
@@ -28,8 +29,11 @@ type Event struct {
 	Reason  string   `json:"reason,omitempty"`  // context_compacted; approval_resolved: user, timeout or stopped
 	// Approval is the card of an approval event.
 	Approval *guard.Approval `json:"approval,omitempty"`
-	// Decision answers an approval (approval_resolved).
+	// Decision answers an approval (approval_resolved) or a plan review
+	// (plan_resolved).
 	Decision string `json:"decision,omitempty"`
+	// Plan is the card of a plan_review event.
+	Plan *planner.Card `json:"plan,omitempty"`
 }
 
 // Executor runs one tool call against the run's tab and returns the text
@@ -78,6 +82,9 @@ type Options struct {
 	// Task is the user's request as typed, without the page details the
 	// turn adds; Run uses its userText when it is empty.
 	Task string
+	// Plan is the approved plan (planner.Pinned), carried in the system
+	// prompt so compaction never drops it; "" for none.
+	Plan string
 	// Page returns the tab's current URL and title for the user message.
 	Page func(ctx context.Context) (url, title string)
 	// SiteAdapter returns the site adapter for a page URL (adapters.Match)

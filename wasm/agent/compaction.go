@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
@@ -66,7 +67,7 @@ func (r *run) summarize(ctx context.Context, task string, dropped []llm.Message)
 	res, err := r.opts.Provider.Chat(ctx, llm.Request{
 		Messages: []llm.Message{
 			{Role: llm.RoleSystem, Content: summarySystem},
-			{Role: llm.RoleUser, Content: "The user's original task:\n" + clip(task, clipUser) +
+			{Role: llm.RoleUser, Content: "The user's original task:\n" + clip.Runes(task, clipUser) +
 				"\n\nThe messages to summarise, oldest first:\n\n" + transcript(dropped, budget)},
 		},
 		Temperature: summaryTemperature,
@@ -93,7 +94,7 @@ func transcript(msgs []llm.Message, budget int) string {
 		entries[i] = transcriptEntry(m)
 	}
 	size := func(s string) int { return utf8.RuneCountInString(s) + 2 }
-	head := clip(entries[0], budget/2)
+	head := clip.Runes(entries[0], budget/2)
 	used := size(head)
 	from := len(entries)
 	for from > 1 && used+size(entries[from-1]) <= budget {
@@ -111,32 +112,17 @@ func transcript(msgs []llm.Message, budget int) string {
 func transcriptEntry(m llm.Message) string {
 	switch m.Role {
 	case llm.RoleUser:
-		return "User: " + clip(m.Content, clipUser)
+		return "User: " + clip.Runes(m.Content, clipUser)
 	case llm.RoleTool:
-		return "Result of " + m.Name + ": " + clip(m.Content, clipResult)
+		return "Result of " + m.Name + ": " + clip.Runes(m.Content, clipResult)
 	}
 	var b strings.Builder
 	b.WriteString("Assistant:")
 	if m.Content != "" {
-		b.WriteString(" " + clip(m.Content, clipText))
+		b.WriteString(" " + clip.Runes(m.Content, clipText))
 	}
 	for _, c := range m.ToolCalls {
-		fmt.Fprintf(&b, "\n- called %s %s", c.Name, clip(c.Arguments, clipArgs))
+		fmt.Fprintf(&b, "\n- called %s %s", c.Name, clip.Runes(c.Arguments, clipArgs))
 	}
 	return b.String()
-}
-
-// clip shortens s to at most n characters, marking the cut.
-func clip(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for pos := range s {
-		if i == n-1 {
-			return s[:pos] + "…"
-		}
-		i++
-	}
-	return s
 }

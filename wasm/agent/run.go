@@ -205,7 +205,11 @@ func (r *run) persistFail(unrun []llm.ToolCall, err error) (Outcome, error) {
 }
 
 func (r *run) systemPrompt() string {
-	return systemPrompt(r.opts.Mode, r.opts.Tier, r.opts.Boundary) + skillCatalog(r.opts.Skills)
+	prompt := systemPrompt(r.opts.Mode, r.opts.Tier, r.opts.Boundary) + skillCatalog(r.opts.Skills)
+	if r.opts.Plan != "" {
+		prompt += "\n\n" + r.opts.Plan
+	}
+	return prompt
 }
 
 // withSystem returns a copy of history that starts with the system prompt

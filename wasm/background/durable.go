@@ -21,6 +21,9 @@ type runRecord struct {
 	Mode       string            `json:"mode"`
 	Text       string            `json:"text"`
 	Checkpoint *agent.Checkpoint `json:"checkpoint,omitempty"`
+	// Plan is the approved plan; a resumed run pins it again rather than
+	// planning anew.
+	Plan string `json:"plan,omitempty"`
 }
 
 // saveRecord stores the run's record; the agent waits for it before it
@@ -31,7 +34,7 @@ func (r *Router) saveRecord(ru *run, cp *agent.Checkpoint) error {
 	if ru.cleared {
 		return nil
 	}
-	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp})
+	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan})
 	if err != nil {
 		return err
 	}
@@ -92,6 +95,8 @@ func (r *Router) resumeRun(tabID int, rec runRecord, j Journal, steer json.RawMe
 	ru.j = resumedJournal(r.p, tabID, j)
 	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
+	ru.review = newReviewer(r, ru.j)
+	ru.plan = rec.Plan
 	ru.resume = rec.Checkpoint
 	ru.resumed = true
 	var applied []string

@@ -102,6 +102,8 @@ func (j *journal) add(ev Entry) {
 		s.Status, s.Error = protocol.StatusError, ev.Text
 	case protocol.EventStopped:
 		s.Status = protocol.StatusStopped
+	case protocol.EventModeChanged:
+		s.Mode = ev.Mode
 	}
 	s.UpdatedAt = j.p.Clock.Now().UTC().Format(time.RFC3339Nano)
 	// Broadcast under the lock so panels see events in seq order.
@@ -214,6 +216,31 @@ func (j *journal) find(kind, id string) (Entry, bool) {
 		}
 	}
 	return Entry{}, false
+}
+
+// last returns the latest event of kind.
+func (j *journal) last(kind string) (Entry, bool) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for i := len(j.state.Events) - 1; i >= 0; i-- {
+		if e := j.state.Events[i]; e.Kind == kind {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// count is how many events of kind the journal holds.
+func (j *journal) count(kind string) int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	n := 0
+	for _, e := range j.state.Events {
+		if e.Kind == kind {
+			n++
+		}
+	}
+	return n
 }
 
 func (j *journal) status() string {

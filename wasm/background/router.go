@@ -62,7 +62,7 @@ type message struct {
 	RequestID string          `json:"requestId"`
 	ID        string          `json:"id"`
 	Answer    string          `json:"answer"`
-	Decision  string          `json:"decision"` // approval_answer
+	Decision  string          `json:"decision"` // approval_answer, plan_answer
 	Settings  json.RawMessage `json:"settings"`
 	Provider  json.RawMessage `json:"provider"`
 	Config    json.RawMessage `json:"config"`
@@ -119,6 +119,8 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.clarifyAnswer(m)
 	case protocol.ActionApprovalAnswer:
 		return r.approvalAnswer(m)
+	case protocol.ActionPlanAnswer:
+		return r.planAnswer(m)
 	case protocol.ActionSettingsGet:
 		return r.settingsGet(ctx)
 	case protocol.ActionSettingsSave:

@@ -34,10 +34,12 @@ type run struct {
 	aborted atomic.Bool // the user stopped it (abort or clear)
 	done    chan struct{}
 
-	j     *journal
-	clar  *clarifier
-	appr  *approver
-	steer *steerBox
+	j      *journal
+	clar   *clarifier
+	appr   *approver
+	review *reviewer
+	steer  *steerBox
+	plan   string // the approved plan, pinned in the system prompt
 
 	resumed bool              // continued after a background restart
 	resume  *agent.Checkpoint // where to continue; nil: from the start
@@ -83,6 +85,7 @@ func (r *Router) chatStart(m message) reply {
 	ru.j = newJournal(r.p, m.TabID, id, m.Mode)
 	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
+	ru.review = newReviewer(r, ru.j)
 	r.launch(ru)
 	return okReply("requestId", id)
 }
@@ -159,6 +162,25 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	}
 	window := agent.ContextWindow(cfg)
 	boundary := tools.NewBoundary() // per run, so a page cannot learn it from an earlier one
+	history := r.loadConversation(ctx, ru.tabID)
+	if ru.mode == protocol.ModeAct && ru.resume == nil {
+		pl, err := r.plan(ctx, ru, s, prov, boundary, history)
+		switch {
+		case err != nil:
+			return "", err
+		case pl.answer != "":
+			// Nothing ran: the turn is the request and this answer.
+			r.keepConversation(ru, append(history,
+				llm.Message{Role: llm.RoleUser, Content: ru.text}, llm.Message{Role: llm.RoleAssistant, Content: pl.answer}))
+			return pl.answer, nil
+		case pl.readOnly:
+			ru.mode = protocol.ModeAsk
+		}
+		ru.plan = pl.pinned
+		if err := r.saveRecord(ru, nil); err != nil {
+			return "", fmt.Errorf("WebBrain could not save the run before starting it: %v", err)
+		}
+	}
 	// Hosts on this computer or the local network are reached only when the
 	// user's own request names them.
 	disp := tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser, boundary).WithContextWindow(window).
@@ -177,13 +199,8 @@ func (r *Router) runAgent(ru *run) (string, error) {
 			Mode: ru.mode, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr,
 		}),
 		Task: ru.text,
-		Page: func(ctx context.Context) (string, string) {
-			tab, err := r.p.Tabs.Get(ctx, ru.tabID)
-			if err != nil {
-				return "", ""
-			}
-			return tab.URL, tab.Title
-		},
+		Plan: ru.plan,
+		Page: func(ctx context.Context) (string, string) { return r.tabPage(ctx, ru.tabID) },
 		Emit: func(ev agent.Event) {
 			switch ev.Kind {
 			case protocol.EventFinal, protocol.EventError:
@@ -210,7 +227,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if ru.resume != nil {
 		out, err = agent.Resume(ctx, opts, *ru.resume)
 	} else {
-		out, err = agent.Run(ctx, opts, r.loadConversation(ctx, ru.tabID), ru.text)
+		out, err = agent.Run(ctx, opts, history, ru.text)
 	}
 	r.keepConversation(ru, out.Conversation)
 	return out.Final, err
@@ -298,6 +315,10 @@ func (r *Router) clarifyAnswer(m message) reply {
 
 func (r *Router) approvalAnswer(m message) reply {
 	return r.answerRun(m, "card", func(ru *run) error { return ru.appr.answer(m.ID, guard.Decision(m.Decision)) })
+}
+
+func (r *Router) planAnswer(m message) reply {
+	return r.answerRun(m, "plan", func(ru *run) error { return ru.review.answer(m.ID, m.Decision, m.Text) })
 }
 
 // answerRun hands the user's answer to a question or card of the tab's

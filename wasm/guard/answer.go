@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/secrets"
 )
 
@@ -154,7 +155,7 @@ func inertURL(u *url.URL, dropData bool) string {
 	if dropData {
 		c.RawQuery, c.Fragment, c.RawFragment, c.User = "", "", "", nil
 	}
-	return strings.ReplaceAll(clip(maskSecrets(c.String()), 120), "`", "'")
+	return strings.ReplaceAll(clip.Line(maskSecrets(c.String()), 120), "`", "'")
 }
 
 func imageText(alt, raw string) string {

@@ -56,6 +56,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
@@ -374,14 +375,14 @@ func linkVerdict(c Control) Classification {
 	path, query, _ := strings.Cut(u, "?")
 	for _, seg := range strings.Split(path, "/") {
 		if hrefAction(seg, hrefDelete) {
-			return verdict(c, CatDelete, quote(c)+" to "+clip(c.Href, 120))
+			return verdict(c, CatDelete, quote(c)+" to "+clip.Line(c.Href, 120))
 		}
 	}
 	for _, kv := range strings.FieldsFunc(query, func(r rune) bool { return r == '&' || r == ';' }) {
 		k, v, _ := strings.Cut(kv, "=")
 		// A key names the action only whole ("delete=1"; "cancel_url" is none).
 		if slices.Contains(hrefDelete, k) || hrefAction(v, hrefDelete) || hrefAction(v, hrefQueryDelete) {
-			return verdict(c, CatDelete, quote(c)+" to "+clip(c.Href, 120))
+			return verdict(c, CatDelete, quote(c)+" to "+clip.Line(c.Href, 120))
 		}
 	}
 	return verdict(c, CatNavigate, quote(c))
@@ -564,20 +565,7 @@ func quote(c Control) string {
 	return kind + " " + clipQuote(caps[0], 80)
 }
 
-func clipQuote(s string, n int) string { return `"` + clip(s, n) + `"` }
-
-// clip shortens s to n runes at most, on one line.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
+func clipQuote(s string, n int) string { return `"` + clip.Line(s, n) + `"` }
 
 func lower(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
@@ -596,7 +584,7 @@ func values(c Control, cat Category) []Value {
 	}
 	var out []Value
 	add := func(kind, label, v string) {
-		v = clip(v, 200)
+		v = clip.Line(v, 200)
 		if v == "" || len(out) == maxValues {
 			return
 		}

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/netaddr"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
@@ -123,9 +124,9 @@ func (g *Gate) dataIn(u *url.URL, trustedDest bool) []Detail {
 		low := strings.ToLower(tok)
 		switch {
 		case len([]rune(tok)) >= 12 && strings.Contains(auth.words, low):
-			add("Your words in the address", clip(tok, 60))
+			add("Your words in the address", clip.Line(tok, 60))
 		case !auth.Mentions(tok) && g.inCorpus(low):
-			add("Page text in the address", clip(tok, 60))
+			add("Page text in the address", clip.Line(tok, 60))
 		}
 	}
 	return out
@@ -216,7 +217,7 @@ func dataKinds(ds []Detail) string {
 
 // clipURL shows a URL on a card without its secrets.
 func clipURL(u *url.URL) string {
-	return clip(maskSecrets(u.String()), 200)
+	return clip.Line(maskSecrets(u.String()), 200)
 }
 
 // urlWords are the words of a URL's host and path, for matching the user's.

@@ -24,6 +24,7 @@ const (
 	ActionRunState          = "run_state"
 	ActionClarifyAnswer     = "clarify_answer"
 	ActionApprovalAnswer    = "approval_answer"
+	ActionPlanAnswer        = "plan_answer"
 	ActionSettingsGet       = "settings_get"
 	ActionSettingsSave      = "settings_save"
 	ActionProviderTest      = "provider_test"
@@ -61,6 +62,40 @@ const (
 	// approval); EventApprovalResolved: the answer (id, decision, reason).
 	EventApproval         = "approval"
 	EventApprovalResolved = "approval_resolved"
+	// EventPlanReview: the plan of an Act run waits for the user (id,
+	// plan); EventPlanResolved: the answer (id, decision, reason, plan).
+	EventPlanReview   = "plan_review"
+	EventPlanResolved = "plan_resolved"
+	// EventPlan: the plan the run follows, pinned in its system prompt
+	// (plan); EventModeChanged: the run continues read-only (mode, text).
+	EventPlan        = "plan"
+	EventModeChanged = "mode_changed"
+)
+
+// Planner levels (settings "planner"): Off asks only the intent question,
+// Try plans and carries on read-only when planning fails, Strict plans,
+// shows every plan for review and stops when planning fails.
+const (
+	PlannerOff    = "off"
+	PlannerTry    = "try"
+	PlannerStrict = "strict"
+)
+
+// Plan review (settings "planReview"): when a Try plan is shown before the
+// run acts. Strict plans are always shown.
+const (
+	ReviewStrict = "strict" // only in Strict
+	ReviewAlways = "always"
+)
+
+// Decisions on a plan review card (plan_answer) and how plan_resolved
+// says it was decided besides the user: the two-minute timeout approves,
+// Stop rejects, a correction supersedes the card.
+const (
+	PlanApprove    = "approve"
+	PlanEdit       = "edit"
+	PlanReject     = "reject"
+	PlanSuperseded = "superseded"
 )
 
 // Statuses of a run journal (runUi:<tabId>).
@@ -117,9 +152,10 @@ const (
 
 // Reasons of approval_resolved: who or what closed the card.
 const (
-	ResolvedUser    = "user"
-	ResolvedTimeout = "timeout"
-	ResolvedStopped = "stopped"
+	ResolvedUser       = "user"
+	ResolvedTimeout    = "timeout"
+	ResolvedStopped    = "stopped"
+	ResolvedCorrection = "correction" // a correction superseded a plan review
 )
 
 // Reasons of context_compacted.
@@ -185,24 +221,28 @@ const (
 var (
 	Actions = []string{
 		ActionChatStart, ActionAbort, ActionSteer, ActionClearConversation, ActionRunState,
-		ActionClarifyAnswer, ActionApprovalAnswer, ActionSettingsGet, ActionSettingsSave,
+		ActionClarifyAnswer, ActionApprovalAnswer, ActionPlanAnswer, ActionSettingsGet, ActionSettingsSave,
 		ActionProviderTest, ActionConfigExport, ActionConfigImport,
 	}
 	Messages = []string{MessageAgentUpdate}
 	Events   = []string{
 		EventRunStarted, EventStep, EventTextDelta, EventTextReset, EventToolCall, EventToolResult,
-		EventClarify, EventApproval, EventApprovalResolved, EventLoopWarning, EventContextCompacted,
+		EventClarify, EventApproval, EventApprovalResolved, EventPlanReview, EventPlanResolved, EventPlan,
+		EventModeChanged, EventLoopWarning, EventContextCompacted,
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
 	}
-	Statuses   = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
-	Keys       = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer}
-	Modes      = []string{ModeAsk, ModeAct}
-	Tiers      = []string{TierCompact, TierMid, TierFull}
-	Kinds      = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure}
-	Decisions  = []string{DecisionApprove, DecisionApproveSite, DecisionDecline}
-	Resolved   = []string{ResolvedUser, ResolvedTimeout, ResolvedStopped}
-	Compacted  = []string{CompactedAuto, CompactedOverflow}
-	Categories = []string{
+	Statuses      = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
+	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer}
+	Modes         = []string{ModeAsk, ModeAct}
+	Tiers         = []string{TierCompact, TierMid, TierFull}
+	Kinds         = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure}
+	Decisions     = []string{DecisionApprove, DecisionApproveSite, DecisionDecline}
+	Resolved      = []string{ResolvedUser, ResolvedTimeout, ResolvedStopped, ResolvedCorrection}
+	Planners      = []string{PlannerOff, PlannerTry, PlannerStrict}
+	Reviews       = []string{ReviewStrict, ReviewAlways}
+	PlanDecisions = []string{PlanApprove, PlanEdit, PlanReject, PlanSuperseded}
+	Compacted     = []string{CompactedAuto, CompactedOverflow}
+	Categories    = []string{
 		CategorySend, CategoryPublish, CategoryDelete, CategoryPayment, CategoryPurchase, CategoryShare,
 		CategoryAccount, CategorySubmit, CategoryTypeData, CategoryNavigate, CategoryFetch,
 	}
@@ -218,5 +258,6 @@ var (
 		"ACTION": Actions, "MESSAGE": Messages, "EVENT": Events, "STATUS": Statuses, "STORAGE": Keys,
 		"MODE": Modes, "TIER": Tiers, "PROVIDER_KIND": Kinds, "DECISION": Decisions,
 		"RESOLVED": Resolved, "COMPACTED": Compacted, "CATEGORY": Categories,
+		"PLANNER": Planners, "PLAN_REVIEW": Reviews, "PLAN_DECISION": PlanDecisions,
 	}
 )

@@ -67,6 +67,8 @@ func TestPagesOfferGoNames(t *testing.T) {
 		{"../../extension/sidepanel/sidepanel.html", "mode", protocol.Modes},
 		{"../../extension/settings/settings.html", "p-kind", protocol.Kinds},
 		{"../../extension/settings/settings.html", "p-tier", protocol.Tiers},
+		{"../../extension/settings/settings.html", "planner", protocol.Planners},
+		{"../../extension/settings/settings.html", "plan-review", protocol.Reviews},
 	} {
 		got, err := protocoltest.SelectOptions(read(t, c.page), c.id)
 		if err != nil {
@@ -85,7 +87,8 @@ var groupOf = map[string][]string{
 	"Status": protocol.Statuses, "Key": protocol.Keys, "Mode": protocol.Modes, "Tier": protocol.Tiers,
 	"Kind": protocol.Kinds, "Decision": protocol.Decisions, "Resolved": protocol.Resolved,
 	"Compacted": protocol.Compacted, "Category": protocol.Categories, "Tool": protocol.Tools,
-	"Page": protocol.PageEntries,
+	"Page": protocol.PageEntries, "Planner": protocol.Planners, "Review": protocol.Reviews,
+	"Plan": protocol.PlanDecisions,
 }
 
 // TestGroupsHoldEveryConstant: every string constant of the package is in

@@ -1,5 +1,6 @@
 // Package settings holds the user's portable configuration (providers, the
-// active provider, the step limit, site adapters, asking before actions),
+// active provider, the step limit, site adapters, asking before actions,
+// planning),
 // its validation, its storage under the "settings" key of storage.local and
 // the webbrain-config/1 transfer format.
 package settings
@@ -26,6 +27,13 @@ type Settings struct {
 	// AskBeforeActions makes the action gate stop before consequential
 	// page actions and ask the user (an approval card). Absent: true.
 	AskBeforeActions bool `json:"askBeforeActions"`
+	// Planner is how an Act run plans before it acts: protocol.PlannerOff,
+	// PlannerTry or PlannerStrict. Absent: Try; an explicit Off stays Off.
+	Planner string `json:"planner"`
+	// PlanReview says when a Try plan is shown for review:
+	// protocol.ReviewStrict (only Strict plans) or ReviewAlways. Absent:
+	// ReviewStrict.
+	PlanReview string `json:"planReview"`
 }
 
 // DefaultMaxSteps is the step limit of a first start.
@@ -45,7 +53,22 @@ func Defaults() Settings {
 		MaxSteps:         DefaultMaxSteps,
 		SiteAdapters:     true,
 		AskBeforeActions: true,
+		Planner:          protocol.PlannerTry,
+		PlanReview:       protocol.ReviewStrict,
 	}
+}
+
+// PlannerLevel is the planner setting, Try when it is unset.
+func (s Settings) PlannerLevel() string {
+	if s.Planner == "" {
+		return protocol.PlannerTry
+	}
+	return s.Planner
+}
+
+// ReviewsPlan says whether a plan made at level is shown for review.
+func (s Settings) ReviewsPlan(level string) bool {
+	return level == protocol.PlannerStrict || level == protocol.PlannerTry && s.PlanReview == protocol.ReviewAlways
 }
 
 // Active returns the configuration of the active provider. One that would
@@ -114,7 +137,7 @@ func Decode(raw json.RawMessage) (Settings, error) { return decode(raw, "") }
 
 func decode(raw json.RawMessage, prefix string) (Settings, error) {
 	// Settings saved before these fields existed keep them on.
-	s := Settings{SiteAdapters: true, AskBeforeActions: true}
+	s := Settings{SiteAdapters: true, AskBeforeActions: true, Planner: protocol.PlannerTry, PlanReview: protocol.ReviewStrict}
 	if len(raw) == 0 || isNull(raw) {
 		return s, &FieldError{Field: join(prefix, ""), Message: "The settings are missing."}
 	}

@@ -60,6 +60,13 @@ func (s Settings) validate(prefix string, transport bool) error {
 	if s.MaxSteps < MinSteps || s.MaxSteps > MaxSteps {
 		return &FieldError{Field: join(prefix, "maxSteps"), Message: fmt.Sprintf("The step limit must be between %d and %d.", MinSteps, MaxSteps)}
 	}
+	// "" is the setting left unset: the defaults apply (PlannerLevel).
+	if s.Planner != "" && !oneOf(s.Planner, protocol.Planners) {
+		return &FieldError{Field: join(prefix, "planner"), Message: fmt.Sprintf("Unknown planner setting %q; use one of %s.", s.Planner, strings.Join(protocol.Planners, ", "))}
+	}
+	if s.PlanReview != "" && !oneOf(s.PlanReview, protocol.Reviews) {
+		return &FieldError{Field: join(prefix, "planReview"), Message: fmt.Sprintf("Unknown plan review setting %q; use one of %s.", s.PlanReview, strings.Join(protocol.Reviews, ", "))}
+	}
 	return nil
 }
 

@@ -63,11 +63,38 @@ type Server struct {
 	// use URL+"/v1".
 	URL string
 
+	// Planner answers the planner's requests (IsPlannerRequest), which
+	// the script never sees: they are neither counted in its n nor listed
+	// by Requests. nil answers every one with ExecutePlan. Set it before
+	// the first request.
+	Planner func(req Request) Turn
+
 	srv    *httptest.Server
 	script func(n int, req Request) Turn
 
-	mu   sync.Mutex
-	reqs []Request
+	mu       sync.Mutex
+	reqs     []Request
+	planReqs []Request
+}
+
+// PlannerMarker is in the system prompt of both planner requests (the
+// intent check and the full plan); the planner's tests hold it there.
+const PlannerMarker = "before WebBrain, a browser agent, starts on it"
+
+// IsPlannerRequest reports whether req is a planner request.
+func IsPlannerRequest(req Request) bool {
+	return len(req.Tools) == 0 && len(req.Messages) > 0 && req.Messages[0].Role == llm.RoleSystem &&
+		strings.Contains(req.Messages[0].Content, PlannerMarker)
+}
+
+// ExecutePlan is a planner reply that lets the run start at once.
+const ExecutePlan = `{"action":"execute","summary":"Do what the user asked.","steps":[],"risks":[],"question":null,"recipients":[],"localized":null}`
+
+// PlannerRequests returns the planner requests received so far.
+func (s *Server) PlannerRequests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.planReqs...)
 }
 
 // New starts a server that answers model request n (counted from 0) with
@@ -132,12 +159,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	req.Path = r.URL.RequestURI()
 	req.Header = r.Header.Clone()
 
+	var turn Turn
 	s.mu.Lock()
 	n := len(s.reqs)
-	s.reqs = append(s.reqs, req)
-	s.mu.Unlock()
-
-	turn := s.script(n, req)
+	if IsPlannerRequest(req) {
+		s.planReqs = append(s.planReqs, req)
+		s.mu.Unlock()
+		turn = Turn{Text: ExecutePlan}
+		if s.Planner != nil {
+			turn = s.Planner(req)
+		}
+	} else {
+		s.reqs = append(s.reqs, req)
+		s.mu.Unlock()
+		turn = s.script(n, req)
+	}
 	if !wait(r, turn.Delay) {
 		return
 	}

@@ -1,0 +1,255 @@
+package background
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/webbrain/webbrain/wasm/agent"
+	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/planner"
+	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/settings"
+	"github.com/webbrain/webbrain/wasm/tools"
+)
+
+// planReviewTimeout is how long a plan review waits; then the plan is
+// approved as it was proposed (spec), so an unattended run goes on.
+const planReviewTimeout = 2 * time.Minute
+
+// maxPlanRounds bounds how often one turn is planned again: after a
+// question the planner asked or a correction that superseded a review.
+const maxPlanRounds = 4
+
+// planned is what the planner step leaves for the run.
+type planned struct {
+	pinned   string // the approved plan for the system prompt; "" none
+	readOnly bool   // planning failed under Try: the turn goes on in Ask
+	answer   string // the turn's whole answer: nothing runs (a plan to show)
+}
+
+// errPlanRejected ends a run whose plan the user rejected: no page action.
+var errPlanRejected = errors.New("the plan was rejected")
+
+// plan runs the planner step of an Act turn (docs/decisions/planner.md):
+// the planner's request, a question it asks, the review card and its
+// answer. A run resumed after a restart finds what it decided in its
+// record and journal instead of asking the model again.
+func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov llm.Provider, b tools.Boundary, history []llm.Message) (planned, error) {
+	if ru.plan != "" {
+		return planned{pinned: ru.plan}, nil
+	}
+	// Approved just before a restart, before the record could say so.
+	if e, ok := ru.j.last(protocol.EventPlanResolved); ok && (e.Decision == protocol.PlanApprove || e.Decision == protocol.PlanEdit) {
+		return planned{pinned: planner.Pinned(e.Text, true)}, nil
+	}
+	level := s.PlannerLevel()
+	task := ru.text
+	for round := 1; ; round++ {
+		var p planner.Plan
+		var open *Entry // a review the previous background left open
+		if e, ok := ru.j.last(protocol.EventPlanReview); ok && e.Plan != nil && !ru.j.hasEvent(protocol.EventPlanResolved, e.ID) {
+			p, open = e.Plan.Plan, &e
+		} else {
+			pageURL, title := r.tabPage(ctx, ru.tabID)
+			var err error
+			p, err = planner.Make(ctx, prov, planner.Input{
+				Level: level, Task: withCorrections(task, ru.steer.Pending()), URL: pageURL, Title: title,
+				History: history, Boundary: b,
+			})
+			var pe *planner.Error
+			switch {
+			case errors.As(err, &pe) && level != protocol.PlannerStrict:
+				text := "The planner's reply could not be read as a plan (" + pe.Reason + "), so this request goes on read-only: nothing on the page will be changed."
+				ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventModeChanged, Text: text}, Mode: protocol.ModeAsk})
+				return planned{readOnly: true}, nil
+			case errors.As(err, &pe):
+				return planned{}, errors.New("Planning failed: " + pe.Reason + ". With the planner on Strict, nothing is done on the page without a plan.")
+			case err != nil:
+				return planned{}, err
+			}
+		}
+		switch p.Action {
+		case planner.PlanOnly:
+			return planned{answer: p.Markdown(true)}, nil
+		case planner.Clarify:
+			q := p.Question
+			if p.Localized != nil && p.Localized.Question != "" {
+				q = p.Localized.Question
+			}
+			if round >= maxPlanRounds {
+				return planned{answer: q}, nil
+			}
+			answer, err := ru.clar.Ask(ctx, "plan-q"+strconv.Itoa(round), q, nil)
+			if err != nil {
+				return planned{}, err
+			}
+			task += "\n\nThe planner asked: " + q + "\nThe user answered: " + answer
+			continue
+		}
+		if level == protocol.PlannerOff {
+			return planned{}, nil // the intent check has no plan to follow
+		}
+		if !s.ReviewsPlan(level) {
+			text := p.Markdown(true)
+			ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventPlan, Text: text}})
+			return planned{pinned: planner.Pinned(p.Markdown(false), false)}, nil
+		}
+		pinned, err := ru.review.ask(ctx, ru, p, open)
+		switch {
+		case errors.Is(err, errSuperseded) && round < maxPlanRounds:
+			continue // planned again with the correction
+		case errors.Is(err, errSuperseded):
+			return planned{}, errors.New("The plan was corrected too many times in a row; send the request again.")
+		case err != nil:
+			return planned{}, err
+		}
+		return planned{pinned: pinned}, nil
+	}
+}
+
+// withCorrections is the task with the corrections the user sent so far.
+func withCorrections(task string, cs []agent.Correction) string {
+	for _, c := range cs {
+		task += "\n\nCorrection from the user: " + c.Text
+	}
+	return task
+}
+
+// tabPage is the tab's address and title, or nothing when the tab is gone.
+func (r *Router) tabPage(ctx context.Context, tabID int) (string, string) {
+	tab, err := r.p.Tabs.Get(ctx, tabID)
+	if err != nil {
+		return "", ""
+	}
+	return tab.URL, tab.Title
+}
+
+// errSuperseded: a correction arrived while the review card waited.
+var errSuperseded = errors.New("a correction superseded the plan")
+
+// reviewer is a run's plan review: the card is a journaled plan_review
+// event, answered by plan_answer for the same request and id.
+type reviewer struct {
+	r *Router
+	j *journal
+
+	mu      sync.Mutex
+	waiting map[string]chan planAnswer // buffered: the answer may come first
+	done    map[string]bool
+}
+
+type planAnswer struct{ decision, text string }
+
+func newReviewer(r *Router, j *journal) *reviewer {
+	return &reviewer{r: r, j: j, waiting: map[string]chan planAnswer{}, done: map[string]bool{}}
+}
+
+// ask shows p for review, or shows on the card a previous background
+// opened, and returns the plan to pin. Rejection and Stop end the run;
+// the timeout approves; a correction supersedes the card.
+func (v *reviewer) ask(ctx context.Context, ru *run, p planner.Plan, open *Entry) (string, error) {
+	now := v.r.p.Clock.Now()
+	var id string
+	var expires int64
+	if open != nil {
+		id, expires = open.ID, open.Plan.ExpiresAt
+	} else {
+		id = "plan-" + strconv.Itoa(v.j.count(protocol.EventPlanReview)+1)
+		expires = now.Add(planReviewTimeout).UnixMilli()
+		card := &planner.Card{Plan: p, ExpiresAt: expires}
+		v.j.add(Entry{Event: agent.Event{Kind: protocol.EventPlanReview, ID: id, Text: p.Markdown(true), Plan: card}})
+	}
+	v.mu.Lock()
+	ch := v.channel(id)
+	v.mu.Unlock()
+	defer func() {
+		v.mu.Lock()
+		delete(v.waiting, id)
+		v.mu.Unlock()
+	}()
+	english := p.Markdown(false)
+	decided := func(a planAnswer) (string, error) {
+		switch a.decision {
+		case protocol.PlanReject:
+			ru.aborted.Store(true) // the run ends stopped, before any page action
+			return "", errPlanRejected
+		case protocol.PlanEdit:
+			return planner.Pinned(a.text, true), nil
+		}
+		return planner.Pinned(english, true), nil
+	}
+	select {
+	case a := <-ch:
+		return decided(a)
+	case <-v.r.p.Clock.After(max(time.UnixMilli(expires).Sub(now), 0)):
+		if v.resolve(id, protocol.PlanApprove, protocol.ResolvedTimeout, english) {
+			return planner.Pinned(english, true), nil
+		}
+		return decided(<-ch) // the user's answer came first
+	case <-ru.steer.Arrived():
+		if v.resolve(id, protocol.PlanSuperseded, protocol.ResolvedCorrection, "") {
+			return "", errSuperseded
+		}
+		return decided(<-ch)
+	case <-ctx.Done():
+		v.resolve(id, protocol.PlanReject, protocol.ResolvedStopped, "")
+		return "", ctx.Err()
+	}
+}
+
+// resolve journals a card's outcome once.
+func (v *reviewer) resolve(id, decision, reason, text string) bool {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.done[id] {
+		return false
+	}
+	v.done[id] = true
+	v.j.add(Entry{Event: agent.Event{Kind: protocol.EventPlanResolved, ID: id, Decision: decision, Reason: reason, Text: text}})
+	return true
+}
+
+// channel returns the answer channel of card id; the caller holds mu.
+func (v *reviewer) channel(id string) chan planAnswer {
+	ch, ok := v.waiting[id]
+	if !ok {
+		ch = make(chan planAnswer, 1)
+		v.waiting[id] = ch
+	}
+	return ch
+}
+
+var errNoPlanCard = errors.New("No plan is waiting for review with this id.")
+
+// answer delivers the user's decision on plan card id. Each card takes one
+// answer; an edit must leave a plan to follow.
+func (v *reviewer) answer(id, decision, text string) error {
+	switch decision {
+	case protocol.PlanApprove, protocol.PlanReject:
+		text = ""
+	case protocol.PlanEdit:
+		if strings.TrimSpace(text) == "" {
+			return errors.New("The edited plan is empty: write the plan to follow, or reject it.")
+		}
+	default:
+		return errors.New("The decision must be approve, edit or reject.")
+	}
+	if !v.j.hasEvent(protocol.EventPlanReview, id) || v.j.hasEvent(protocol.EventPlanResolved, id) {
+		return errNoPlanCard
+	}
+	followed := text // the plan the run follows, as plan_resolved reports it
+	if e, ok := v.j.find(protocol.EventPlanReview, id); ok && e.Plan != nil && decision == protocol.PlanApprove {
+		followed = e.Plan.Plan.Markdown(false)
+	}
+	if !v.resolve(id, decision, protocol.ResolvedUser, followed) {
+		return errNoPlanCard
+	}
+	v.mu.Lock()
+	v.channel(id) <- planAnswer{decision: decision, text: text}
+	v.mu.Unlock()
+	return nil
+}
