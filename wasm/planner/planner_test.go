@@ -113,7 +113,9 @@ func TestMakeRepairsOnceThenFails(t *testing.T) {
 	replies = []string{"no", "still no", "never"}
 	srv2 := llmtest.New(func(int, llmtest.Request) llmtest.Turn { return llmtest.Turn{} })
 	defer srv2.Close()
-	srv2.Planner = func(req llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: replies[len(srv2.PlannerRequests())-1]} }
+	srv2.Planner = func(req llmtest.Request) llmtest.Turn {
+		return llmtest.Turn{Text: replies[len(srv2.PlannerRequests())-1]}
+	}
 	_, err = planner.Make(context.Background(), provider(t, srv2), in)
 	var pe *planner.Error
 	if !errors.As(err, &pe) || len(srv2.PlannerRequests()) != 2 {
