@@ -191,12 +191,19 @@ export function renderApproval(item, answer) {
   } else if (item.expired) {
     card.append(el("p", { className: "approval-outcome", text: "The run ended before an answer." }));
   } else if (Number.isFinite(a.expiresAt)) {
-    const countdown = el("p", { className: "approval-countdown", "data-expires-at": String(a.expiresAt) });
-    updateCountdown(countdown);
-    card.append(countdown);
-    startCountdowns();
+    card.append(countdown(a.expiresAt, "Declined automatically"));
   }
   return card;
+}
+
+// countdown is a card's line "<what> at 12:05 (1:59 left).", kept up to
+// date each second; at the end it disables the card's buttons (the
+// background resolves the card and says so).
+export function countdown(expiresAt, what) {
+  const node = el("p", { className: "approval-countdown", "data-expires-at": String(expiresAt), "data-what": what });
+  updateCountdown(node);
+  startCountdowns();
+  return node;
 }
 
 function detailValue(value) {
@@ -232,11 +239,11 @@ function updateCountdown(node) {
   const left = Math.max(0, Math.ceil((at - Date.now()) / 1000));
   const clock = new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   if (left === 0) {
-    node.textContent = "Time is up: WebBrain declines this action.";
+    node.textContent = `Time is up: ${node.dataset.what.toLowerCase()}.`;
     for (const b of node.closest(".approval-card")?.querySelectorAll("button") ?? []) b.disabled = true;
     return;
   }
   const mm = Math.floor(left / 60);
   const ss = String(left % 60).padStart(2, "0");
-  node.textContent = `Declined automatically at ${clock} (${mm}:${ss} left).`;
+  node.textContent = `${node.dataset.what} at ${clock} (${mm}:${ss} left).`;
 }

@@ -1,4 +1,4 @@
-import { COMPACTED, DECISION, EVENT, RESOLVED, STATUS } from "../common/protocol.js";
+import { COMPACTED, DECISION, EVENT, MODE, PLAN_DECISION, RESOLVED, STATUS } from "../common/protocol.js";
 
 // applyEvent turns one agent_update event (docs/PROTOCOL.md) of a run into
 // transcript items and returns the run status it implies.
@@ -67,6 +67,34 @@ export function applyEvent(transcript, requestId, ev, describeError) {
       }
       return STATUS.RUNNING;
     }
+    case EVENT.PLAN_REVIEW: {
+      if (transcript.findPlan(requestId, ev.id)) return STATUS.RUNNING; // shown again after a restart
+      transcript.add({ role: "plan", requestId, id: ev.id, text: ev.text ?? "", plan: ev.plan ?? {} });
+      return STATUS.RUNNING;
+    }
+    case EVENT.PLAN_RESOLVED: {
+      const card = transcript.findPlan(requestId, ev.id);
+      if (card) {
+        Object.assign(card, {
+          decision: ev.decision ?? PLAN_DECISION.REJECT,
+          reason: ev.reason ?? RESOLVED.USER,
+          followed: ev.text ?? "",
+        });
+        delete card.answered;
+        delete card.editing;
+        transcript.update(card);
+      }
+      return STATUS.RUNNING;
+    }
+    case EVENT.PLAN:
+      transcript.add({ role: "plan-note", requestId, text: ev.text ?? "" });
+      return STATUS.RUNNING;
+    case EVENT.MODE_CHANGED:
+      transcript.add({
+        role: "notice",
+        text: ev.text || (ev.mode === MODE.ASK ? "This request goes on read-only." : "The run changed mode."),
+      });
+      return STATUS.RUNNING;
     case EVENT.CONTEXT_COMPACTED:
       // History was summarized (or trimmed to fit), not lost: say so inline.
       transcript.add({

@@ -34,6 +34,7 @@ export class TabSession {
     this.transcript = new Transcript(root, {
       onClarifyAnswer: (item, answer) => this.answerClarify(item, answer),
       onApprovalAnswer: (item, decision) => this.answerApproval(item, decision),
+      onPlanAnswer: (item, decision, text) => this.answerPlan(item, decision, text),
       onChange: () => this.scheduleSave(),
     });
     this.transcript.reset();
@@ -50,7 +51,9 @@ export class TabSession {
       this.queue = Array.isArray(chat.queue) ? chat.queue : [];
       // An answer the closing panel may not have delivered: offer the
       // buttons again (the background refuses a second answer to a card).
-      for (const item of chat.items) if (item.role === "approval" && item.decision === undefined) delete item.answered;
+      for (const item of chat.items) {
+        if ((item.role === "approval" || item.role === "plan") && item.decision === undefined) delete item.answered;
+      }
       this.transcript.reset(chat.items);
     }
     await this.reconnect();
@@ -226,11 +229,14 @@ export class TabSession {
     return false;
   }
 
-  // Questions and approval cards of a finished run can no longer be answered.
+  // Questions, approval and plan cards of a finished run can no longer be answered.
   expireQuestions() {
     for (const item of this.transcript.items) {
       if (item.requestId !== this.current || item.expired) continue;
-      const open = item.role === "clarify" ? item.answer === undefined : item.role === "approval" && item.decision === undefined;
+      const open =
+        item.role === "clarify"
+          ? item.answer === undefined
+          : (item.role === "approval" || item.role === "plan") && item.decision === undefined;
       if (open) {
         item.expired = true;
         this.transcript.update(item);
@@ -282,6 +288,14 @@ export class TabSession {
   async answerApproval(item, decision) {
     if (item.answered !== undefined || item.decision !== undefined) return;
     await this.answerCard(item, "answered", decision, { action: ACTION.APPROVAL_ANSWER, decision });
+  }
+
+  // answerPlan sends the user's decision on a plan review card; the card
+  // shows the outcome when plan_resolved arrives.
+  async answerPlan(item, decision, text) {
+    if (item.answered !== undefined || item.decision !== undefined) return;
+    delete item.editing;
+    await this.answerCard(item, "answered", decision, { action: ACTION.PLAN_ANSWER, decision, text });
   }
 
   // answerCard shows the user's answer on the card at once (item[field])

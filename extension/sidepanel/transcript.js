@@ -6,16 +6,19 @@
 //   {role: "tool", requestId, id, name, args, result?, isError?}
 //   {role: "clarify", requestId, id, text, options, answer?, expired?}
 //   {role: "approval", requestId, id, text, approval, answered?, decision?, reason?, expired?}
+//   {role: "plan", requestId, id, text, plan, answered?, decision?, reason?, followed?, expired?, editing?}
+//   {role: "plan-note", requestId, text}            the plan a run follows unreviewed
 //   {role: "notice" | "error", text, hint?, separator?}
 //   {role: "export", json, masked, ephemeral: true}  never stored
 import { el } from "../common/dom.js";
 import { renderMarkdown } from "../common/markdown.js";
 import { renderApproval, renderClarify } from "./cards.js";
+import { renderPlanReview } from "./plan-card.js";
 
 const ARG_SUMMARY_MAX = 60;
 
 export class Transcript {
-  constructor(root, { onClarifyAnswer, onApprovalAnswer, onChange }) {
+  constructor(root, { onClarifyAnswer, onApprovalAnswer, onPlanAnswer, onChange }) {
     this.root = root;
     this.items = [];
     this.nodes = new Map();
@@ -23,6 +26,7 @@ export class Transcript {
     this.frame = 0;
     this.onClarifyAnswer = onClarifyAnswer;
     this.onApprovalAnswer = onApprovalAnswer;
+    this.onPlanAnswer = onPlanAnswer;
     this.onChange = onChange;
   }
 
@@ -103,6 +107,10 @@ export class Transcript {
     return this.items.findLast((i) => i.role === "approval" && i.requestId === requestId && i.id === id);
   }
 
+  findPlan(requestId, id) {
+    return this.items.findLast((i) => i.role === "plan" && i.requestId === requestId && i.id === id);
+  }
+
   atBottom() {
     const r = this.root;
     return r.scrollHeight - r.scrollTop - r.clientHeight < 40;
@@ -127,6 +135,17 @@ export class Transcript {
         return renderClarify(item, (answer) => this.onClarifyAnswer(item, answer));
       case "approval":
         return renderApproval(item, (decision) => this.onApprovalAnswer(item, decision));
+      case "plan":
+        return renderPlanReview(
+          item,
+          (decision, text) => this.onPlanAnswer(item, decision, text),
+          () => this.update(item),
+        );
+      case "plan-note": {
+        const node = el("details", { className: "msg notice plan-note" }, el("summary", { text: "The plan WebBrain follows" }));
+        node.append(renderMarkdown(item.text));
+        return node;
+      }
       case "error":
         return el(
           "div",

@@ -65,3 +65,6 @@ func (s *session) Click(css string) {
 		s.t.Fatalf("click %s in the panel: %v", css, err)
 	}
 }
+func TestStrictPlanIsReviewedBeforeActing(t *testing.T) {
+	scenario.StrictPlanIsReviewedBeforeActing(t, chrome{})
+}

@@ -41,3 +41,6 @@ func (firefoxDriver) OpenURL(t *testing.T, pageURL string, srv *llmtest.Server, 
 	}
 	return s
 }
+func TestStrictPlanIsReviewedBeforeActing(t *testing.T) {
+	scenario.StrictPlanIsReviewedBeforeActing(t, firefoxDriver{})
+}
