@@ -42,6 +42,7 @@ export const EVENT = Object.freeze({
   PLAN_RESOLVED: "plan_resolved",
   PLAN: "plan",
   MODE_CHANGED: "mode_changed",
+  RUN_MODE: "run_mode",
   LOOP_WARNING: "loop_warning",
   CONTEXT_COMPACTED: "context_compacted",
   FINAL: "final",
@@ -73,6 +74,7 @@ export const STORAGE = Object.freeze({
 });
 
 export const MODE = Object.freeze({
+  AUTO: "auto",
   ASK: "ask",
   ACT: "act",
 });

@@ -98,6 +98,11 @@ type Options struct {
 	// Screenshot captures the run's tab for a model that sees images (the
 	// provider's vision setting); nil: no screenshots are sent.
 	Screenshot func(ctx context.Context) (llm.Image, error)
+	// RequestActionMode, when set, offers tools.RequestActionMode in an
+	// automatically routed Ask turn: it decides whether the user's words
+	// (evidence) ask for Act, and a nil error ends the turn with
+	// ErrHandOff so the background starts the request again in Act.
+	RequestActionMode func(ctx context.Context, evidence string) error
 	// Emit receives every event of the turn, in order.
 	Emit func(Event)
 	// Steering, when set, delivers the user's corrections.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -31,6 +32,16 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 		if ctx.Err() != nil {
 			r.closeCalls(calls[i:], resultStopped)
 			return "", false, ctx.Err()
+		}
+		if call.Name == tools.RequestActionMode && r.opts.RequestActionMode != nil {
+			r.emit(Event{Kind: protocol.EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
+			if refusal := r.requestActionMode(ctx, call); refusal != "" {
+				r.addResult(call, refusal, true)
+				continue
+			}
+			r.addResult(call, "WebBrain switches this request to Act mode.", false)
+			r.closeCalls(calls[i+1:], resultSkipped)
+			return "", false, ErrHandOff
 		}
 		var rc tools.Receipt
 		if i == 0 && resumed != nil {
@@ -169,6 +180,19 @@ func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) 
 		return "Error: " + err.Error(), true, ""
 	}
 	return out, false, ""
+}
+
+// requestActionMode asks the background to hand the request over to Act;
+// it returns why not, or "" when it agreed.
+func (r *run) requestActionMode(ctx context.Context, call llm.ToolCall) string {
+	var a struct{ Evidence string }
+	if json.Unmarshal([]byte(orEmptyObject(call.Arguments)), &a) != nil || strings.TrimSpace(a.Evidence) == "" {
+		return "Error: request_action_mode needs evidence: the user's words that ask for the action, copied exactly."
+	}
+	if err := r.opts.RequestActionMode(ctx, a.Evidence); err != nil {
+		return "Error: WebBrain stays in Ask mode: " + err.Error() + ". Answer the user from what you can read, and tell them what they can ask to have done."
+	}
+	return ""
 }
 
 // clarify asks the user and returns the answer as the tool result.

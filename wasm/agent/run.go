@@ -23,6 +23,11 @@ const (
 	resultSkipped = "Not run: the run ended before this call."
 )
 
+// ErrHandOff ends an automatically routed Ask turn whose model asked for
+// Act with the user's words, and WebBrain agreed: the background runs the
+// request again in Act, on the conversation from before this turn.
+var ErrHandOff = errors.New("the request is handed over to Act mode")
+
 // errEmptyReply is returned when the model answers with nothing at all.
 var errEmptyReply = errors.New("the model returned an empty reply")
 
@@ -119,6 +124,9 @@ func newRun(opts Options) *run {
 	if len(opts.Skills) > 0 {
 		specs = append(specs, tools.LoadSkillSpec(skillIDs(opts.Skills)))
 	}
+	if opts.RequestActionMode != nil {
+		specs = append(specs, tools.RequestActionModeSpec())
+	}
 	return &run{opts: opts, tools: specs, active: map[string]bool{}, siteShown: map[string]bool{}}
 }
 
@@ -208,6 +216,9 @@ func (r *run) systemPrompt() string {
 	prompt := systemPrompt(r.opts.Mode, r.opts.Tier, r.opts.Boundary) + skillCatalog(r.opts.Skills)
 	if r.opts.Plan != "" {
 		prompt += "\n\n" + r.opts.Plan
+	}
+	if r.opts.RequestActionMode != nil {
+		prompt += "\n\n" + autoAskNote
 	}
 	return prompt
 }

@@ -24,6 +24,10 @@ type runRecord struct {
 	// Plan is the approved plan; a resumed run pins it again rather than
 	// planning anew.
 	Plan string `json:"plan,omitempty"`
+	// Auto and HandedOff: WebBrain chose the mode, and an Ask turn has
+	// already handed the request over to Act.
+	Auto      bool `json:"auto,omitempty"`
+	HandedOff bool `json:"handedOff,omitempty"`
 }
 
 // saveRecord stores the run's record; the agent waits for it before it
@@ -34,7 +38,7 @@ func (r *Router) saveRecord(ru *run, cp *agent.Checkpoint) error {
 	if ru.cleared {
 		return nil
 	}
-	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan})
+	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, Auto: ru.auto, HandedOff: ru.handedOff})
 	if err != nil {
 		return err
 	}
@@ -96,7 +100,7 @@ func (r *Router) resumeRun(tabID int, rec runRecord, j Journal, steer json.RawMe
 	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
 	ru.review = newReviewer(r, ru.j)
-	ru.plan = rec.Plan
+	ru.plan, ru.auto, ru.handedOff = rec.Plan, rec.Auto, rec.HandedOff
 	ru.resume = rec.Checkpoint
 	ru.resumed = true
 	var applied []string

@@ -102,7 +102,7 @@ func (j *journal) add(ev Entry) {
 		s.Status, s.Error = protocol.StatusError, ev.Text
 	case protocol.EventStopped:
 		s.Status = protocol.StatusStopped
-	case protocol.EventModeChanged:
+	case protocol.EventModeChanged, protocol.EventRunMode:
 		s.Mode = ev.Mode
 	}
 	s.UpdatedAt = j.p.Clock.Now().UTC().Format(time.RFC3339Nano)

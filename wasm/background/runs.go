@@ -40,6 +40,10 @@ type run struct {
 	review *reviewer
 	steer  *steerBox
 	plan   string // the approved plan, pinned in the system prompt
+	// auto: WebBrain chose the mode (an "auto" message); an Ask turn can
+	// then hand itself over to Act, once (handedOff).
+	auto      bool
+	handedOff bool
 
 	resumed bool              // continued after a background restart
 	resume  *agent.Checkpoint // where to continue; nil: from the start
@@ -57,8 +61,8 @@ func (r *Router) chatStart(m message) reply {
 	if rep := needTab(m); rep != nil {
 		return rep
 	}
-	if m.Mode != protocol.ModeAsk && m.Mode != protocol.ModeAct {
-		return failf("Unknown mode %q: use %q or %q.", m.Mode, protocol.ModeAsk, protocol.ModeAct)
+	if m.Mode != protocol.ModeAsk && m.Mode != protocol.ModeAct && m.Mode != protocol.ModeAuto {
+		return failf("Unknown mode %q: use %q, %q or %q.", m.Mode, protocol.ModeAuto, protocol.ModeAsk, protocol.ModeAct)
 	}
 	if strings.TrimSpace(m.Text) == "" {
 		return failf("The message is empty.")
@@ -163,6 +167,14 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	window := agent.ContextWindow(cfg)
 	boundary := tools.NewBoundary() // per run, so a page cannot learn it from an earlier one
 	history := r.loadConversation(ctx, ru.tabID)
+	dec := r.decider(s, prov, boundary)
+	if ru.mode == protocol.ModeAuto {
+		ru.auto = true
+		r.route(ctx, ru, s, dec, history)
+		if err := r.saveRecord(ru, nil); err != nil {
+			return "", fmt.Errorf("WebBrain could not save the run before starting it: %v", err)
+		}
+	}
 	if ru.mode == protocol.ModeAct && ru.resume == nil {
 		pl, err := r.plan(ctx, ru, s, prov, boundary, history)
 		switch {
@@ -217,6 +229,9 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if s.SiteAdapters {
 		opts.SiteAdapter = adapters.Match
 	}
+	if ru.auto && !ru.handedOff && ru.mode == protocol.ModeAsk {
+		opts.RequestActionMode = r.handOff(ru, dec)
+	}
 	if cfg.Vision && r.p.Capture != nil {
 		opts.Screenshot = func(ctx context.Context) (llm.Image, error) {
 			mediaType, data, err := r.p.Capture.Capture(ctx, ru.tabID)
@@ -228,6 +243,13 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		out, err = agent.Resume(ctx, opts, *ru.resume)
 	} else {
 		out, err = agent.Run(ctx, opts, history, ru.text)
+	}
+	if errors.Is(err, agent.ErrHandOff) {
+		// The Ask pass is dropped: Act starts the request again from the
+		// conversation before it, with every correction.
+		ru.handedOff, ru.mode, ru.resume = true, protocol.ModeAct, nil
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventRunMode, Reason: routeHandOff}, Mode: ru.mode})
+		return r.runAgent(ru)
 	}
 	r.keepConversation(ru, out.Conversation)
 	return out.Final, err

@@ -243,6 +243,20 @@ func skipSpace(s string, i int) int {
 	return i
 }
 
+// FirstObject returns the first JSON object in text that parses: models
+// often wrap the JSON they were asked for in prose or a code fence.
+func FirstObject(text string) (string, bool) {
+	for i := 0; i < len(text); i++ {
+		if text[i] != '{' {
+			continue
+		}
+		if end := jsonEnd(text, i); end > 0 {
+			return text[i:end], true
+		}
+	}
+	return "", false
+}
+
 // jsonEnd returns the index just past the JSON object or array that starts
 // at s[i], or -1 if there is none or it does not close.
 func jsonEnd(s string, i int) int {

@@ -113,7 +113,7 @@ const maxTokens = 1200
 // Parse reads a planner reply: the first JSON object in text (models
 // often wrap it in a code fence), checked and bounded.
 func Parse(text, level string) (Plan, error) {
-	obj, ok := firstObject(text)
+	obj, ok := llm.FirstObject(text)
 	if !ok {
 		return Plan{}, errors.New("no JSON object in the reply")
 	}
@@ -166,35 +166,6 @@ func (p *Plan) normalize(level string) {
 			p.Localized = nil
 		}
 	}
-}
-
-// firstObject returns the first balanced {...} in text, strings honoured.
-func firstObject(text string) (string, bool) {
-	start := strings.IndexByte(text, '{')
-	if start < 0 {
-		return "", false
-	}
-	depth, inString, escaped := 0, false, false
-	for i := start; i < len(text); i++ {
-		c := text[i]
-		switch {
-		case inString && escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '{':
-			depth++
-		case c == '}':
-			depth--
-			if depth == 0 {
-				return text[start : i+1], true
-			}
-		}
-	}
-	return "", false
 }
 
 func clipList(list []string, most, each int) []string {

@@ -70,6 +70,9 @@ const (
 	// (plan); EventModeChanged: the run continues read-only (mode, text).
 	EventPlan        = "plan"
 	EventModeChanged = "mode_changed"
+	// EventRunMode: the mode an automatic message was routed to (mode,
+	// reason: decision_model, active_model, default or hand_off).
+	EventRunMode = "run_mode"
 )
 
 // Planner levels (settings "planner"): Off asks only the intent question,
@@ -123,8 +126,9 @@ func TabKey(prefix string, tabID int) string { return prefix + strconv.Itoa(tabI
 // Modes a run works in: Ask reads, Act may change pages. Any other mode
 // counts as Ask wherever it matters (failing closed).
 const (
-	ModeAsk = "ask"
-	ModeAct = "act"
+	ModeAsk  = "ask"
+	ModeAct  = "act"
+	ModeAuto = "auto" // chat_start only: WebBrain routes the message to Ask or Act
 )
 
 // Tiers decide how many tools a model sees.
@@ -228,12 +232,12 @@ var (
 	Events   = []string{
 		EventRunStarted, EventStep, EventTextDelta, EventTextReset, EventToolCall, EventToolResult,
 		EventClarify, EventApproval, EventApprovalResolved, EventPlanReview, EventPlanResolved, EventPlan,
-		EventModeChanged, EventLoopWarning, EventContextCompacted,
+		EventModeChanged, EventRunMode, EventLoopWarning, EventContextCompacted,
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
 	}
 	Statuses      = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer}
-	Modes         = []string{ModeAsk, ModeAct}
+	Modes         = []string{ModeAuto, ModeAsk, ModeAct}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Kinds         = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure}
 	Decisions     = []string{DecisionApprove, DecisionApproveSite, DecisionDecline}

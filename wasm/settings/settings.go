@@ -34,6 +34,9 @@ type Settings struct {
 	// protocol.ReviewStrict (only Strict plans) or ReviewAlways. Absent:
 	// ReviewStrict.
 	PlanReview string `json:"planReview"`
+	// DecisionProvider is the id of the provider that answers closed
+	// questions about the user's words (package decide); "" for none.
+	DecisionProvider string `json:"decisionProvider"`
 }
 
 // DefaultMaxSteps is the step limit of a first start.
@@ -56,6 +59,16 @@ func Defaults() Settings {
 		Planner:          protocol.PlannerTry,
 		PlanReview:       protocol.ReviewStrict,
 	}
+}
+
+// Decision returns the configuration of the decision model, if one is set.
+func (s Settings) Decision() (llm.Config, bool) {
+	for _, p := range s.Providers {
+		if s.DecisionProvider != "" && p.ID == s.DecisionProvider && !remoteHTTP(p.BaseURL) {
+			return p, true
+		}
+	}
+	return llm.Config{}, false
 }
 
 // PlannerLevel is the planner setting, Try when it is unset.

@@ -60,6 +60,9 @@ func (s Settings) validate(prefix string, transport bool) error {
 	if s.MaxSteps < MinSteps || s.MaxSteps > MaxSteps {
 		return &FieldError{Field: join(prefix, "maxSteps"), Message: fmt.Sprintf("The step limit must be between %d and %d.", MinSteps, MaxSteps)}
 	}
+	if s.DecisionProvider != "" && !seen[s.DecisionProvider] {
+		return &FieldError{Field: join(prefix, "decisionProvider"), Message: fmt.Sprintf("The decision model %q is not in the provider list.", s.DecisionProvider)}
+	}
 	// "" is the setting left unset: the defaults apply (PlannerLevel).
 	if s.Planner != "" && !oneOf(s.Planner, protocol.Planners) {
 		return &FieldError{Field: join(prefix, "planner"), Message: fmt.Sprintf("Unknown planner setting %q; use one of %s.", s.Planner, strings.Join(protocol.Planners, ", "))}

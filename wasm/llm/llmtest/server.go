@@ -68,6 +68,9 @@ type Server struct {
 	// by Requests. nil answers every one with ExecutePlan. Set it before
 	// the first request.
 	Planner func(req Request) Turn
+	// Decider answers closed questions (IsDecisionRequest) the same way,
+	// apart from the script; nil answers each with NoDecision.
+	Decider func(req Request) Turn
 
 	srv    *httptest.Server
 	script func(n int, req Request) Turn
@@ -75,6 +78,7 @@ type Server struct {
 	mu       sync.Mutex
 	reqs     []Request
 	planReqs []Request
+	decReqs  []Request
 }
 
 // PlannerMarker is in the system prompt of both planner requests (the
@@ -85,6 +89,26 @@ const PlannerMarker = "before WebBrain, a browser agent, starts on it"
 func IsPlannerRequest(req Request) bool {
 	return len(req.Tools) == 0 && len(req.Messages) > 0 && req.Messages[0].Role == llm.RoleSystem &&
 		strings.Contains(req.Messages[0].Content, PlannerMarker)
+}
+
+// DecisionMarker begins the system prompt of every closed question
+// (package decide); its tests hold it there.
+const DecisionMarker = "You answer one closed question about what a user's request"
+
+// IsDecisionRequest reports whether req is a closed question.
+func IsDecisionRequest(req Request) bool {
+	return len(req.Tools) == 0 && len(req.Messages) > 0 && req.Messages[0].Role == llm.RoleSystem &&
+		strings.HasPrefix(req.Messages[0].Content, DecisionMarker)
+}
+
+// NoDecision is a closed question's reply that picks nothing.
+const NoDecision = `{"choice":"","confidence":0,"quote":""}`
+
+// DecisionRequests returns the closed questions received so far.
+func (s *Server) DecisionRequests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.decReqs...)
 }
 
 // ExecutePlan is a planner reply that lets the run start at once.
@@ -162,14 +186,22 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	var turn Turn
 	s.mu.Lock()
 	n := len(s.reqs)
-	if IsPlannerRequest(req) {
+	switch {
+	case IsDecisionRequest(req):
+		s.decReqs = append(s.decReqs, req)
+		s.mu.Unlock()
+		turn = Turn{Text: NoDecision}
+		if s.Decider != nil {
+			turn = s.Decider(req)
+		}
+	case IsPlannerRequest(req):
 		s.planReqs = append(s.planReqs, req)
 		s.mu.Unlock()
 		turn = Turn{Text: ExecutePlan}
 		if s.Planner != nil {
 			turn = s.Planner(req)
 		}
-	} else {
+	default:
 		s.reqs = append(s.reqs, req)
 		s.mu.Unlock()
 		turn = s.script(n, req)

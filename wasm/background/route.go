@@ -1,0 +1,91 @@
+package background
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/webbrain/webbrain/wasm/agent"
+	"github.com/webbrain/webbrain/wasm/clip"
+	"github.com/webbrain/webbrain/wasm/decide"
+	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/settings"
+	"github.com/webbrain/webbrain/wasm/tools"
+)
+
+// runModeQuestion asks which mode a message needs (docs/decisions/mode-routing.md).
+// "act" is authorizing: it lets the run change the page.
+var runModeQuestion = decide.Question{
+	ID:   "run_mode",
+	Text: "Does the request ask WebBrain to do something in the browser, or only to read the page and answer?",
+	Choices: []decide.Choice{
+		{Value: protocol.ModeAsk, Meaning: "a question, or a request to read, find, explain, summarise, compare, translate or check something; nothing needs to change"},
+		{Value: protocol.ModeAct, Meaning: "a request to do something on the page or in the browser: click, type, fill in, select, submit, send, post, buy, book, delete, change a setting, or open a page to act there", Authorizing: true},
+	},
+}
+
+// Reasons of the run_mode event.
+const (
+	routeDecision = "decision_model"
+	routeDefault  = "default"
+	routeHandOff  = "hand_off"
+)
+
+// decider builds the run's closed-question answerer: the decision model
+// when settings name one, and the active model.
+func (r *Router) decider(s settings.Settings, active llm.Provider, b tools.Boundary) *decide.Decider {
+	var dp llm.Provider
+	if cfg, ok := s.Decision(); ok {
+		if p, err := llm.New(cfg, r.p.Fetch); err == nil {
+			dp = p
+		}
+	}
+	return decide.New(dp, active, b)
+}
+
+// route picks the mode of an automatic message from the user's words
+// alone, never from the page: only the decision model's sure "act" starts
+// Act; anything else starts Ask, which may hand itself over.
+func (r *Router) route(ctx context.Context, ru *run, s settings.Settings, d *decide.Decider, history []llm.Message) {
+	mode, reason := protocol.ModeAsk, routeDefault
+	if _, ok := s.Decision(); ok {
+		a := d.AskDecisionModel(ctx, runModeQuestion, decide.Input{Request: ru.text, Context: earlierTask(history)})
+		if a.Choice != "" {
+			mode, reason = a.Choice, routeDecision
+		}
+	}
+	ru.mode = mode
+	ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventRunMode, Reason: reason}, Mode: mode})
+}
+
+// earlierTask tells the decision what came before: the previous request.
+func earlierTask(history []llm.Message) string {
+	for i := len(history) - 1; i >= 0; i-- {
+		if m := history[i]; m.Role == llm.RoleUser && strings.TrimSpace(m.Content) != "" {
+			return "The user's previous request was: " + clip.Line(m.Content, 600)
+		}
+	}
+	return "This is the first request of the conversation."
+}
+
+// handOff decides an automatic Ask turn's request for Act: the evidence
+// must be the user's own words, and the run_mode question, asked again
+// about the request and its corrections without any page text, must
+// answer act.
+func (r *Router) handOff(ru *run, d *decide.Decider) func(ctx context.Context, evidence string) error {
+	return func(ctx context.Context, evidence string) error {
+		words := withCorrections(ru.text, ru.steer.Pending())
+		if !decide.Quotes(words, evidence) {
+			return errors.New("the evidence is not the user's own words")
+		}
+		a := d.Ask(ctx, runModeQuestion, decide.Input{
+			Request: words,
+			Context: "An assistant that read the page asks to act, because the user wrote: \"" + clip.Line(evidence, 600) + "\"",
+		})
+		if a.Choice != protocol.ModeAct {
+			return errors.New("the request does not read as asking for something to be done")
+		}
+		return nil
+	}
+}
