@@ -107,6 +107,13 @@ export const RESOLVED = Object.freeze({
   CORRECTION: "correction",
 });
 
+// run_mode's reason: who chose the mode of an automatic message.
+export const ROUTE = Object.freeze({
+  DECISION_MODEL: "decision_model",
+  DEFAULT: "default",
+  HAND_OFF: "hand_off",
+});
+
 // The settings' planner levels.
 export const PLANNER = Object.freeze({
   OFF: "off",

@@ -71,6 +71,7 @@ function renderList() {
       );
     }),
   );
+  renderDecisionModels();
 }
 
 function edit(index) {
@@ -145,11 +146,22 @@ async function deleteProvider() {
   const providers = settings.providers.filter((_, i) => i !== index);
   const candidate = { ...settings, providers };
   if (!providers.some((p) => p.id === candidate.activeProvider)) candidate.activeProvider = providers[0]?.id ?? "";
+  if (!providers.some((p) => p.id === candidate.decisionProvider)) candidate.decisionProvider = "";
   if (await save(candidate, $("provider-form-error"))) {
     editing = null;
     $("provider-form-section").hidden = true;
     renderList();
   }
+}
+
+// renderDecisionModels offers every provider as the decision model.
+function renderDecisionModels() {
+  const select = $("decision-provider");
+  select.replaceChildren(
+    el("option", { value: "", text: "None: automatic messages start read-only" }),
+    ...settings.providers.map((p) => el("option", { value: p.id, text: p.name || p.id })),
+  );
+  select.value = settings.decisionProvider ?? "";
 }
 
 async function choose(id) {
@@ -222,6 +234,7 @@ $("general-form").addEventListener("submit", (e) => {
       askBeforeActions: $("ask-before-actions").checked,
       planner: $("planner").value,
       planReview: $("plan-review").value,
+      decisionProvider: $("decision-provider").value,
     },
     $("max-steps-error"),
   );

@@ -1,8 +1,19 @@
 // Slash commands typed in the composer (docs/PROTOCOL.md).
 import { send } from "../common/api.js";
-import { ACTION } from "../common/protocol.js";
+import { ACTION, MODE } from "../common/protocol.js";
 
-const USAGE = "Commands: /clear, /export --config, /import <json>, /import --file";
+const USAGE =
+  "Commands: /ask, /act or /auto before a message (its mode), /clear, /export --config, /import <json>, /import --file";
+
+const MODE_COMMANDS = { "/ask": MODE.ASK, "/act": MODE.ACT, "/auto": MODE.AUTO };
+
+// modeCommand reads "/ask text", "/act text" or "/auto text": the mode of
+// this one message and its text; null for anything else.
+export function modeCommand(text) {
+  const m = /^(\/\w+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  const mode = m && MODE_COMMANDS[m[1].toLowerCase()];
+  return mode ? { mode, text: (m[2] ?? "").trim() } : null;
+}
 
 // runCommand handles text starting with "/". It must stay synchronous up to
 // ctx.pickFile(): a file picker opens only inside the user's key or click.
@@ -11,7 +22,8 @@ export function runCommand(text, ctx) {
   const arg = text.trim().slice(name.length).trim();
   switch (name) {
     case "/clear":
-      return ctx.session.clear();
+      // A new chat starts in Auto again.
+      return ctx.session.clear().then(() => ctx.onCleared?.());
     case "/export":
       if (rest[0] === "--config") return exportConfig(ctx);
       return notice(ctx, "Use /export --config to export your settings.");

@@ -1,4 +1,4 @@
-import { COMPACTED, DECISION, EVENT, MODE, PLAN_DECISION, RESOLVED, STATUS } from "../common/protocol.js";
+import { COMPACTED, DECISION, EVENT, MODE, PLAN_DECISION, RESOLVED, ROUTE, STATUS } from "../common/protocol.js";
 
 // applyEvent turns one agent_update event (docs/PROTOCOL.md) of a run into
 // transcript items and returns the run status it implies.
@@ -95,6 +95,9 @@ export function applyEvent(transcript, requestId, ev, describeError) {
         text: ev.text || (ev.mode === MODE.ASK ? "This request goes on read-only." : "The run changed mode."),
       });
       return STATUS.RUNNING;
+    case EVENT.RUN_MODE:
+      transcript.add({ role: "notice", requestId, text: routeNotice(ev) });
+      return STATUS.RUNNING;
     case EVENT.CONTEXT_COMPACTED:
       // History was summarized (or trimmed to fit), not lost: say so inline.
       transcript.add({
@@ -129,4 +132,11 @@ export function applyEvent(transcript, requestId, ev, describeError) {
     default: // step and kinds this panel doesn't show
       return STATUS.RUNNING;
   }
+}
+
+// routeNotice says how WebBrain routed an automatic message.
+function routeNotice(ev) {
+  if (ev.reason === ROUTE.HAND_OFF) return "Switching to Act: your message asks for something to be done on the page.";
+  if (ev.mode === MODE.ACT) return "WebBrain chose Act for this message: it can click and type.";
+  return "Answering read-only (Ask). If your message asks for something to be done, the assistant can switch to Act.";
 }

@@ -69,13 +69,14 @@ export function renderPlanReview(item, answer, redraw) {
   }
   if (resolved) {
     if (item.decision === PLAN_DECISION.EDIT && item.followed) {
+      card.append(el("p", { className: "plan-risks-label plan-yours", text: "Your plan:" }));
       card.append(el("pre", { className: "plan-edited", text: item.followed }));
     }
     card.append(el("p", { className: "approval-outcome", role: "status", text: planOutcome(item) }));
     return card;
   }
   if (item.editing && !closed) {
-    const box = el("textarea", { className: "plan-edit", rows: 8, "aria-label": "The plan to follow" });
+    const box = el("textarea", { className: "plan-edit-box", rows: 8, "aria-label": "The plan to follow" });
     box.value = item.text ?? "";
     const run = el("button", { type: "button", className: "approval-approve", text: "Run this plan" });
     run.addEventListener("click", () => {

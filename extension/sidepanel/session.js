@@ -179,7 +179,7 @@ export class TabSession {
 
   // requeue puts corrections the run did not apply back at the front, in order.
   requeue(texts) {
-    const items = texts.map((text) => ({ id: crypto.randomUUID(), text, mode: this.mode ?? MODE.ASK, paused: false }));
+    const items = texts.map((text) => ({ id: crypto.randomUUID(), text, mode: this.mode ?? MODE.AUTO, paused: false }));
     this.queue.unshift(...items);
     this.queueChanged();
   }
@@ -219,7 +219,7 @@ export class TabSession {
     }
     if (reply.ended) {
       if (!queued)
-        this.enqueue(text, this.mode ?? MODE.ASK, {
+        this.enqueue(text, this.mode ?? MODE.AUTO, {
           front: true,
           paused: this.status !== STATUS.DONE && this.status !== STATUS.RUNNING,
         });
@@ -270,6 +270,7 @@ export class TabSession {
     }
     this.runs = {};
     this.current = null;
+    this.mode = null; // a new chat starts in Auto
     this.queue = [];
     this.queueChanged();
     this.transcript.reset();

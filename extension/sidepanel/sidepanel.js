@@ -1,10 +1,10 @@
 // Side panel entry: binds the panel to a tab, wires the composer and routes
 // agent_update broadcasts to the tab's session.
 import { api, send } from "../common/api.js";
-import { ACTION, MESSAGE, STATUS, STORAGE } from "../common/protocol.js";
+import { ACTION, MESSAGE, MODE, STATUS, STORAGE } from "../common/protocol.js";
 import { TabSession } from "./session.js";
 import { QueueView } from "./queue.js";
-import { runCommand } from "./commands.js";
+import { modeCommand, runCommand } from "./commands.js";
 import { activeProvider, describeError, providerLabel } from "./hints.js";
 
 const $ = (id) => document.getElementById(id);
@@ -90,19 +90,37 @@ async function submit({ steer = false } = {}) {
     els.prompt.value = ""; // taken: a second Enter must not send it twice
     await bound;
   }
-  if (text.startsWith("/")) {
+  // /ask, /act and /auto choose the mode of this one message.
+  const chosen = modeCommand(text);
+  if (text.startsWith("/") && !chosen) {
     els.prompt.value = "";
-    runCommand(text, { session, pickFile, onImported: loadProvider });
+    runCommand(text, { session, pickFile, onImported: loadProvider, onCleared: () => (els.mode.value = MODE.AUTO) });
     return;
   }
+  const message = chosen?.text ?? text;
+  const mode = chosen?.mode ?? els.mode.value;
+  if (!message) return;
   els.prompt.value = "";
   if (session.status !== STATUS.RUNNING) {
-    session.start(text, els.mode.value);
+    session.start(message, mode);
   } else if (!steer) {
-    session.enqueue(text, els.mode.value);
-  } else if (!(await session.steer(text)) && !els.prompt.value) {
+    session.enqueue(message, mode);
+  } else if (!(await session.steer(message)) && !els.prompt.value) {
     els.prompt.value = text; // not delivered: keep the draft, never resend by itself
   }
+}
+
+// Ctrl+Shift+A / X / U put /ask, /act or /auto in front of the draft: the
+// mode of the next message only.
+const SHORTCUTS = { a: "/ask ", x: "/act ", u: "/auto " };
+function modeShortcut(e) {
+  const prefix = e.ctrlKey && e.shiftKey && !e.altKey && SHORTCUTS[e.key.toLowerCase()];
+  if (!prefix) return false;
+  e.preventDefault();
+  const draft = els.prompt.value.replace(/^\/(ask|act|auto)\b\s*/, "");
+  els.prompt.value = prefix + draft;
+  els.prompt.focus();
+  return true;
 }
 
 let onFilePicked = null;
@@ -121,6 +139,7 @@ els.composer.addEventListener("submit", (e) => {
   submit();
 });
 els.prompt.addEventListener("keydown", (e) => {
+  if (modeShortcut(e)) return;
   if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     submit({ steer: e.altKey });

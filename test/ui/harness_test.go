@@ -242,6 +242,23 @@ func pressEnter(shift bool) chromedp.Action[chromedp.Void] {
 	})
 }
 
+// ctrlShift presses Ctrl+Shift+<letter> on the focused element.
+func ctrlShift(letter string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		up := strings.ToUpper(letter)
+		p := input.DispatchKeyEventParams{
+			Type: input.DispatchKeyEventTypeRawKeyDown, Key: up, Code: "Key" + up, Modifiers: 2 | 8,
+			WindowsVirtualKeyCode: int64(up[0]), NativeVirtualKeyCode: int64(up[0]),
+		}
+		if _, err := cdp.Call(ctx, target, input.DispatchKeyEvent, p); err != nil {
+			return err
+		}
+		p.Type = input.DispatchKeyEventTypeKeyUp
+		_, err := cdp.Call(ctx, target, input.DispatchKeyEvent, p)
+		return err
+	})
+}
+
 // screenshot saves the page as <WB_SCREENSHOTS>/<name>.png when that
 // environment variable names a directory: a person looks at the panel.
 func (tb *tab) screenshot(name string) {

@@ -63,7 +63,7 @@ func TestChatStreamsTextAndShowsToolRows(t *testing.T) {
 	}
 	rid := startRun(tb, "this page")
 	start := tb.sent("chat_start")[0]
-	if start["text"] != "Summarize\nthis page" || start["mode"] != "ask" || start["tabId"] != float64(7) {
+	if start["text"] != "Summarize\nthis page" || start["mode"] != "auto" || start["tabId"] != float64(7) {
 		t.Fatalf("chat_start = %v", start)
 	}
 	if !regexp.MustCompile(`^[0-9a-f-]{36}$`).MatchString(rid) {

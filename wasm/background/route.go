@@ -25,13 +25,6 @@ var runModeQuestion = decide.Question{
 	},
 }
 
-// Reasons of the run_mode event.
-const (
-	routeDecision = "decision_model"
-	routeDefault  = "default"
-	routeHandOff  = "hand_off"
-)
-
 // decider builds the run's closed-question answerer: the decision model
 // when settings name one, and the active model.
 func (r *Router) decider(s settings.Settings, active llm.Provider, b tools.Boundary) *decide.Decider {
@@ -48,11 +41,11 @@ func (r *Router) decider(s settings.Settings, active llm.Provider, b tools.Bound
 // alone, never from the page: only the decision model's sure "act" starts
 // Act; anything else starts Ask, which may hand itself over.
 func (r *Router) route(ctx context.Context, ru *run, s settings.Settings, d *decide.Decider, history []llm.Message) {
-	mode, reason := protocol.ModeAsk, routeDefault
+	mode, reason := protocol.ModeAsk, protocol.RouteDefault
 	if _, ok := s.Decision(); ok {
 		a := d.AskDecisionModel(ctx, runModeQuestion, decide.Input{Request: ru.text, Context: earlierTask(history)})
 		if a.Choice != "" {
-			mode, reason = a.Choice, routeDecision
+			mode, reason = a.Choice, protocol.RouteDecisionModel
 		}
 	}
 	ru.mode = mode

@@ -43,7 +43,7 @@ func TestAutoWithoutADecisionModelStartsInAsk(t *testing.T) {
 	e := newEnv(t, answerOnly())
 	e.mustOK(auto(30, "Click the Subscribe button"))
 	j := e.waitEnd(30)
-	if rm := runMode(t, j); rm.Mode != protocol.ModeAsk || rm.Reason != routeDefault {
+	if rm := runMode(t, j); rm.Mode != protocol.ModeAsk || rm.Reason != protocol.RouteDefault {
 		t.Fatalf("run_mode %+v", rm)
 	}
 	req := e.srv.Requests()[0]
@@ -60,7 +60,7 @@ func TestSureDecisionModelRoutesToAct(t *testing.T) {
 	useDecisionModel(t, e, `{"choice":"act","confidence":0.93,"quote":"Click the Subscribe button"}`)
 	e.mustOK(auto(31, "Click the Subscribe button"))
 	j := e.waitEnd(31)
-	if rm := runMode(t, j); rm.Mode != protocol.ModeAct || rm.Reason != routeDecision || j.Mode != protocol.ModeAct {
+	if rm := runMode(t, j); rm.Mode != protocol.ModeAct || rm.Reason != protocol.RouteDecisionModel || j.Mode != protocol.ModeAct {
 		t.Fatalf("run_mode %+v, journal mode %s", rm, j.Mode)
 	}
 	dq := e.srv.DecisionRequests()
@@ -76,7 +76,7 @@ func TestUnsureRoutingStaysInAsk(t *testing.T) {
 	e := newEnv(t, answerOnly())
 	useDecisionModel(t, e, `{"choice":"act","confidence":0.8,"quote":"Click"}`)
 	e.mustOK(auto(32, "Click the Subscribe button"))
-	if rm := runMode(t, e.waitEnd(32)); rm.Mode != protocol.ModeAsk || rm.Reason != routeDefault {
+	if rm := runMode(t, e.waitEnd(32)); rm.Mode != protocol.ModeAsk || rm.Reason != protocol.RouteDefault {
 		t.Fatalf("run_mode %+v", rm)
 	}
 }

@@ -248,7 +248,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		// The Ask pass is dropped: Act starts the request again from the
 		// conversation before it, with every correction.
 		ru.handedOff, ru.mode, ru.resume = true, protocol.ModeAct, nil
-		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventRunMode, Reason: routeHandOff}, Mode: ru.mode})
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventRunMode, Reason: protocol.RouteHandOff}, Mode: ru.mode})
 		return r.runAgent(ru)
 	}
 	r.keepConversation(ru, out.Conversation)

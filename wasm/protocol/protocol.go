@@ -75,6 +75,13 @@ const (
 	EventRunMode = "run_mode"
 )
 
+// Reasons of run_mode: who chose the mode of an automatic message.
+const (
+	RouteDecisionModel = "decision_model" // the decision model's sure answer
+	RouteDefault       = "default"        // no decision model or no sure answer: Ask
+	RouteHandOff       = "hand_off"       // the Ask turn handed the request to Act
+)
+
 // Planner levels (settings "planner"): Off asks only the intent question,
 // Try plans and carries on read-only when planning fails, Strict plans,
 // shows every plan for review and stops when planning fails.
@@ -243,6 +250,7 @@ var (
 	Decisions     = []string{DecisionApprove, DecisionApproveSite, DecisionDecline}
 	Resolved      = []string{ResolvedUser, ResolvedTimeout, ResolvedStopped, ResolvedCorrection}
 	Planners      = []string{PlannerOff, PlannerTry, PlannerStrict}
+	Routes        = []string{RouteDecisionModel, RouteDefault, RouteHandOff}
 	Reviews       = []string{ReviewStrict, ReviewAlways}
 	PlanDecisions = []string{PlanApprove, PlanEdit, PlanReject, PlanSuperseded}
 	Compacted     = []string{CompactedAuto, CompactedOverflow}
@@ -262,6 +270,6 @@ var (
 		"ACTION": Actions, "MESSAGE": Messages, "EVENT": Events, "STATUS": Statuses, "STORAGE": Keys,
 		"MODE": Modes, "TIER": Tiers, "PROVIDER_KIND": Kinds, "DECISION": Decisions,
 		"RESOLVED": Resolved, "COMPACTED": Compacted, "CATEGORY": Categories,
-		"PLANNER": Planners, "PLAN_REVIEW": Reviews, "PLAN_DECISION": PlanDecisions,
+		"PLANNER": Planners, "PLAN_REVIEW": Reviews, "PLAN_DECISION": PlanDecisions, "ROUTE": Routes,
 	}
 )
