@@ -68,3 +68,6 @@ func (s *session) Click(css string) {
 func TestStrictPlanIsReviewedBeforeActing(t *testing.T) {
 	scenario.StrictPlanIsReviewedBeforeActing(t, chrome{})
 }
+func TestAutoRoutesQuestionsToAskAndTasksToAct(t *testing.T) {
+	scenario.AutoRoutesQuestionsToAskAndTasksToAct(t, chrome{})
+}

@@ -44,3 +44,6 @@ func (firefoxDriver) OpenURL(t *testing.T, pageURL string, srv *llmtest.Server, 
 func TestStrictPlanIsReviewedBeforeActing(t *testing.T) {
 	scenario.StrictPlanIsReviewedBeforeActing(t, firefoxDriver{})
 }
+func TestAutoRoutesQuestionsToAskAndTasksToAct(t *testing.T) {
+	scenario.AutoRoutesQuestionsToAskAndTasksToAct(t, firefoxDriver{})
+}

@@ -41,6 +41,13 @@ func signUpModel() *llmtest.Server {
 // usePlanner saves the session's settings again with the planner level.
 func usePlanner(t *testing.T, s Session, level string) {
 	t.Helper()
+	editSettings(t, s, func(settings map[string]any) { settings["planner"] = level })
+}
+
+// editSettings reads the settings through settings_get, lets edit change
+// them and saves them through settings_save, as the settings page does.
+func editSettings(t *testing.T, s Session, edit func(map[string]any)) {
+	t.Helper()
 	r := Eval[struct {
 		OK       bool            `json:"ok"`
 		Error    string          `json:"error"`
@@ -53,7 +60,7 @@ func usePlanner(t *testing.T, s Session, level string) {
 	if err := json.Unmarshal(r.Settings, &settings); err != nil {
 		t.Fatal(err)
 	}
-	settings["planner"] = level
+	edit(settings)
 	msg, _ := json.Marshal(map[string]any{"action": "settings_save", "settings": settings})
 	if saved := Eval[reply](t, s, Panel, fmt.Sprintf(`%s.runtime.sendMessage(%s)`, extAPI, msg)); !saved.OK {
 		t.Fatalf("settings_save: %s", saved.Error)

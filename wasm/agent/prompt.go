@@ -2,6 +2,7 @@ package agent
 
 import (
 	"net/url"
+	"strings"
 
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
@@ -74,7 +75,17 @@ func userMessage(text, pageURL, title string, b tools.Boundary) string {
 	if pageURL == "" && title == "" {
 		return text
 	}
-	return text + "\n\nThe user is on this page:\n" + b.Wrap("URL: "+sanitiseURL(pageURL)+"\nTitle: "+title)
+	return text + pageIntro + b.Wrap("URL: "+sanitiseURL(pageURL)+"\nTitle: "+title)
+}
+
+const pageIntro = "\n\nThe user is on this page:\n"
+
+// UserWords is what the user typed in a stored user message of a turn,
+// without the page details and site notes the turn added: those are page
+// text and must not reach a question about the user's words.
+func UserWords(content string) string {
+	words, _, _ := strings.Cut(content, pageIntro)
+	return words
 }
 
 // sanitiseURL drops credentials and the fragment; neither helps the model

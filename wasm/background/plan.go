@@ -58,7 +58,7 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 			var err error
 			p, err = planner.Make(ctx, prov, planner.Input{
 				Level: level, Task: withCorrections(task, ru.steer.Pending()), URL: pageURL, Title: title,
-				History: history, Boundary: b,
+				History: ownWords(history), Boundary: b,
 			})
 			var pe *planner.Error
 			switch {
@@ -109,6 +109,19 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 		}
 		return planned{pinned: pinned}, nil
 	}
+}
+
+// ownWords is history with each user message cut to what the user typed:
+// the page details earlier turns added are page text.
+func ownWords(history []llm.Message) []llm.Message {
+	out := make([]llm.Message, len(history))
+	for i, m := range history {
+		if m.Role == llm.RoleUser {
+			m.Content = agent.UserWords(m.Content)
+		}
+		out[i] = m
+	}
+	return out
 }
 
 // withCorrections is the task with the corrections the user sent so far.

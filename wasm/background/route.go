@@ -56,7 +56,7 @@ func (r *Router) route(ctx context.Context, ru *run, s settings.Settings, d *dec
 func earlierTask(history []llm.Message) string {
 	for i := len(history) - 1; i >= 0; i-- {
 		if m := history[i]; m.Role == llm.RoleUser && strings.TrimSpace(m.Content) != "" {
-			return "The user's previous request was: " + clip.Line(m.Content, 600)
+			return "The user's previous request was: " + clip.Line(agent.UserWords(m.Content), 600)
 		}
 	}
 	return "This is the first request of the conversation."

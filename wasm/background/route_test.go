@@ -171,3 +171,33 @@ func TestChosenAskNeverHandsOver(t *testing.T) {
 		t.Fatal("a chosen Ask turn offered the hand-off")
 	}
 }
+
+// The questions about the user's words never carry page text, not even
+// the title an earlier turn stored with its request.
+func TestRoutingAndPlanningSeeNoPageTextFromEarlierTurns(t *testing.T) {
+	e := newEnv(t, answerOnly())
+	useDecisionModel(t, e, `{"choice":"act","confidence":0.95,"quote":"Subscribe"}`)
+	e.mustOK(auto(37, "What is this page?"))
+	e.waitEnd(37)
+	if conv := e.conversation(37); len(conv) < 2 || !strings.Contains(conv[1].Content, "Example") {
+		t.Fatalf("the stored request should carry the page title for the agent: %+v", conv)
+	}
+	msg := auto(37, "Subscribe me")
+	msg["requestId"] = "req-2"
+	e.mustOK(msg)
+	e.waitEnd(37)
+	for _, q := range e.srv.DecisionRequests() {
+		if strings.Contains(q.Messages[1].Content, "Example") || strings.Contains(q.Messages[1].Content, "example.com") {
+			t.Fatalf("a routing question carried page text:\n%s", q.Messages[1].Content)
+		}
+	}
+	plans := e.srv.PlannerRequests()
+	if len(plans) == 0 {
+		t.Fatal("the Act turn was not planned")
+	}
+	user := plans[len(plans)-1].Messages[1].Content
+	_, digest, _ := strings.Cut(user, "The conversation before this task")
+	if !strings.Contains(digest, "What is this page?") || strings.Contains(digest, "Example") {
+		t.Fatalf("the planner's digest:\n%s", digest)
+	}
+}
