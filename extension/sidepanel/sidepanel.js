@@ -170,3 +170,6 @@ async function start() {
 
 setStatus("idle");
 start();
+// Every listener is attached: what a test (or a person) does from now on
+// reaches the panel's code, not the bare HTML.
+document.body.dataset.ready = "true";

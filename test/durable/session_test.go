@@ -66,7 +66,7 @@ func (s *session) openPanel() {
 	if err := chromedp.Do(panel, chromedp.Navigate(panelURL)); err != nil {
 		s.t.Fatalf("open the panel: %v", err)
 	}
-	waitFor(s.t, panel, "the panel", 10*time.Second, `!!document.querySelector('#transcript')?.dataset.runStatus`)
+	waitFor(s.t, panel, "the panel's script (body[data-ready])", 10*time.Second, `document.body?.dataset.ready === 'true'`)
 }
 
 func (s *session) saveSettings() {

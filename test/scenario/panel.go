@@ -44,11 +44,13 @@ func WaitFor(t testing.TB, s Session, what string, timeout time.Duration, expr s
 	}
 }
 
-// WaitPanelReady waits for the panel's prompt, send button and transcript.
+// WaitPanelReady waits until the panel's script runs: its listeners are attached.
 func WaitPanelReady(t testing.TB, s Session) {
 	t.Helper()
-	WaitFor(t, s, "the panel's #prompt, #send and #transcript[data-run-status]", 10*time.Second,
-		`!!(document.querySelector('#prompt') && document.querySelector('#send') && document.querySelector('#transcript')?.dataset.runStatus)`)
+	// body[data-ready] is set by the panel's script once its listeners are
+	// attached; the static HTML already shows the prompt and a run status.
+	WaitFor(t, s, "the panel's script (body[data-ready])", 10*time.Second,
+		`document.body?.dataset.ready === 'true' && !!document.querySelector('#prompt')`)
 }
 
 // WaitRunEnd waits until the run is done, failed or stopped and returns which.
