@@ -14,6 +14,7 @@ import { waitForElement, waitForStable } from './wait.mjs';
 import { docInfo, receiptOf, withReceipt } from './receipts.mjs';
 import { READ_ONLY_INTERNAL, dropPending, finishTrusted, prepareTrusted } from './trusted.mjs';
 import { probe, visibleLinks } from './probe.mjs';
+import { status } from './status.mjs';
 
 const TOOLS = {
   get_accessibility_tree: getTree,
@@ -40,6 +41,7 @@ const INTERNAL = {
   wb_doc: docInfo,
   wb_probe: probe,
   wb_links: visibleLinks,
+  wb_status: status,
 };
 
 // runTool answers one message. With a receipt ({id, doc}) the action is

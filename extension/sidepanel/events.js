@@ -114,12 +114,13 @@ export function applyEvent(transcript, requestId, ev, describeError) {
       return STATUS.RUNNING;
     case EVENT.FINAL: {
       const text = ev.text ?? "";
+      const outcome = ev.outcome || undefined; // failed or partial get a label
       const msg = transcript.streaming(requestId);
       if (msg && text) {
-        msg.text = text;
+        Object.assign(msg, { text, outcome });
         transcript.update(msg);
       } else if (text) {
-        transcript.add({ role: "assistant", requestId, text });
+        transcript.add({ role: "assistant", requestId, text, outcome });
       }
       return STATUS.DONE;
     }

@@ -2,7 +2,7 @@
 // into the #transcript element. Items are plain objects so they can be
 // stored in storage.session and rendered again when the panel reopens:
 //   {role: "user", requestId, text, correction?}
-//   {role: "assistant", requestId, text}            Markdown
+//   {role: "assistant", requestId, text, outcome?}  Markdown; outcome of an Act run
 //   {role: "tool", requestId, id, name, args, result?, isError?}
 //   {role: "clarify", requestId, id, text, options, answer?, expired?}
 //   {role: "approval", requestId, id, text, approval, answered?, decision?, reason?, expired?}
@@ -16,6 +16,9 @@ import { renderApproval, renderClarify } from "./cards.js";
 import { renderPlanReview } from "./plan-card.js";
 
 const ARG_SUMMARY_MAX = 60;
+
+// An Act run that did not succeed says so above its summary.
+const OUTCOME_LABEL = { failed: "Not completed", partial: "Partly done" };
 
 export class Transcript {
   constructor(root, { onClarifyAnswer, onApprovalAnswer, onPlanAnswer, onChange }) {
@@ -126,6 +129,11 @@ export class Transcript {
         return el("div", { className: item.correction ? "msg user correction" : "msg user", text: item.text });
       case "assistant": {
         const node = el("div", { className: "msg assistant" });
+        const label = OUTCOME_LABEL[item.outcome];
+        if (label) {
+          node.classList.add(`outcome-${item.outcome}`);
+          node.append(el("p", { className: "outcome", role: "status", text: label }));
+        }
         node.append(renderMarkdown(item.text));
         return node;
       }

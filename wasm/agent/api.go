@@ -32,6 +32,9 @@ type Event struct {
 	// Decision answers an approval (approval_resolved) or a plan review
 	// (plan_resolved).
 	Decision string `json:"decision,omitempty"`
+	// Outcome is how an Act run ended by its own account, checked by the
+	// completion judge (final): success, partial or failed; "" for Ask.
+	Outcome string `json:"outcome,omitempty"`
 	// Plan is the card of a plan_review event.
 	Plan *planner.Card `json:"plan,omitempty"`
 }
@@ -52,6 +55,13 @@ type OnceExecutor interface {
 	Locate(ctx context.Context, call llm.ToolCall) (string, error)
 	// ExecuteOnce runs call under the receipt.
 	ExecuteOnce(ctx context.Context, call llm.ToolCall, r tools.Receipt) (string, error)
+}
+
+// StatusReader reads what the page says about the task (tools.PageStatus)
+// for the completion judge; an Executor that is one gets its success
+// claims checked.
+type StatusReader interface {
+	Status(ctx context.Context) (tools.PageStatus, error)
 }
 
 // Clarifier asks the user a question and waits for the answer.

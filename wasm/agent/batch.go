@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
@@ -162,7 +163,7 @@ func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) 
 		if json.Unmarshal([]byte(orEmptyObject(call.Arguments)), &a) != nil || a.Summary == "" {
 			return "Error: done needs a summary for the user and a status.", true, ""
 		}
-		return "Finished.", false, a.Summary
+		return r.judge(ctx, a.Summary, a.Status)
 	case protocol.ToolClarify:
 		return r.clarify(ctx, call)
 	}
@@ -180,6 +181,52 @@ func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) 
 		return "Error: " + err.Error(), true, ""
 	}
 	return out, false, ""
+}
+
+// Outcomes of an Act run (done's status).
+const (
+	outcomeSuccess = "success"
+	outcomePartial = "partial"
+	outcomeFailed  = "failed"
+)
+
+// judge checks a done call against what the page shows (the completion
+// judge): a success claim while the page shows an error is sent back once
+// with the errors; claimed again, the run ends as failed, with the page's
+// words under the summary. The model's word alone is never the outcome.
+func (r *run) judge(ctx context.Context, summary, status string) (string, bool, string) {
+	switch status = strings.ToLower(strings.TrimSpace(status)); status {
+	case outcomeSuccess, outcomePartial, outcomeFailed:
+	default:
+		status = outcomeSuccess // done without a status claims it is done
+	}
+	r.status = status
+	reader, ok := r.opts.Executor.(StatusReader)
+	if r.opts.Mode != protocol.ModeAct || status != outcomeSuccess || !ok {
+		return "Finished.", false, summary
+	}
+	st, err := reader.Status(ctx)
+	if err != nil || len(st.Errors) == 0 {
+		return "Finished.", false, summary
+	}
+	shown := r.opts.Boundary.Wrap(strings.Join(st.Errors, "\n"))
+	if !r.judged {
+		r.judged = true
+		r.status = ""
+		return "Not finished: WebBrain read the page, and it shows these errors:\n" + shown +
+			"\nFix what the page says and check the result, or call done with status failed or partial and tell the user what went wrong.", true, ""
+	}
+	r.status = outcomeFailed
+	return "Finished.", false, summary + "\n\n**WebBrain could not confirm this.** The page still shows: " + quoteList(st.Errors)
+}
+
+// quoteList renders page messages for the user, each in quotes.
+func quoteList(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = "“" + clip.Runes(s, 200) + "”"
+	}
+	return strings.Join(q, "; ")
 }
 
 // requestActionMode asks the background to hand the request over to Act;

@@ -59,6 +59,7 @@ type fakeContent struct {
 	// The page's half of receipts: its document and the replies it keeps.
 	doc      string
 	receipts map[string]json.RawMessage
+	errors   []string // what wb_status reports the page shows as errors
 }
 
 func (f *fakeContent) Send(ctx context.Context, tabID int, msg json.RawMessage) (json.RawMessage, error) {
@@ -77,6 +78,10 @@ func (f *fakeContent) Send(ctx context.Context, tabID int, msg json.RawMessage) 
 	if m.Name == "wb_doc" {
 		defer f.mu.Unlock()
 		return json.Marshal(map[string]any{"ok": true, "result": map[string]string{"doc": f.doc, "url": "https://example.com/"}})
+	}
+	if m.Name == "wb_status" {
+		defer f.mu.Unlock()
+		return json.Marshal(map[string]any{"ok": true, "result": map[string]any{"url": "https://example.com/", "errors": f.errors, "notices": []string{}}})
 	}
 	if m.Receipt != nil {
 		if r, ok := f.receipts[m.Receipt.ID]; ok {

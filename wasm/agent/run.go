@@ -45,6 +45,8 @@ type run struct {
 	site      string          // id of the adapter of the current page
 	siteShown map[string]bool // names of the sites whose notes this turn carries
 	startURL  string          // the page the turn began on
+	status    string          // done's status, as the completion judge left it
+	judged    bool            // a success claim was sent back once already
 }
 
 // Run runs one user turn on top of history and returns the conversation
@@ -254,7 +256,7 @@ func (r *run) outcome(final string) Outcome {
 // (the conversation keeps the model's own words).
 func (r *run) finish(final string) Outcome {
 	final = r.cleanAnswer(final)
-	r.emit(Event{Kind: protocol.EventFinal, Text: final})
+	r.emit(Event{Kind: protocol.EventFinal, Text: final, Outcome: r.status})
 	return r.outcome(final)
 }
 

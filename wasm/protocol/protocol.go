@@ -223,6 +223,7 @@ const (
 	PageDoc            = "wb_doc"          // this document's id and URL
 	PageProbe          = "wb_probe"        // describe a control for the action gate
 	PageLinks          = "wb_links"        // the links a person can see
+	PageStatus         = "wb_status"       // the errors and notices the page shows
 	PageTrustedPrepare = "trusted_prepare" // plan Chrome's trusted input
 	PageTrustedFinish  = "trusted_finish"  // report what the input changed
 )
@@ -264,7 +265,7 @@ var (
 		ToolSetField, ToolClick, ToolTypeText, ToolPressKeys, ToolNavigate, ToolGoBack, ToolGoForward,
 		ToolDone, ToolClarify, ToolLoadSkill,
 	}
-	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageTrustedPrepare, PageTrustedFinish}
+	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish}
 
 	Groups = map[string][]string{
 		"ACTION": Actions, "MESSAGE": Messages, "EVENT": Events, "STATUS": Statuses, "STORAGE": Keys,

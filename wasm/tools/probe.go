@@ -60,3 +60,26 @@ func (d *Dispatcher) internal(ctx context.Context, name string, args map[string]
 	}
 	return r.Result, nil
 }
+
+// PageStatus is what the page itself says about the task's state
+// (wb_status): errors a person reads as "this did not work", and other
+// notices. All of it is page text.
+type PageStatus struct {
+	URL     string   `json:"url"`
+	Title   string   `json:"title"`
+	Errors  []string `json:"errors"`
+	Notices []string `json:"notices"`
+}
+
+// Status reads the tab's PageStatus.
+func (d *Dispatcher) Status(ctx context.Context) (PageStatus, error) {
+	var s PageStatus
+	raw, err := d.internal(ctx, protocol.PageStatus, map[string]any{})
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return s, fmt.Errorf("the page sent an unreadable status")
+	}
+	return s, nil
+}
