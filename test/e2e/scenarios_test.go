@@ -71,3 +71,4 @@ func TestStrictPlanIsReviewedBeforeActing(t *testing.T) {
 func TestAutoRoutesQuestionsToAskAndTasksToAct(t *testing.T) {
 	scenario.AutoRoutesQuestionsToAskAndTasksToAct(t, chrome{})
 }
+func TestFalseSuccessIsNotReported(t *testing.T) { scenario.FalseSuccessIsNotReported(t, chrome{}) }

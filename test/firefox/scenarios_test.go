@@ -47,3 +47,6 @@ func TestStrictPlanIsReviewedBeforeActing(t *testing.T) {
 func TestAutoRoutesQuestionsToAskAndTasksToAct(t *testing.T) {
 	scenario.AutoRoutesQuestionsToAskAndTasksToAct(t, firefoxDriver{})
 }
+func TestFalseSuccessIsNotReported(t *testing.T) {
+	scenario.FalseSuccessIsNotReported(t, firefoxDriver{})
+}
