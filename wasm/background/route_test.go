@@ -201,3 +201,31 @@ func TestRoutingAndPlanningSeeNoPageTextFromEarlierTurns(t *testing.T) {
 		t.Fatalf("the planner's digest:\n%s", digest)
 	}
 }
+
+// A request handed over to Act and interrupted by a restart resumes in
+// Act, without offering the hand-off again.
+func TestHandedOffRunResumesInActAfterARestart(t *testing.T) {
+	page := &pageCounter{hold: make(chan struct{})}
+	e := newEnv(t, handOffModel("subscribe me to the weekly digest"))
+	e.r.p.Content = page
+	e.srv.Decider = func(llmtest.Request) llmtest.Turn {
+		return llmtest.Turn{Text: `{"choice":"act","quote":"subscribe me to the weekly digest"}`}
+	}
+	e.mustOK(auto(38, "Please subscribe me to the weekly digest"))
+	eventually(t, "the Act pass's click", func() bool { return len(page.names()) == 1 })
+	before := len(e.srv.Requests())
+
+	e2 := e.restart(&pageCounter{})
+	e2.send(map[string]any{"action": "run_state", "tabId": 38})
+	tick(t, e2)
+	j := e2.waitEnd(38)
+	if j.Mode != protocol.ModeAct || j.Final != "Clicked." {
+		t.Fatalf("resumed journal mode %s, final %q", j.Mode, j.Final)
+	}
+	for _, r := range e2.srv.Requests()[before:] {
+		if !offered(r, "click_ax") || offered(r, tools.RequestActionMode) {
+			t.Fatalf("a resumed request offered %v", r.Tools)
+		}
+	}
+	close(page.hold)
+}
