@@ -44,7 +44,7 @@ function load() {
     performance,
     console: { ...console, error() {} },
     fetch: async () => ({}),
-    WebAssembly: { instantiateStreaming: async () => ({ instance: {} }) },
+    WebAssembly: { compileStreaming: async () => ({}), instantiate: async () => ({}) },
   });
   ctx.globalThis = ctx;
   vm.runInContext(source, ctx);

@@ -37,3 +37,11 @@ func Export(h Handler) {
 		ready.Invoke()
 	}
 }
+
+// MarkStartup records in globalThis.wbStartup when a step of the start
+// ended (jsglue/background.js keeps the others), for test/bench/startup.
+func MarkStartup(name string) {
+	if s := js.Global().Get("wbStartup"); s.Truthy() {
+		s.Set(name, js.Global().Get("performance").Call("now"))
+	}
+}

@@ -1,9 +1,15 @@
-// Command startup measures how fast the extension's service worker gets the
-// Go core ready after Chrome stopped it, the case a user meets whenever the
-// worker went idle, and how fast the side panel is usable once opened. It loads dist/chrome in headless Chromium, then, run after
-// run, stops every service worker (CDP ServiceWorker.stopAllWorkers), wakes
-// ours with a chrome.runtime.sendMessage from an extension page and reads the
-// timing jsglue/background.js recorded in globalThis.wbStartup.
+// Command startup measures how fast the extension's service worker answers
+// after Chrome stopped it, the case a user meets whenever the worker went
+// idle, how fast it answers once awake, and how fast the side panel is
+// usable once opened. It loads dist/chrome in headless Chromium beside a
+// reference: a plain JS extension, written to a temporary directory, whose
+// service worker answers the same message with a storage read and no
+// WebAssembly. Round after round it stops every service worker (CDP
+// ServiceWorker.stopAllWorkers), wakes one worker with a
+// chrome.runtime.sendMessage from its extension page, then sends it more
+// messages; the two extensions alternate, so both see the same load. It
+// also reads the timing jsglue/background.js recorded in
+// globalThis.wbStartup, which says where WebBrain's wake went.
 //
 //	go run ./test/bench/startup -ext dist/chrome
 package main
@@ -40,11 +46,59 @@ func main() {
 	}
 }
 
-// sample is one restart, in milliseconds.
-type sample struct {
-	ready     float64 // worker start (its time origin) → Go ready
-	script    float64 // background.js start → Go ready
-	roundTrip float64 // sendMessage to a stopped worker → reply, seen by the page
+// warmMessages is how many messages each round sends an awake worker.
+const warmMessages = 10
+
+// side is one extension under test: its worker target and an open page of
+// its own, from which messages go to its worker.
+type side struct {
+	name     string
+	isWorker func(*target.Info) bool
+	page     context.Context
+}
+
+// round is one wake and the warm messages after it, in milliseconds.
+type round struct {
+	wake   float64   // sendMessage to a stopped worker → reply, seen by the page
+	warm   []float64 // sendMessage to the awake worker → reply
+	timing startup   // the worker's own clock
+}
+
+// referenceWorker answers like WebBrain's settings_get, with one storage
+// read, in plain JS.
+const referenceWorker = `"use strict";
+globalThis.wbStartup = { scriptStart: performance.now() };
+chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
+  if (!msg || typeof msg.action !== "string") return false;
+  globalThis.wbStartup.firstMessage ??= performance.now();
+  chrome.storage.local.get("settings").then((items) => {
+    globalThis.wbStartup.firstReply ??= performance.now();
+    sendResponse({ ok: true, settings: items.settings ?? {} });
+  });
+  return true;
+});
+`
+
+const referenceManifest = `{
+  "manifest_version": 3,
+  "name": "Plain JS reference",
+  "version": "1.0",
+  "background": { "service_worker": "reference.js" },
+  "permissions": ["storage"]
+}
+`
+
+func isReferenceWorker(info *target.Info) bool {
+	return info.Type == "service_worker" && strings.HasPrefix(info.URL, "chrome-extension://") &&
+		strings.HasSuffix(info.URL, "/reference.js")
+}
+
+// writeReference writes the reference extension into dir.
+func writeReference(dir string) error {
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(referenceManifest), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "reference.js"), []byte(referenceWorker), 0o644)
 }
 
 func run(chromium, ext string, n int) error {
@@ -55,17 +109,24 @@ func run(chromium, ext string, n int) error {
 	if _, err := os.Stat(filepath.Join(ext, "manifest.json")); err != nil {
 		return fmt.Errorf("no built extension in %s (run ./build.sh): %w", ext, err)
 	}
-	profile, err := os.MkdirTemp("", "webbrain-bench-")
+	tmp, err := os.MkdirTemp("", "webbrain-bench-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(profile)
+	defer os.RemoveAll(tmp)
+	profile, ref := filepath.Join(tmp, "profile"), filepath.Join(tmp, "reference")
+	if err := os.Mkdir(ref, 0o755); err != nil {
+		return err
+	}
+	if err := writeReference(ref); err != nil {
+		return err
+	}
 
-	opts := testenv.ExtensionOptions(profile, ext,
+	opts := testenv.ExtensionOptions(profile, ext+","+ref,
 		chromedp.ExecPath(chromium),
 		chromedp.Flag("disable-features", "Translate,DisableLoadExtensionCommandLineSwitch"),
 	)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	defer cancelAlloc()
@@ -75,46 +136,96 @@ func run(chromium, ext string, n int) error {
 		return fmt.Errorf("start Chromium: %w", err)
 	}
 
-	worker, err := waitWorker(browserCtx)
-	if err != nil {
-		return err
-	}
-	origin := strings.TrimSuffix(worker.URL, "background.js")
-	// Any extension page gets chrome.runtime; the manifest is always there.
-	if err := chromedp.Do(browserCtx, chromedp.Navigate(origin+"manifest.json")); err != nil {
-		return fmt.Errorf("open an extension page: %w", err)
+	ours := &side{name: "WebBrain (Go/wasm)", isWorker: testenv.IsExtensionWorker}
+	plain := &side{name: "plain JS reference", isWorker: isReferenceWorker}
+	var origin string
+	for _, sd := range []*side{ours, plain} {
+		w, err := waitWorker(browserCtx, sd.isWorker)
+		if err != nil {
+			return err
+		}
+		o := w.URL[:strings.LastIndex(w.URL, "/")+1]
+		if sd == ours {
+			origin = o
+		}
+		page, cancelPage := chromedp.NewContext(browserCtx)
+		defer cancelPage()
+		// Any extension page gets chrome.runtime; the manifest is always there.
+		if err := chromedp.Do(page, chromedp.Navigate(o+"manifest.json")); err != nil {
+			return fmt.Errorf("open a page of %s: %w", sd.name, err)
+		}
+		sd.page = page
+		if _, err := send(page, 1); err != nil { // first start: install, cold caches
+			return err
+		}
 	}
 	if _, err := chromedp.Call(browserCtx, serviceworker.Enable, cdp.Empty{}); err != nil {
 		return fmt.Errorf("enable the ServiceWorker domain: %w", err)
 	}
-	if _, err := wake(browserCtx); err != nil { // first start: install, cold caches
-		return err
-	}
 
-	var samples []sample
-	for range n {
-		s, err := restart(browserCtx)
-		if err != nil {
-			return err
+	rounds := map[*side][]round{}
+	for i := range n {
+		order := []*side{ours, plain}
+		if i%2 == 1 {
+			order = []*side{plain, ours}
 		}
-		samples = append(samples, s)
+		for _, sd := range order {
+			r, err := restart(browserCtx, sd)
+			if err != nil {
+				return fmt.Errorf("%s: %w", sd.name, err)
+			}
+			rounds[sd] = append(rounds[sd], r)
+		}
 	}
-	fmt.Printf("worker start-up over %d restarts (ms)           median    min    max\n", n)
-	report("  worker start -> Go ready", samples, func(s sample) float64 { return s.ready })
-	report("  background.js start -> Go ready", samples, func(s sample) float64 { return s.script })
-	report("  message to stopped worker -> reply", samples, func(s sample) float64 { return s.roundTrip })
+	printRounds(n, ours, plain, rounds)
 
-	var opens []sample
+	var opens []float64
 	for range n {
 		ms, err := openPanel(browserCtx, origin)
 		if err != nil {
 			return err
 		}
-		opens = append(opens, sample{ready: ms})
+		opens = append(opens, ms)
 	}
 	fmt.Printf("side panel over %d opens (ms)                   median    min    max\n", n)
-	report("  navigation start -> usable", opens, func(s sample) float64 { return s.ready })
+	report("  navigation start -> usable", opens)
 	return nil
+}
+
+func printRounds(n int, ours, plain *side, rounds map[*side][]round) {
+	col := func(sd *side, f func(round) []float64) []float64 {
+		var v []float64
+		for _, r := range rounds[sd] {
+			v = append(v, f(r)...)
+		}
+		return v
+	}
+	wake := func(r round) []float64 { return []float64{r.wake} }
+	warm := func(r round) []float64 { return r.warm }
+	fmt.Printf("message to a stopped worker -> reply, %d wakes each (ms)  median    min    max\n", n)
+	wo, wp := report("  "+ours.name, col(ours, wake)), report("  "+plain.name, col(plain, wake))
+	fmt.Printf("  %-44s %7.2f\n", "WebBrain / reference (medians)", wo/wp)
+	fmt.Printf("warm message round trip, %d messages each (ms)            median    min    max\n", n*warmMessages)
+	mo, mp := report("  "+ours.name, col(ours, warm)), report("  "+plain.name, col(plain, warm))
+	fmt.Printf("  %-44s %7.2f\n", "WebBrain / reference (medians)", mo/mp)
+
+	// The steps of WebBrain's wake on the worker's clock; each is the
+	// median of its own samples, so they need not add up to the whole.
+	step := func(f func(startup) float64) func(round) []float64 {
+		return func(r round) []float64 { return []float64{f(r.timing)} }
+	}
+	fmt.Printf("where WebBrain's wake goes, worker clock (ms)            median    min    max\n")
+	report("  worker start -> background.js runs", col(ours, step(func(t startup) float64 { return t.ScriptStart })))
+	report("    reference: worker start -> script runs", col(plain, step(func(t startup) float64 { return t.ScriptStart })))
+	report("  wasm_exec.js, host.js loaded", col(ours, step(func(t startup) float64 { return t.Glue - t.ScriptStart })))
+	report("  module fetched and compiled (streaming)", col(ours, step(func(t startup) float64 { return t.Compiled - t.Glue })))
+	report("  instantiated", col(ours, step(func(t startup) float64 { return t.Instantiated - t.Compiled })))
+	report("  Go runtime start and package init", col(ours, step(func(t startup) float64 { return t.GoMain - t.Instantiated })))
+	report("  main -> Go ready", col(ours, step(func(t startup) float64 { return t.GoReady - t.GoMain })))
+	report("  message arrives (worker start ->)", col(ours, step(func(t startup) float64 { return t.FirstMessage })))
+	report("  Go ready -> first reply", col(ours, step(func(t startup) float64 { return t.FirstReply - t.GoReady })))
+	report("  worker start -> first reply", col(ours, step(func(t startup) float64 { return t.FirstReply })))
+	report("    reference: worker start -> first reply", col(plain, step(func(t startup) float64 { return t.FirstReply })))
 }
 
 // usableProbe runs at document start in the panel and records when it is
@@ -154,59 +265,77 @@ func openPanel(browserCtx context.Context, origin string) (float64, error) {
 	return 0, errors.New("the side panel never became usable")
 }
 
-// restart stops the worker, wakes it with a message and collects its timing.
-func restart(ctx context.Context) (sample, error) {
+// restart stops every worker, wakes sd's with a message, sends it
+// warmMessages more and collects its timing.
+func restart(ctx context.Context, sd *side) (round, error) {
 	if _, err := chromedp.Call(ctx, serviceworker.StopAllWorkers, cdp.Empty{}); err != nil {
-		return sample{}, fmt.Errorf("stop workers: %w", err)
+		return round{}, fmt.Errorf("stop workers: %w", err)
 	}
 	if err := waitNoWorker(ctx); err != nil {
-		return sample{}, err
+		return round{}, err
 	}
 	// Gone, so the worker found after the wake is a fresh start.
-	rt, err := wake(ctx)
+	ms, err := send(sd.page, 1+warmMessages)
 	if err != nil {
-		return sample{}, err
+		return round{}, err
 	}
-	w, err := waitWorker(ctx)
+	w, err := waitWorker(ctx, sd.isWorker)
 	if err != nil {
-		return sample{}, err
+		return round{}, err
 	}
 	timing, err := workerTiming(ctx, w.TargetID)
 	if err != nil {
-		return sample{}, err
+		return round{}, err
 	}
-	return sample{ready: timing.GoReady, script: timing.GoReady - timing.ScriptStart, roundTrip: rt}, nil
+	return round{wake: ms[0], warm: ms[1:], timing: timing}, nil
 }
 
-// wake sends a message from the extension page and returns the round trip
-// in ms as the page measured it; the reply must come from the Go core.
-func wake(ctx context.Context) (float64, error) {
-	const js = `(async () => {
-		const t = performance.now();
-		const reply = await chrome.runtime.sendMessage({action: "settings_get"});
-		return {ms: performance.now() - t, reply};
-	})()`
+// send sends count messages one after another from an extension page and
+// returns each round trip in ms as the page measured it; each reply must
+// come from the worker's core, not from a failure.
+func send(page context.Context, count int) ([]float64, error) {
+	js := fmt.Sprintf(`(async () => {
+		const out = [];
+		for (let i = 0; i < %d; i++) {
+			const t = performance.now();
+			const reply = await chrome.runtime.sendMessage({action: "settings_get"});
+			out.push({ms: performance.now() - t, reply});
+		}
+		return out;
+	})()`, count)
 	type result struct {
 		MS    float64         `json:"ms"`
 		Reply json.RawMessage `json:"reply"`
 	}
-	res, err := chromedp.Run(ctx, chromedp.Evaluate[result](js, chromedp.EvalAwaitPromise))
+	res, err := chromedp.Run(page, chromedp.Evaluate[[]result](js, chromedp.EvalAwaitPromise))
 	if err != nil {
-		return 0, fmt.Errorf("wake the worker: %w", err)
+		return nil, fmt.Errorf("message the worker: %w", err)
 	}
-	var reply struct {
-		OK    bool   `json:"ok"`
-		Error string `json:"error"`
+	ms := make([]float64, len(res))
+	for i, r := range res {
+		var reply struct {
+			OK bool `json:"ok"`
+		}
+		if err := json.Unmarshal(r.Reply, &reply); err != nil || !reply.OK {
+			return nil, fmt.Errorf("the worker answered %s", r.Reply)
+		}
+		ms[i] = r.MS
 	}
-	if err := json.Unmarshal(res.Reply, &reply); err != nil || (!reply.OK && strings.Contains(reply.Error, "core failed")) {
-		return 0, fmt.Errorf("the worker answered %s", res.Reply)
-	}
-	return res.MS, nil
+	return ms, nil
 }
 
+// startup is globalThis.wbStartup: when each step of the start ended, in
+// ms from the worker's start. The reference records only scriptStart and
+// the first message and reply.
 type startup struct {
-	ScriptStart float64 `json:"scriptStart"`
-	GoReady     float64 `json:"goReady"`
+	ScriptStart  float64 `json:"scriptStart"`
+	Glue         float64 `json:"glue"`
+	Compiled     float64 `json:"compiled"`
+	Instantiated float64 `json:"instantiated"`
+	GoMain       float64 `json:"goMain"`
+	GoReady      float64 `json:"goReady"`
+	FirstMessage float64 `json:"firstMessage"`
+	FirstReply   float64 `json:"firstReply"`
 }
 
 // workerTiming reads globalThis.wbStartup in the worker target.
@@ -217,24 +346,24 @@ func workerTiming(ctx context.Context, id target.ID) (startup, error) {
 	// A worker's globals can be missing for a moment after its target appears.
 	for range 50 {
 		s, err := chromedp.Run(wctx, chromedp.Evaluate[*startup](`globalThis.wbStartup ?? null`))
-		if err == nil && s != nil && s.GoReady > 0 {
+		if err == nil && s != nil && s.FirstReply > 0 {
 			return *s, nil
 		}
 		lastErr = err
 		time.Sleep(20 * time.Millisecond)
 	}
-	return startup{}, fmt.Errorf("the worker recorded no Go ready time (%v)", lastErr)
+	return startup{}, fmt.Errorf("the worker recorded no reply time (%v)", lastErr)
 }
 
-// waitWorker returns the extension's service worker target. A restarted
-// worker keeps its target id.
-func waitWorker(ctx context.Context) (*target.Info, error) {
+// waitWorker returns the service worker target isWorker picks. A
+// restarted worker keeps its target id.
+func waitWorker(ctx context.Context, isWorker func(*target.Info) bool) (*target.Info, error) {
 	for range 250 {
 		infos, err := chromedp.Targets(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if i := slices.IndexFunc(infos, testenv.IsExtensionWorker); i >= 0 {
+		if i := slices.IndexFunc(infos, isWorker); i >= 0 {
 			return infos[i], nil
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -242,14 +371,14 @@ func waitWorker(ctx context.Context) (*target.Info, error) {
 	return nil, errors.New("the extension's service worker did not appear: did Chromium refuse the extension (a file the manifest names is missing)?")
 }
 
-// waitNoWorker waits until the extension has no service worker running.
+// waitNoWorker waits until neither extension has a service worker running.
 func waitNoWorker(ctx context.Context) error {
 	for range 250 {
 		infos, err := chromedp.Targets(ctx)
 		if err != nil {
 			return err
 		}
-		if !slices.ContainsFunc(infos, testenv.IsExtensionWorker) {
+		if !slices.ContainsFunc(infos, func(i *target.Info) bool { return testenv.IsExtensionWorker(i) || isReferenceWorker(i) }) {
 			return nil
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -257,15 +386,14 @@ func waitNoWorker(ctx context.Context) error {
 	return errors.New("the service worker did not stop")
 }
 
-func report(name string, samples []sample, f func(sample) float64) {
-	v := make([]float64, len(samples))
-	for i, s := range samples {
-		v[i] = f(s)
-	}
+// report prints the median, min and max of v and returns the median.
+func report(name string, v []float64) float64 {
+	v = slices.Clone(v)
 	slices.Sort(v)
 	median := v[len(v)/2]
 	if len(v)%2 == 0 {
 		median = (v[len(v)/2-1] + v[len(v)/2]) / 2
 	}
-	fmt.Printf("%-40s %7.1f %6.1f %6.1f\n", name, median, v[0], v[len(v)-1])
+	fmt.Printf("%-46s %7.1f %6.1f %6.1f\n", name, median, v[0], v[len(v)-1])
+	return median
 }
