@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -186,29 +187,38 @@ var requestLex = map[string]string{
 // keySet holds folded field keys. A Latin key matches whole words, also
 // with a plural "s" or a number after it ("comments", "password2") but not
 // inside another word ("postcode" is no post); a CJK key is a substring.
+// The keys are folded on first use, not at start-up: a worker woken for a
+// message that runs no page action never needs them.
 type keySet struct {
+	folded func() foldedKeys
+}
+
+type foldedKeys struct {
 	latin, cjk []string
 }
 
 func keys(list string) keySet {
-	var k keySet
-	for _, w := range strings.Split(list, "|") {
-		f := strings.TrimSpace(fold(w))
-		switch {
-		case f == "":
-		case hasCJK(f):
-			k.cjk = append(k.cjk, f)
-		default:
-			k.latin = append(k.latin, f)
+	return keySet{sync.OnceValue(func() foldedKeys {
+		var k foldedKeys
+		for _, w := range strings.Split(list, "|") {
+			f := strings.TrimSpace(fold(w))
+			switch {
+			case f == "":
+			case hasCJK(f):
+				k.cjk = append(k.cjk, f)
+			default:
+				k.latin = append(k.latin, f)
+			}
 		}
-	}
-	return k
+		return k
+	})}
 }
 
 // in reports whether folded text t (space-padded) holds one of the keys.
 func (k keySet) in(t string) bool { return k.find(t) != "" }
 
-func (k keySet) find(t string) string {
+func (ks keySet) find(t string) string {
+	k := ks.folded()
 	for _, w := range k.latin {
 		for from := 0; ; {
 			j := strings.Index(t[from:], " "+w)
@@ -285,16 +295,17 @@ func compile(m map[string]string) *lexicon {
 	return lx
 }
 
+// The lexicons are compiled on first use, like the keys.
 var (
-	captionEntries = compile(captionLex)
-	requestEntries = compile(requestLex)
-	toggleEntries  = func() *lexicon {
+	captionEntries = sync.OnceValue(func() *lexicon { return compile(captionLex) })
+	requestEntries = sync.OnceValue(func() *lexicon { return compile(requestLex) })
+	toggleEntries  = sync.OnceValue(func() *lexicon {
 		m := map[string]string{}
 		for c, l := range toggleLex {
 			m[string(c)] = l
 		}
 		return compile(m)
-	}()
+	})
 )
 
 // match is one occurrence of an entry in folded text.
