@@ -189,29 +189,32 @@ var requestLex = map[string]string{
 // inside another word ("postcode" is no post); a CJK key is a substring.
 // The keys are folded on first use, not at start-up: a worker woken for a
 // message that runs no page action never needs them.
-type keySet struct {
-	folded func() foldedKeys
-}
+type keySet struct{ *lazyKeys }
 
-type foldedKeys struct {
+type lazyKeys struct {
+	list       string
+	once       sync.Once
 	latin, cjk []string
 }
 
-func keys(list string) keySet {
-	return keySet{sync.OnceValue(func() foldedKeys {
-		var k foldedKeys
-		for _, w := range strings.Split(list, "|") {
-			f := strings.TrimSpace(fold(w))
-			switch {
-			case f == "":
-			case hasCJK(f):
-				k.cjk = append(k.cjk, f)
-			default:
-				k.latin = append(k.latin, f)
-			}
+func keys(list string) keySet { return keySet{&lazyKeys{list: list}} }
+
+func (k *lazyKeys) folded() *lazyKeys {
+	k.once.Do(k.fold)
+	return k
+}
+
+func (k *lazyKeys) fold() {
+	for _, w := range strings.Split(k.list, "|") {
+		f := strings.TrimSpace(fold(w))
+		switch {
+		case f == "":
+		case hasCJK(f):
+			k.cjk = append(k.cjk, f)
+		default:
+			k.latin = append(k.latin, f)
 		}
-		return k
-	})}
+	}
 }
 
 // in reports whether folded text t (space-padded) holds one of the keys.
