@@ -1,15 +1,16 @@
 // Command startup measures how fast the extension's service worker answers
 // after Chrome stopped it, the case a user meets whenever the worker went
 // idle, how fast it answers once awake, and how fast the side panel is
-// usable once opened. It loads dist/chrome in headless Chromium beside a
-// reference: a plain JS extension, written to a temporary directory, whose
-// service worker answers the same message with a storage read and no
-// WebAssembly. Round after round it stops every service worker (CDP
-// ServiceWorker.stopAllWorkers), wakes one worker with a
+// usable once opened. It loads dist/chrome in headless Chromium beside two
+// references, written to a temporary directory, whose service workers
+// answer the same message with one storage read: a plain JS worker, and a
+// Go worker that links nothing but syscall/js (package floor), the least
+// any Go worker costs. Round after round it stops every service worker
+// (CDP ServiceWorker.stopAllWorkers), wakes one with a
 // chrome.runtime.sendMessage from its extension page, then sends it more
-// messages; the two extensions alternate, so both see the same load. It
-// also reads the timing jsglue/background.js recorded in
-// globalThis.wbStartup, which says where WebBrain's wake went.
+// messages; the three take turns, so all see the same load. It also reads
+// the timing jsglue/background.js recorded in globalThis.wbStartup, which
+// says where WebBrain's wake went.
 //
 //	go run ./test/bench/startup -ext dist/chrome
 package main
@@ -22,6 +23,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,9 +66,11 @@ type round struct {
 	timing startup   // the worker's own clock
 }
 
-// referenceWorker answers like WebBrain's settings_get, with one storage
-// read, in plain JS.
-const referenceWorker = `"use strict";
+// A reference extension answers like WebBrain's settings_get, with one
+// storage read: plain JS in reference.js, or Go with nothing but
+// syscall/js in floor.js (the floor package here).
+const (
+	referenceWorker = `"use strict";
 globalThis.wbStartup = { scriptStart: performance.now() };
 chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   if (!msg || typeof msg.action !== "string") return false;
@@ -78,27 +82,81 @@ chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
   return true;
 });
 `
-
-const referenceManifest = `{
+	floorWorker = `"use strict";
+globalThis.wbStartup = { scriptStart: performance.now() };
+const wasm = fetch("floor.wasm");
+importScripts("wasm_exec.js");
+const ready = new Promise((resolve) => {
+  globalThis.floorReady = resolve;
+});
+const go = new Go();
+WebAssembly.instantiateStreaming(wasm, go.importObject).then((r) => go.run(r.instance));
+chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
+  if (!msg || typeof msg.action !== "string") return false;
+  globalThis.wbStartup.firstMessage ??= performance.now();
+  ready
+    .then(() => globalThis.floorHandle())
+    .then((items) => {
+      globalThis.wbStartup.firstReply ??= performance.now();
+      sendResponse({ ok: true, settings: items.settings ?? {} });
+    });
+  return true;
+});
+`
+	referenceManifest = `{
   "manifest_version": 3,
-  "name": "Plain JS reference",
+  "name": "Reference %[1]s",
   "version": "1.0",
-  "background": { "service_worker": "reference.js" },
-  "permissions": ["storage"]
+  "background": { "service_worker": "%[1]s" },
+  "permissions": ["storage"],
+  "content_security_policy": { "extension_pages": "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'" }
 }
 `
+)
 
-func isReferenceWorker(info *target.Info) bool {
-	return info.Type == "service_worker" && strings.HasPrefix(info.URL, "chrome-extension://") &&
-		strings.HasSuffix(info.URL, "/reference.js")
+// workerNamed picks the service worker of an extension whose worker
+// script is file.
+func workerNamed(file string) func(*target.Info) bool {
+	return func(info *target.Info) bool {
+		return info.Type == "service_worker" && strings.HasPrefix(info.URL, "chrome-extension://") &&
+			strings.HasSuffix(info.URL, "/"+file)
+	}
 }
 
-// writeReference writes the reference extension into dir.
-func writeReference(dir string) error {
-	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(referenceManifest), 0o644); err != nil {
+// writeReference writes an extension whose worker is script, named file,
+// into dir.
+func writeReference(dir, file, script string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "reference.js"), []byte(referenceWorker), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(fmt.Sprintf(referenceManifest, file)), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, file), []byte(script), 0o644)
+}
+
+// writeFloor writes the Go floor extension into dir: floor.js, the floor
+// package built for js/wasm as WebBrain's module is, and the toolchain's
+// wasm_exec.js.
+func writeFloor(dir string) error {
+	if err := writeReference(dir, "floor.js", floorWorker); err != nil {
+		return err
+	}
+	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(dir, "floor.wasm"),
+		"github.com/webbrain/webbrain/test/bench/startup/floor")
+	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("build the floor module: %v\n%s", err, out)
+	}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return err
+	}
+	glue, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), glue, 0o644)
 }
 
 func run(chromium, ext string, n int) error {
@@ -114,15 +172,15 @@ func run(chromium, ext string, n int) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	profile, ref := filepath.Join(tmp, "profile"), filepath.Join(tmp, "reference")
-	if err := os.Mkdir(ref, 0o755); err != nil {
+	profile, ref, floor := filepath.Join(tmp, "profile"), filepath.Join(tmp, "reference"), filepath.Join(tmp, "floor")
+	if err := writeReference(ref, "reference.js", referenceWorker); err != nil {
 		return err
 	}
-	if err := writeReference(ref); err != nil {
+	if err := writeFloor(floor); err != nil {
 		return err
 	}
 
-	opts := testenv.ExtensionOptions(profile, ext+","+ref,
+	opts := testenv.ExtensionOptions(profile, ext+","+ref+","+floor,
 		chromedp.ExecPath(chromium),
 		chromedp.Flag("disable-features", "Translate,DisableLoadExtensionCommandLineSwitch"),
 	)
@@ -137,9 +195,11 @@ func run(chromium, ext string, n int) error {
 	}
 
 	ours := &side{name: "WebBrain (Go/wasm)", isWorker: testenv.IsExtensionWorker}
-	plain := &side{name: "plain JS reference", isWorker: isReferenceWorker}
+	goFloor := &side{name: "Go floor (syscall/js only)", isWorker: workerNamed("floor.js")}
+	plain := &side{name: "plain JS reference", isWorker: workerNamed("reference.js")}
+	sides := []*side{ours, goFloor, plain}
 	var origin string
-	for _, sd := range []*side{ours, plain} {
+	for _, sd := range sides {
 		w, err := waitWorker(browserCtx, sd.isWorker)
 		if err != nil {
 			return err
@@ -165,19 +225,18 @@ func run(chromium, ext string, n int) error {
 
 	rounds := map[*side][]round{}
 	for i := range n {
-		order := []*side{ours, plain}
-		if i%2 == 1 {
-			order = []*side{plain, ours}
-		}
-		for _, sd := range order {
-			r, err := restart(browserCtx, sd)
+		// Each round starts with another side, so none is always first
+		// after a stop.
+		for j := range sides {
+			sd := sides[(i+j)%len(sides)]
+			r, err := restart(browserCtx, sd, sides)
 			if err != nil {
 				return fmt.Errorf("%s: %w", sd.name, err)
 			}
 			rounds[sd] = append(rounds[sd], r)
 		}
 	}
-	printRounds(n, ours, plain, rounds)
+	printRounds(n, sides, rounds)
 
 	var opens []float64
 	for range n {
@@ -192,7 +251,8 @@ func run(chromium, ext string, n int) error {
 	return nil
 }
 
-func printRounds(n int, ours, plain *side, rounds map[*side][]round) {
+func printRounds(n int, sides []*side, rounds map[*side][]round) {
+	ours, plain := sides[0], sides[len(sides)-1]
 	col := func(sd *side, f func(round) []float64) []float64 {
 		var v []float64
 		for _, r := range rounds[sd] {
@@ -200,14 +260,20 @@ func printRounds(n int, ours, plain *side, rounds map[*side][]round) {
 		}
 		return v
 	}
-	wake := func(r round) []float64 { return []float64{r.wake} }
-	warm := func(r round) []float64 { return r.warm }
-	fmt.Printf("message to a stopped worker -> reply, %d wakes each (ms)  median    min    max\n", n)
-	wo, wp := report("  "+ours.name, col(ours, wake)), report("  "+plain.name, col(plain, wake))
-	fmt.Printf("  %-44s %7.2f\n", "WebBrain / reference (medians)", wo/wp)
-	fmt.Printf("warm message round trip, %d messages each (ms)            median    min    max\n", n*warmMessages)
-	mo, mp := report("  "+ours.name, col(ours, warm)), report("  "+plain.name, col(plain, warm))
-	fmt.Printf("  %-44s %7.2f\n", "WebBrain / reference (medians)", mo/mp)
+	compare := func(title string, f func(round) []float64) {
+		fmt.Printf("%-56s median    min    max\n", title)
+		medians := map[*side]float64{}
+		for _, sd := range sides {
+			medians[sd] = report("  "+sd.name, col(sd, f))
+		}
+		for _, sd := range sides[:len(sides)-1] {
+			fmt.Printf("  %-44s %7.2f\n", sd.name+" / JS", medians[sd]/medians[plain])
+		}
+	}
+	compare(fmt.Sprintf("message to a stopped worker -> reply, %d wakes (ms)", n),
+		func(r round) []float64 { return []float64{r.wake} })
+	compare(fmt.Sprintf("warm round trip, the %d messages after each wake (ms)", warmMessages),
+		func(r round) []float64 { return r.warm })
 
 	// The steps of WebBrain's wake on the worker's clock; each is the
 	// median of its own samples, so they need not add up to the whole.
@@ -216,7 +282,7 @@ func printRounds(n int, ours, plain *side, rounds map[*side][]round) {
 	}
 	fmt.Printf("where WebBrain's wake goes, worker clock (ms)            median    min    max\n")
 	report("  worker start -> background.js runs", col(ours, step(func(t startup) float64 { return t.ScriptStart })))
-	report("    reference: worker start -> script runs", col(plain, step(func(t startup) float64 { return t.ScriptStart })))
+	report("    JS reference: worker start -> script runs", col(plain, step(func(t startup) float64 { return t.ScriptStart })))
 	report("  wasm_exec.js, host.js loaded", col(ours, step(func(t startup) float64 { return t.Glue - t.ScriptStart })))
 	report("  module fetched and compiled (streaming)", col(ours, step(func(t startup) float64 { return t.Compiled - t.Glue })))
 	report("  instantiated", col(ours, step(func(t startup) float64 { return t.Instantiated - t.Compiled })))
@@ -225,7 +291,8 @@ func printRounds(n int, ours, plain *side, rounds map[*side][]round) {
 	report("  message arrives (worker start ->)", col(ours, step(func(t startup) float64 { return t.FirstMessage })))
 	report("  Go ready -> first reply", col(ours, step(func(t startup) float64 { return t.FirstReply - t.GoReady })))
 	report("  worker start -> first reply", col(ours, step(func(t startup) float64 { return t.FirstReply })))
-	report("    reference: worker start -> first reply", col(plain, step(func(t startup) float64 { return t.FirstReply })))
+	report("    Go floor: worker start -> first reply", col(sides[1], step(func(t startup) float64 { return t.FirstReply })))
+	report("    JS reference: worker start -> first reply", col(plain, step(func(t startup) float64 { return t.FirstReply })))
 }
 
 // usableProbe runs at document start in the panel and records when it is
@@ -267,11 +334,11 @@ func openPanel(browserCtx context.Context, origin string) (float64, error) {
 
 // restart stops every worker, wakes sd's with a message, sends it
 // warmMessages more and collects its timing.
-func restart(ctx context.Context, sd *side) (round, error) {
+func restart(ctx context.Context, sd *side, sides []*side) (round, error) {
 	if _, err := chromedp.Call(ctx, serviceworker.StopAllWorkers, cdp.Empty{}); err != nil {
 		return round{}, fmt.Errorf("stop workers: %w", err)
 	}
-	if err := waitNoWorker(ctx); err != nil {
+	if err := waitNoWorker(ctx, sides); err != nil {
 		return round{}, err
 	}
 	// Gone, so the worker found after the wake is a fresh start.
@@ -371,19 +438,22 @@ func waitWorker(ctx context.Context, isWorker func(*target.Info) bool) (*target.
 	return nil, errors.New("the extension's service worker did not appear: did Chromium refuse the extension (a file the manifest names is missing)?")
 }
 
-// waitNoWorker waits until neither extension has a service worker running.
-func waitNoWorker(ctx context.Context) error {
+// waitNoWorker waits until no side has a service worker running.
+func waitNoWorker(ctx context.Context, sides []*side) error {
+	running := func(info *target.Info) bool {
+		return slices.ContainsFunc(sides, func(sd *side) bool { return sd.isWorker(info) })
+	}
 	for range 250 {
 		infos, err := chromedp.Targets(ctx)
 		if err != nil {
 			return err
 		}
-		if !slices.ContainsFunc(infos, func(i *target.Info) bool { return testenv.IsExtensionWorker(i) || isReferenceWorker(i) }) {
+		if !slices.ContainsFunc(infos, running) {
 			return nil
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return errors.New("the service worker did not stop")
+	return errors.New("the service workers did not stop")
 }
 
 // report prints the median, min and max of v and returns the median.
