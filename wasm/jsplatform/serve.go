@@ -30,7 +30,7 @@ func Export(h Handler) {
 			return string(reply), err
 		})
 	})
-	wbGo := js.Global().Get("Object").New()
+	wbGo := jsObject.New()
 	wbGo.Set("handle", handle)
 	js.Global().Set("wbGo", wbGo)
 	if ready := js.Global().Get("wbGoReady"); ready.Type() == js.TypeFunction {
