@@ -48,8 +48,14 @@ func main() {
 	}
 }
 
-// warmMessages is how many messages each round sends an awake worker.
-const warmMessages = 10
+// Each round sends the woken worker warmMessages messages, then
+// settleMessages unmeasured ones, then warmMessages more: the first are
+// answered while the engine still compiles the code they run, the last
+// once the code they run is hot.
+const (
+	warmMessages   = 10
+	settleMessages = 40
+)
 
 // side is one extension under test: its worker target and an open page of
 // its own, from which messages go to its worker.
@@ -62,7 +68,8 @@ type side struct {
 // round is one wake and the warm messages after it, in milliseconds.
 type round struct {
 	wake   float64   // sendMessage to a stopped worker → reply, seen by the page
-	warm   []float64 // sendMessage to the awake worker → reply
+	warm   []float64 // sendMessage to the awake worker → reply, just woken
+	hot    []float64 // the same after settleMessages more
 	timing startup   // the worker's own clock
 }
 
@@ -274,6 +281,8 @@ func printRounds(n int, sides []*side, rounds map[*side][]round) {
 		func(r round) []float64 { return []float64{r.wake} })
 	compare(fmt.Sprintf("warm round trip, the %d messages after each wake (ms)", warmMessages),
 		func(r round) []float64 { return r.warm })
+	compare(fmt.Sprintf("warm round trip, %d messages after %d more (ms)", warmMessages, settleMessages),
+		func(r round) []float64 { return r.hot })
 
 	// The steps of WebBrain's wake on the worker's clock; each is the
 	// median of its own samples, so they need not add up to the whole.
@@ -333,7 +342,7 @@ func openPanel(browserCtx context.Context, origin string) (float64, error) {
 }
 
 // restart stops every worker, wakes sd's with a message, sends it
-// warmMessages more and collects its timing.
+// the warm messages and collects its timing.
 func restart(ctx context.Context, sd *side, sides []*side) (round, error) {
 	if _, err := chromedp.Call(ctx, serviceworker.StopAllWorkers, cdp.Empty{}); err != nil {
 		return round{}, fmt.Errorf("stop workers: %w", err)
@@ -342,7 +351,7 @@ func restart(ctx context.Context, sd *side, sides []*side) (round, error) {
 		return round{}, err
 	}
 	// Gone, so the worker found after the wake is a fresh start.
-	ms, err := send(sd.page, 1+warmMessages)
+	ms, err := send(sd.page, 1+2*warmMessages+settleMessages)
 	if err != nil {
 		return round{}, err
 	}
@@ -354,7 +363,7 @@ func restart(ctx context.Context, sd *side, sides []*side) (round, error) {
 	if err != nil {
 		return round{}, err
 	}
-	return round{wake: ms[0], warm: ms[1:], timing: timing}, nil
+	return round{wake: ms[0], warm: ms[1 : 1+warmMessages], hot: ms[1+warmMessages+settleMessages:], timing: timing}, nil
 }
 
 // send sends count messages one after another from an extension page and
