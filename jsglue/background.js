@@ -1,5 +1,5 @@
 // background.js: the Chrome service worker and the Firefox background page.
-// It starts the Go core (webbrain.wasm) and hands it every message. A worker
+// It starts the Go core (webbrain.wasm.gz) and hands it every message. A worker
 // must register its listeners synchronously at start, before Go is up, so
 // they are registered here at once and wait on the "Go ready" promise; that
 // also answers the message that woke a stopped worker.
@@ -17,9 +17,19 @@ function mark(name) {
 
 const api = globalThis.browser ?? globalThis.chrome;
 
-// The module's fetch starts before the glue scripts load, so the browser
-// streams and compiles it while it parses them.
-let wasmResponse = fetch(api.runtime.getURL("webbrain.wasm"));
+// The module ships gzip-compressed: the browser reads an extension's files
+// slowly (reading the raw 6 MB took most of a wake), and the decompressor
+// costs little; compilation streams from it. The fetch starts before the
+// glue scripts load, so the browser reads and compiles while it parses them.
+function fetchModule() {
+  return fetch(api.runtime.getURL("webbrain.wasm.gz")).then(
+    (r) =>
+      new Response(r.body.pipeThrough(new DecompressionStream("gzip")), {
+        headers: { "content-type": "application/wasm" },
+      }),
+  );
+}
+let wasmResponse = fetchModule();
 
 // Firefox lists these files in manifest background.scripts; a Chrome
 // service worker loads them itself.
@@ -44,7 +54,7 @@ function startGo() {
   p.catch(() => {}); // crashed() logs it; callers waiting on p get the rejection
   const go = new Go();
   // The first start takes the fetch begun at script start; a restart after a crash fetches again.
-  const response = wasmResponse ?? fetch(api.runtime.getURL("webbrain.wasm"));
+  const response = wasmResponse ?? fetchModule();
   wasmResponse = null;
   WebAssembly.compileStreaming(response)
     .then((module) => {

@@ -43,7 +43,9 @@ function load() {
     Go,
     performance,
     console: { ...console, error() {} },
-    fetch: async () => ({}),
+    fetch: async () => ({ body: { pipeThrough: () => ({}) } }),
+    Response: class {},
+    DecompressionStream: class {},
     WebAssembly: { compileStreaming: async () => ({}), instantiate: async () => ({}) },
   });
   ctx.globalThis = ctx;
