@@ -10,13 +10,17 @@
 // chrome.runtime.sendMessage from its extension page, then sends it more
 // messages; the three take turns, so all see the same load. It also reads
 // the timing jsglue/background.js recorded in globalThis.wbStartup, which
-// says where WebBrain's wake went.
+// says where WebBrain's wake went. -baseline adds another build of
+// WebBrain (an earlier commit's dist/chrome) to the same turns, so a change
+// is measured against what it replaced under the same load.
 //
-//	go run ./test/bench/startup -ext dist/chrome
+//	go run ./test/bench/startup -ext dist/chrome [-baseline dir]
 package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -39,11 +43,12 @@ import (
 
 func main() {
 	ext := flag.String("ext", "dist/chrome", "unpacked extension directory")
+	baseline := flag.String("baseline", "", "another build of the extension (an earlier commit's dist/chrome) to wake in the same turns")
 	runs := flag.Int("n", 20, "number of worker restarts")
 	chromium := flag.String("chromium", testenv.Chromium(), "Chromium binary")
 	flag.Parse()
 	log.SetFlags(0)
-	if err := run(*chromium, *ext, *runs); err != nil {
+	if err := run(*chromium, *ext, *baseline, *runs); err != nil {
 		log.Fatal("startup bench: ", err)
 	}
 }
@@ -63,6 +68,7 @@ type side struct {
 	name     string
 	isWorker func(*target.Info) bool
 	page     context.Context
+	untimed  bool // its worker records no wbStartup steps (a baseline build may not)
 }
 
 // round is one wake and the warm messages after it, in milliseconds.
@@ -166,8 +172,8 @@ func writeFloor(dir string) error {
 	return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), glue, 0o644)
 }
 
-func run(chromium, ext string, n int) error {
-	ext, err := filepath.Abs(ext)
+func run(chromium, ext, baseline string, n int) error {
+	ext, err := absDir(ext)
 	if err != nil {
 		return err
 	}
@@ -187,7 +193,14 @@ func run(chromium, ext string, n int) error {
 		return err
 	}
 
-	opts := testenv.ExtensionOptions(profile, ext+","+ref+","+floor,
+	dirs := ext + "," + ref + "," + floor
+	if baseline != "" {
+		if baseline, err = absDir(baseline); err != nil {
+			return err
+		}
+		dirs += "," + baseline
+	}
+	opts := testenv.ExtensionOptions(profile, dirs,
 		chromedp.ExecPath(chromium),
 		chromedp.Flag("disable-features", "Translate,DisableLoadExtensionCommandLineSwitch"),
 	)
@@ -201,10 +214,14 @@ func run(chromium, ext string, n int) error {
 		return fmt.Errorf("start Chromium: %w", err)
 	}
 
-	ours := &side{name: "WebBrain (Go/wasm)", isWorker: testenv.IsExtensionWorker}
+	ours := &side{name: "WebBrain (Go/wasm)", isWorker: workerOf(ext)}
 	goFloor := &side{name: "Go floor (syscall/js only)", isWorker: workerNamed("floor.js")}
 	plain := &side{name: "plain JS reference", isWorker: workerNamed("reference.js")}
 	sides := []*side{ours, goFloor, plain}
+	if baseline != "" {
+		base := &side{name: "WebBrain baseline build", isWorker: workerOf(baseline), untimed: true}
+		sides = []*side{ours, base, goFloor, plain}
+	}
 	var origin string
 	for _, sd := range sides {
 		w, err := waitWorker(browserCtx, sd.isWorker)
@@ -243,7 +260,7 @@ func run(chromium, ext string, n int) error {
 			rounds[sd] = append(rounds[sd], r)
 		}
 	}
-	printRounds(n, sides, rounds)
+	printRounds(n, sides, goFloor, rounds)
 
 	var opens []float64
 	for range n {
@@ -258,7 +275,7 @@ func run(chromium, ext string, n int) error {
 	return nil
 }
 
-func printRounds(n int, sides []*side, rounds map[*side][]round) {
+func printRounds(n int, sides []*side, goFloor *side, rounds map[*side][]round) {
 	ours, plain := sides[0], sides[len(sides)-1]
 	col := func(sd *side, f func(round) []float64) []float64 {
 		var v []float64
@@ -300,7 +317,7 @@ func printRounds(n int, sides []*side, rounds map[*side][]round) {
 	report("  message arrives (worker start ->)", col(ours, step(func(t startup) float64 { return t.FirstMessage })))
 	report("  Go ready -> first reply", col(ours, step(func(t startup) float64 { return t.FirstReply - t.GoReady })))
 	report("  worker start -> first reply", col(ours, step(func(t startup) float64 { return t.FirstReply })))
-	report("    Go floor: worker start -> first reply", col(sides[1], step(func(t startup) float64 { return t.FirstReply })))
+	report("    Go floor: worker start -> first reply", col(goFloor, step(func(t startup) float64 { return t.FirstReply })))
 	report("    JS reference: worker start -> first reply", col(plain, step(func(t startup) float64 { return t.FirstReply })))
 }
 
@@ -355,15 +372,19 @@ func restart(ctx context.Context, sd *side, sides []*side) (round, error) {
 	if err != nil {
 		return round{}, err
 	}
+	r := round{wake: ms[0], warm: ms[1 : 1+warmMessages], hot: ms[1+warmMessages+settleMessages:]}
+	if sd.untimed {
+		return r, nil
+	}
 	w, err := waitWorker(ctx, sd.isWorker)
 	if err != nil {
 		return round{}, err
 	}
-	timing, err := workerTiming(ctx, w.TargetID)
+	r.timing, err = workerTiming(ctx, w.TargetID)
 	if err != nil {
 		return round{}, err
 	}
-	return round{wake: ms[0], warm: ms[1 : 1+warmMessages], hot: ms[1+warmMessages+settleMessages:], timing: timing}, nil
+	return r, nil
 }
 
 // send sends count messages one after another from an extension page and
@@ -429,6 +450,35 @@ func workerTiming(ctx context.Context, id target.ID) (startup, error) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return startup{}, fmt.Errorf("the worker recorded no reply time (%v)", lastErr)
+}
+
+// absDir is dir made absolute with its links resolved: Chromium derives an
+// unpacked extension's id from that path.
+func absDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// workerOf picks the background.js worker of the unpacked extension in
+// dir. Chromium's id for it is the SHA-256 of the path, its first 16
+// bytes in hex with the digits 0-f written a-p.
+func workerOf(dir string) func(*target.Info) bool {
+	sum := sha256.Sum256([]byte(dir))
+	id := []byte(hex.EncodeToString(sum[:16]))
+	for i, c := range id {
+		if c <= '9' {
+			id[i] = 'a' + c - '0'
+		} else {
+			id[i] = 'a' + 10 + c - 'a'
+		}
+	}
+	prefix := "chrome-extension://" + string(id) + "/"
+	return func(info *target.Info) bool {
+		return testenv.IsExtensionWorker(info) && strings.HasPrefix(info.URL, prefix)
+	}
 }
 
 // waitWorker returns the service worker target isWorker picks. A
