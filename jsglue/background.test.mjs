@@ -43,8 +43,10 @@ function load() {
     Go,
     performance,
     console: { ...console, error() {} },
-    fetch: async () => ({}),
-    WebAssembly: { instantiateStreaming: async () => ({ instance: {} }) },
+    fetch: async () => ({ body: { pipeThrough: () => ({}) } }),
+    Response: class {},
+    DecompressionStream: class {},
+    WebAssembly: { compileStreaming: async () => ({}), instantiate: async () => ({}) },
   });
   ctx.globalThis = ctx;
   vm.runInContext(source, ctx);

@@ -126,6 +126,10 @@
       get: (keys) => area.get(keys && keys.length ? keys : null),
       set: (items) => area.set(items),
       remove: (keys) => area.remove(keys),
+      // Only the names: the values stay in the browser. getKeys is Chrome
+      // 130+ and recent Firefox; elsewhere the values are read here, still
+      // not handed to Go.
+      keys: async () => (typeof area.getKeys === "function" ? area.getKeys() : Object.keys(await area.get(null))),
     };
   }
 

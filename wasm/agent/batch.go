@@ -2,10 +2,9 @@ package agent
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/webbrain/webbrain/wasm/clip"
@@ -140,11 +139,20 @@ func (r *run) receiptFor(ctx context.Context, call llm.ToolCall) tools.Receipt {
 
 // newReceiptID is random: call ids repeat across runs (some servers send
 // none and get call_<step>_<n>), and a page keeps its receipts for as long
-// as it is open.
+// as it is open. 24 hex digits from math/rand/v2, whose generator is
+// ChaCha8 seeded by the runtime from the system's entropy: crypto/rand
+// would link the FIPS module, 0.1 MB of the module for this one id.
 func newReceiptID() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	const digits = "0123456789abcdef"
+	var b [24]byte
+	hi, lo := rand.Uint64(), rand.Uint32()
+	for i := range 16 {
+		b[i] = digits[hi>>(60-4*i)&0xf]
+	}
+	for i := range 8 {
+		b[16+i] = digits[lo>>(28-4*i)&0xf]
+	}
+	return string(b[:])
 }
 
 // runCall runs one call under rc. finished is the final answer when the

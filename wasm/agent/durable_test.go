@@ -344,3 +344,15 @@ func TestResumeWithoutAReceiptReportsTheEffectUnknown(t *testing.T) {
 		t.Fatalf("result %q", tm[0].Content)
 	}
 }
+
+func TestReceiptIDsAreRandomHex(t *testing.T) {
+	a, b := newReceiptID(), newReceiptID()
+	if a == b {
+		t.Fatalf("two receipt ids are equal: %s", a)
+	}
+	for _, id := range []string{a, b} {
+		if len(id) != 24 || strings.Trim(id, "0123456789abcdef") != "" {
+			t.Errorf("receipt id %q is not 24 lowercase hex digits", id)
+		}
+	}
+}

@@ -61,8 +61,26 @@ func (r *Router) Resume(ctx context.Context) {
 	r.resumeOnce.Do(func() { r.resumeRuns(ctx) })
 }
 
+// resumeRuns reads the run records and what goes with them, not the whole
+// session area: the first message after a wake waits for this, and the
+// area also holds every tab's conversation and transcript.
 func (r *Router) resumeRuns(ctx context.Context) {
-	all, err := r.p.Session.Get(ctx)
+	keys, err := r.p.Session.Keys(ctx)
+	if err != nil {
+		return
+	}
+	var want []string
+	for _, key := range keys {
+		if tab, ok := strings.CutPrefix(key, protocol.KeyAgentRun); ok {
+			if tabID, err := strconv.Atoi(tab); err == nil {
+				want = append(want, key, journalKey(tabID), steerKey(tabID))
+			}
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	all, err := r.p.Session.Get(ctx, want...)
 	if err != nil {
 		return
 	}

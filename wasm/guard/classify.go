@@ -135,7 +135,7 @@ type reading struct {
 func readCaptions(t string) reading {
 	var r reading
 	var ms []match
-	for _, m := range scan(t, captionEntries) {
+	for _, m := range scan(t, captionEntries()) {
 		switch m.e.cls {
 		case clsDeny:
 			if m.pos == 1 || (m.pos >= 2 && t[m.pos-2:m.pos] == "| ") {
@@ -177,7 +177,7 @@ func readCaptions(t string) reading {
 // dialog's question; view words there ("Cancel" buttons) say nothing.
 func firstCategory(t string) Category {
 	best, bestPos, bestLen := "", len(t), 0
-	ms := scan(t, captionEntries)
+	ms := scan(t, captionEntries())
 	for _, m := range ms {
 		if !isCategory(m.e.cls) {
 			continue
@@ -318,7 +318,7 @@ func Classify(c Control) Classification {
 func toggle(c Control) Classification {
 	t := fold(strings.Join(captions(c), " | "))
 	best, bestLen := "", 0
-	for _, m := range scan(t, toggleEntries) {
+	for _, m := range scan(t, toggleEntries()) {
 		if n := m.end - m.pos; n > bestLen {
 			best, bestLen = m.e.cls, n
 		}
@@ -908,7 +908,7 @@ func dig(b byte) bool { return b >= '0' && b <= '9' }
 func Requested(task string) map[Category]bool {
 	out := map[Category]bool{}
 	t := fold(task)
-	for _, m := range scan(t, requestEntries) {
+	for _, m := range scan(t, requestEntries()) {
 		e := m.e
 		if e.cjk {
 			if cjkNegated(t, m) || e.noun && !cjkVerbPosition(t, m.pos, m.end) {

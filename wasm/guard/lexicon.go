@@ -2,6 +2,7 @@ package guard
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -186,13 +187,25 @@ var requestLex = map[string]string{
 // keySet holds folded field keys. A Latin key matches whole words, also
 // with a plural "s" or a number after it ("comments", "password2") but not
 // inside another word ("postcode" is no post); a CJK key is a substring.
-type keySet struct {
+// The keys are folded on first use, not at start-up: a worker woken for a
+// message that runs no page action never needs them.
+type keySet struct{ *lazyKeys }
+
+type lazyKeys struct {
+	list       string
+	once       sync.Once
 	latin, cjk []string
 }
 
-func keys(list string) keySet {
-	var k keySet
-	for _, w := range strings.Split(list, "|") {
+func keys(list string) keySet { return keySet{&lazyKeys{list: list}} }
+
+func (k *lazyKeys) folded() *lazyKeys {
+	k.once.Do(k.fold)
+	return k
+}
+
+func (k *lazyKeys) fold() {
+	for _, w := range strings.Split(k.list, "|") {
 		f := strings.TrimSpace(fold(w))
 		switch {
 		case f == "":
@@ -202,13 +215,13 @@ func keys(list string) keySet {
 			k.latin = append(k.latin, f)
 		}
 	}
-	return k
 }
 
 // in reports whether folded text t (space-padded) holds one of the keys.
 func (k keySet) in(t string) bool { return k.find(t) != "" }
 
-func (k keySet) find(t string) string {
+func (ks keySet) find(t string) string {
+	k := ks.folded()
 	for _, w := range k.latin {
 		for from := 0; ; {
 			j := strings.Index(t[from:], " "+w)
@@ -285,16 +298,17 @@ func compile(m map[string]string) *lexicon {
 	return lx
 }
 
+// The lexicons are compiled on first use, like the keys.
 var (
-	captionEntries = compile(captionLex)
-	requestEntries = compile(requestLex)
-	toggleEntries  = func() *lexicon {
+	captionEntries = sync.OnceValue(func() *lexicon { return compile(captionLex) })
+	requestEntries = sync.OnceValue(func() *lexicon { return compile(requestLex) })
+	toggleEntries  = sync.OnceValue(func() *lexicon {
 		m := map[string]string{}
 		for c, l := range toggleLex {
 			m[string(c)] = l
 		}
 		return compile(m)
-	}()
+	})
 )
 
 // match is one occurrence of an entry in folded text.

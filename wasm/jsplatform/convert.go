@@ -9,7 +9,7 @@ import (
 
 // fromJSON turns JSON text into a JS value.
 func fromJSON(b []byte) js.Value {
-	return js.Global().Get("JSON").Call("parse", string(b))
+	return jsJSON.Call("parse", string(b))
 }
 
 // toJSON turns a JS value into JSON text; undefined becomes null.
@@ -17,7 +17,7 @@ func toJSON(v js.Value) json.RawMessage {
 	if v.IsUndefined() {
 		return json.RawMessage("null")
 	}
-	return json.RawMessage(js.Global().Get("JSON").Call("stringify", v).String())
+	return json.RawMessage(jsJSON.Call("stringify", v).String())
 }
 
 // valueOf marshals v in Go and parses it in JS: the boundary speaks JSON.

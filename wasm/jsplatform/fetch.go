@@ -80,7 +80,7 @@ func (f *Fetcher) request(id int64, req *platform.Request) (js.Value, error) {
 	if err != nil {
 		return js.Undefined(), err
 	}
-	r := js.Global().Get("Object").New()
+	r := jsObject.New()
 	r.Set("id", id)
 	r.Set("method", req.Method)
 	r.Set("url", req.URL)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"syscall/js"
 	"testing"
 	"time"
@@ -95,6 +96,10 @@ func TestStorageRoundTrip(t *testing.T) {
 			all, _ := s.Get(ctx)
 			if len(all) != 2 {
 				t.Fatalf("Get() returned %d keys; want 2", len(all))
+			}
+			keys, err := s.Keys(ctx)
+			if slices.Sort(keys); err != nil || !slices.Equal(keys, []string{"agentConv:5", "settings"}) {
+				t.Fatalf("Keys() = %v, %v; want [agentConv:5 settings]", keys, err)
 			}
 			if err := s.Remove(ctx, "agentConv:5"); err != nil {
 				t.Fatal(err)

@@ -13,6 +13,16 @@ import (
 	"syscall/js"
 )
 
+// The constructors and namespaces the bridge uses on every call, looked up
+// once: each lookup makes a new js.Value, and every js.Value carries a
+// finalizer the runtime must register and later run.
+var (
+	jsPromise    = js.Global().Get("Promise")
+	jsErrorClass = js.Global().Get("Error")
+	jsJSON       = js.Global().Get("JSON")
+	jsObject     = js.Global().Get("Object")
+)
+
 // Error is a JavaScript exception or promise rejection seen from Go.
 type Error struct {
 	Name    string // the JS error's name, e.g. "TypeError" or "AbortError"
@@ -61,7 +71,7 @@ func Await(ctx context.Context, p js.Value) (js.Value, error) {
 		done <- settled{err: jsError(arg(args, 0))}
 		return nil
 	})
-	js.Global().Get("Promise").Call("resolve", p).Call("then", onResolve, onReject)
+	jsPromise.Call("resolve", p).Call("then", onResolve, onReject)
 	select {
 	case s := <-done:
 		return s.v, s.err
@@ -92,11 +102,11 @@ func NewPromise(fn func() (any, error)) js.Value {
 		return nil
 	})
 	defer executor.Release() // the Promise constructor calls it synchronously
-	return js.Global().Get("Promise").New(executor)
+	return jsPromise.New(executor)
 }
 
 func newJSError(msg string) js.Value {
-	return js.Global().Get("Error").New(msg)
+	return jsErrorClass.New(msg)
 }
 
 func panicMessage(r any) string {

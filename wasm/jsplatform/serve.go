@@ -30,10 +30,18 @@ func Export(h Handler) {
 			return string(reply), err
 		})
 	})
-	wbGo := js.Global().Get("Object").New()
+	wbGo := jsObject.New()
 	wbGo.Set("handle", handle)
 	js.Global().Set("wbGo", wbGo)
 	if ready := js.Global().Get("wbGoReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()
+	}
+}
+
+// MarkStartup records in globalThis.wbStartup when a step of the start
+// ended (jsglue/background.js keeps the others), for test/bench/startup.
+func MarkStartup(name string) {
+	if s := js.Global().Get("wbStartup"); s.Truthy() {
+		s.Set(name, js.Global().Get("performance").Call("now"))
 	}
 }

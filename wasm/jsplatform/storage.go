@@ -36,3 +36,15 @@ func (s storage) Remove(ctx context.Context, keys ...string) error {
 	_, err := call(ctx, s.js, "remove", stringArray(keys))
 	return err
 }
+
+func (s storage) Keys(ctx context.Context) ([]string, error) {
+	v, err := call(ctx, s.js, "keys")
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	if err := json.Unmarshal(toJSON(v), &keys); err != nil {
+		return nil, err
+	}
+	return keys, nil
+}

@@ -59,6 +59,9 @@ type Storage interface {
 	Get(ctx context.Context, keys ...string) (map[string]json.RawMessage, error)
 	Set(ctx context.Context, items map[string]json.RawMessage) error
 	Remove(ctx context.Context, keys ...string) error
+	// Keys lists the stored keys without reading their values, which may
+	// be large (a conversation per tab).
+	Keys(ctx context.Context) ([]string, error)
 }
 
 // Request is an HTTP request made through the browser's fetch.

@@ -1,6 +1,9 @@
 package secrets
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // format is a key whose public prefix says what it is; its body is a run
 // of chars of between min and max bytes.
@@ -48,30 +51,34 @@ var formats = []format{
 	{"SG.", 66, 66, isSendGridChar, true}, // SendGrid: 22 + "." + 43
 }
 
-// formatsByByte indexes formats by their first byte.
-var formatsByByte = func() (t [256][]format) {
+// formatsByByte indexes formats by their first byte. It and the tables
+// below are built on first use, not on every wake of the worker.
+var formatsByByte = sync.OnceValue(func() *[256][]format {
+	var t [256][]format
 	for _, f := range formats {
 		t[f.prefix[0]] = append(t[f.prefix[0]], f)
 	}
-	return t
-}()
+	return &t
+})
 
 // formatStart marks the bytes that can begin a format, a JWT, a PEM
 // block or a bearer token.
-var formatStart = func() (t [256]bool) {
+var formatStart = sync.OnceValue(func() *[256]bool {
+	var t [256]bool
 	for _, f := range formats {
 		t[f.prefix[0]] = true
 	}
 	for _, c := range "e-Bb" {
 		t[c] = true
 	}
-	return t
-}()
+	return &t
+})
 
 // scanFormats adds the secrets recognised by their shape alone.
 func scanFormats(text string, out []Match) []Match {
+	start := formatStart()
 	for i := 0; i < len(text); i++ {
-		if !formatStart[text[i]] || (i > 0 && isKeyChar(text[i-1])) {
+		if !start[text[i]] || (i > 0 && isKeyChar(text[i-1])) {
 			continue
 		}
 		m, ok := formatAt(text, i)
@@ -99,7 +106,7 @@ func formatAt(text string, i int) (Match, bool) {
 	case hasPrefixFold(s, "bearer "):
 		return bearerAt(text, i)
 	}
-	for _, f := range formatsByByte[text[i]] {
+	for _, f := range formatsByByte()[text[i]] {
 		if !strings.HasPrefix(s, f.prefix) {
 			continue
 		}

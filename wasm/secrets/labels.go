@@ -2,6 +2,7 @@ package secrets
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -85,7 +86,8 @@ var labels = []label{
 
 // labelsByByte indexes labels by their first byte, longest first, so
 // "security code" is tried before "code" would be at the same place.
-var labelsByByte = func() (t [256][]label) {
+var labelsByByte = sync.OnceValue(func() *[256][]label {
+	var t [256][]label
 	for _, l := range labels {
 		c := l.name[0]
 		t[c] = append(t[c], l)
@@ -98,8 +100,8 @@ var labelsByByte = func() (t [256][]label) {
 			}
 		}
 	}
-	return t
-}()
+	return &t
+})
 
 // notSecretCodes are words that, just before "code", "código" or "pin",
 // make it an ordinary code: a postcode, a discount, an HTTP status.
@@ -118,13 +120,14 @@ var notSecretAfter = []string{"postal", "promo", "de réduction", "de descuento"
 
 // scanLabelled adds the values that follow a label.
 func scanLabelled(text string, out []Match) []Match {
+	byByte := labelsByByte()
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		// An ASCII label starts a word (or a camelCase part of one).
 		if i > 0 && isLetter(c) && isAlnum(text[i-1]) && !(isLower(text[i-1]) && isUpper(c)) {
 			continue
 		}
-		for _, l := range labelsByByte[lower(c)] {
+		for _, l := range byByte[lower(c)] {
 			end, ok := labelAt(text, i, l.name)
 			if !ok {
 				continue

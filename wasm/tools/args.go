@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // property is the part of a JSON Schema property the validator reads.
@@ -25,9 +26,11 @@ type schema struct {
 	Required   []string            `json:"required"`
 }
 
-// schemas holds each tool's decoded parameter schema. A catalog schema
-// that does not decode is a programming error caught at start-up.
-var schemas = func() map[string]*schema {
+// schemas holds each tool's decoded parameter schema, decoded on the first
+// tool call rather than at start-up, which a woken worker pays on every
+// wake. A catalog schema that does not decode is a programming error that
+// the package's tests catch.
+var schemas = sync.OnceValue(func() map[string]*schema {
 	m := make(map[string]*schema, len(catalog))
 	for _, t := range catalog {
 		s := &schema{}
@@ -37,7 +40,7 @@ var schemas = func() map[string]*schema {
 		m[t.name] = s
 	}
 	return m
-}()
+})
 
 // parseArgs decodes and checks a call's arguments against the tool's
 // schema. It forgives what small models often get wrong and the meaning
@@ -51,7 +54,7 @@ func parseArgs(t *tool, raw string) (map[string]any, error) {
 			return nil, fmt.Errorf("arguments of %s must be a JSON object", t.name)
 		}
 	}
-	s := schemas[t.name]
+	s := schemas()[t.name]
 	out := make(map[string]any, len(in))
 	for name, v := range in {
 		p, ok := s.Properties[name]

@@ -27,7 +27,7 @@ func TestParseArgs(t *testing.T) {
 		{"scroll", `{"amount":300}`, nil, "give one of: direction, ref"},
 	}
 	for _, c := range cases {
-		got, err := parseArgs(byName[c.tool], c.args)
+		got, err := parseArgs(byName()[c.tool], c.args)
 		if c.err != "" {
 			if err == nil || !strings.Contains(err.Error(), c.err) {
 				t.Errorf("%s %s: err = %v, want %q", c.tool, c.args, err, c.err)

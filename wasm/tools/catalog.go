@@ -6,6 +6,7 @@ package tools
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
@@ -46,14 +47,15 @@ type tool struct {
 	check func(args map[string]any) error
 }
 
-// byName indexes catalog.
-var byName = func() map[string]*tool {
+// byName indexes catalog; built on first use, like the other tables of
+// the package, so that a wake of the worker does not pay for it.
+var byName = sync.OnceValue(func() map[string]*tool {
 	m := make(map[string]*tool, len(catalog))
 	for i := range catalog {
 		m[catalog[i].name] = &catalog[i]
 	}
 	return m
-}()
+})
 
 // column maps a mode and tier to the table column. Any mode other than
 // Act gets the read-only Ask column, so an unknown mode fails closed; an
@@ -75,7 +77,7 @@ func column(mode, tier string) int {
 // and tier. The browser does not narrow the set yet: none of the
 // implemented tools is Chrome-only.
 func Offered(mode, tier, browser, name string) bool {
-	t, ok := byName[name]
+	t, ok := byName()[name]
 	if !ok {
 		return false
 	}
@@ -92,7 +94,7 @@ func NotOffered(mode, tier, browser, name string) error {
 	if Offered(mode, tier, browser, name) {
 		return nil
 	}
-	if _, ok := byName[name]; !ok {
+	if _, ok := byName()[name]; !ok {
 		return fmt.Errorf("there is no tool named %q; use only the tools you were given", name)
 	}
 	if column(mode, tier) == colAsk {
@@ -107,6 +109,6 @@ func ReadOnly(name string) bool {
 	if name == protocol.ToolLoadSkill {
 		return true
 	}
-	t, ok := byName[name]
+	t, ok := byName()[name]
 	return ok && t.readOnly
 }

@@ -112,6 +112,10 @@ func TestAskNeverOffersMutatingTools(t *testing.T) {
 }
 
 func TestSchemasDescribeObjects(t *testing.T) {
+	// schemas panics on a schema the validator cannot decode.
+	if got := len(schemas()); got != len(catalog) {
+		t.Errorf("%d decoded schemas for %d tools", got, len(catalog))
+	}
 	for _, tl := range catalog {
 		var s struct {
 			Type       string                     `json:"type"`

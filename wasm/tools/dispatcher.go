@@ -59,7 +59,7 @@ func (d *Dispatcher) ExecuteOnce(ctx context.Context, call llm.ToolCall, r Recei
 	if err := NotOffered(d.mode, d.tier, d.browser, call.Name); err != nil {
 		return "", err
 	}
-	t := byName[call.Name]
+	t := byName()[call.Name]
 	args, err := parseArgs(t, call.Arguments)
 	if err != nil {
 		return "", err

@@ -3,28 +3,31 @@ package tools
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
-// namedEntities are the named character references that matter for reading
+// namedEntities (built on first use) are the named character references that matter for reading
 // text. Package html's complete table (2,200 names) would add about 80 KB
 // to the module for characters real pages almost never name.
-var namedEntities = map[string]string{
-	"amp": "&", "lt": "<", "gt": ">", "quot": `"`, "apos": "'", "nbsp": "\u00a0",
-	"ndash": "–", "mdash": "—", "hellip": "…", "lsquo": "‘", "rsquo": "’",
-	"ldquo": "“", "rdquo": "”", "laquo": "«", "raquo": "»", "bull": "•",
-	"middot": "·", "copy": "©", "reg": "®", "trade": "™", "euro": "€",
-	"pound": "£", "yen": "¥", "cent": "¢", "sect": "§", "para": "¶",
-	"deg": "°", "plusmn": "±", "times": "×", "divide": "÷", "frac12": "½",
-	"frac14": "¼", "frac34": "¾", "shy": "\u00ad", "zwj": "\u200d", "zwnj": "\u200c",
-	"thinsp": "\u2009", "ensp": "\u2002", "emsp": "\u2003", "larr": "←", "rarr": "→",
-	"uarr": "↑", "darr": "↓", "hearts": "♥", "check": "✓", "minus": "−",
-	"auml": "ä", "ouml": "ö", "uuml": "ü", "Auml": "Ä", "Ouml": "Ö", "Uuml": "Ü",
-	"szlig": "ß", "eacute": "é", "egrave": "è", "ecirc": "ê", "aacute": "á",
-	"agrave": "à", "acirc": "â", "iacute": "í", "oacute": "ó", "uacute": "ú",
-	"ntilde": "ñ", "ccedil": "ç", "Eacute": "É", "aring": "å", "oslash": "ø",
-	"aelig": "æ",
-}
+var namedEntities = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"amp": "&", "lt": "<", "gt": ">", "quot": `"`, "apos": "'", "nbsp": "\u00a0",
+		"ndash": "–", "mdash": "—", "hellip": "…", "lsquo": "‘", "rsquo": "’",
+		"ldquo": "“", "rdquo": "”", "laquo": "«", "raquo": "»", "bull": "•",
+		"middot": "·", "copy": "©", "reg": "®", "trade": "™", "euro": "€",
+		"pound": "£", "yen": "¥", "cent": "¢", "sect": "§", "para": "¶",
+		"deg": "°", "plusmn": "±", "times": "×", "divide": "÷", "frac12": "½",
+		"frac14": "¼", "frac34": "¾", "shy": "\u00ad", "zwj": "\u200d", "zwnj": "\u200c",
+		"thinsp": "\u2009", "ensp": "\u2002", "emsp": "\u2003", "larr": "←", "rarr": "→",
+		"uarr": "↑", "darr": "↓", "hearts": "♥", "check": "✓", "minus": "−",
+		"auml": "ä", "ouml": "ö", "uuml": "ü", "Auml": "Ä", "Ouml": "Ö", "Uuml": "Ü",
+		"szlig": "ß", "eacute": "é", "egrave": "è", "ecirc": "ê", "aacute": "á",
+		"agrave": "à", "acirc": "â", "iacute": "í", "oacute": "ó", "uacute": "ú",
+		"ntilde": "ñ", "ccedil": "ç", "Eacute": "É", "aring": "å", "oslash": "ø",
+		"aelig": "æ",
+	}
+})
 
 // unescapeHTML decodes character references: numeric ones fully, named ones
 // from namedEntities; an unknown name stays as written.
@@ -59,7 +62,7 @@ func unescapeHTML(s string) string {
 
 func entity(name string) (string, bool) {
 	if name[0] != '#' {
-		r, ok := namedEntities[name]
+		r, ok := namedEntities()[name]
 		return r, ok
 	}
 	num, base := name[1:], 10

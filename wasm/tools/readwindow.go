@@ -2,8 +2,8 @@ package tools
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -42,15 +42,18 @@ func WindowFor(tier string, contextWindow int) ReadWindow {
 // page; the catalog holds the default one, which parseArgs checks against. The default stays pageBudget whatever the window: the larger page
 // is for complete-thread and whole-document reads only.
 func treeParams(page int) string {
-	sizeDesc := fmt.Sprintf("size of one page of the tree (default %d)", pageBudget)
+	// strconv, not fmt: the catalog calls this at package init, on every
+	// wake of the worker.
+	sizeDesc := "size of one page of the tree (default " + strconv.Itoa(pageBudget) + ")"
 	if page > pageBudget {
-		sizeDesc = fmt.Sprintf("size of one page of the tree (default %d; up to %d only to read a whole document or a complete thread, not for ordinary visible or interactive reads)", pageBudget, page)
+		sizeDesc = "size of one page of the tree (default " + strconv.Itoa(pageBudget) + "; up to " + strconv.Itoa(page) +
+			" only to read a whole document or a complete thread, not for ordinary visible or interactive reads)"
 	}
 	return `{"type":"object","properties":{` +
 		`"filter":{"type":"string","enum":["all","visible","interactive"],"description":"which elements to include (default interactive)"},` +
 		`"refId":{"type":"string","description":"ref of the subtree root, e.g. ref_12; omit for the whole page"},` +
 		`"maxDepth":{"type":"integer","minimum":1,"description":"deepest level to include"},` +
-		fmt.Sprintf(`"maxChars":{"type":"integer","minimum":500,"maximum":%d,"description":%q},`, page, sizeDesc) +
+		`"maxChars":{"type":"integer","minimum":500,"maximum":` + strconv.Itoa(page) + `,"description":` + strconv.Quote(sizeDesc) + `},` +
 		`"continuation":{"type":"string","description":"the continuation value from the previous, truncated result"}}}`
 }
 

@@ -34,7 +34,7 @@ const resultChanged = "the page changed (a new document loaded) after this actio
 // navigate; "" for a call that changes nothing or leaves no receipt
 // (go_back, go_forward). An error means the page could not be asked.
 func (d *Dispatcher) Locate(ctx context.Context, call llm.ToolCall) (string, error) {
-	t := byName[call.Name]
+	t := byName()[call.Name]
 	if t == nil || t.readOnly {
 		return "", nil
 	}

@@ -21,6 +21,8 @@ type sender struct {
 }
 
 func main() {
+	// Every package's init has run by now.
+	jsplatform.MarkStartup("goMain")
 	router := background.New(jsplatform.New())
 	// Runs a stopped worker left unfinished go on without waiting for a
 	// message (the keepalive alarm may be what woke it).

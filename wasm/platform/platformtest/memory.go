@@ -37,6 +37,17 @@ func (s *Storage) Get(_ context.Context, keys ...string) (map[string]json.RawMes
 	return out, nil
 }
 
+// Keys lists the stored keys, in no order.
+func (s *Storage) Keys(context.Context) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	keys := make([]string, 0, len(s.data))
+	for k := range s.data {
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
 // Set stores each item.
 func (s *Storage) Set(_ context.Context, items map[string]json.RawMessage) error {
 	s.mu.Lock()
