@@ -90,9 +90,11 @@ func TestHiddenContentIsAbsent(t *testing.T) {
 		`button "Close dialog" `+ref,
 		`button "More details" `+ref+` collapsed`,
 		`button "Open details" `+ref+` expanded`,
+		`text "Aria hidden text"`,
+		`button "Aria hidden button" `+ref,
 		`text "Open details body"`,
 	)
-	for _, hidden := range []string{"Display none", "Hidden button", "Invisible text", "Invisible link", "Aria hidden",
+	for _, hidden := range []string{"Display none", "Hidden button", "Invisible text", "Invisible link",
 		"Zero size", "Screen reader only", "Inert", "Closed details body", "Details link", "Parked", "Transparent text",
 		"Template text", "Noscript", "Script text", "Style text", "secret-token"} {
 		if strings.Contains(r.Tree, hidden) {
@@ -169,7 +171,7 @@ func TestRefsShortTextsAndHints(t *testing.T) {
 		`checkbox "I agree to the terms" `+ref+` unchecked`,
 		`checkbox "Hidden native checkbox" `+ref+` checked`,
 		`combobox `+ref+` value="Medium" options=3 hint="size"`,
-		`textbox "Editor" `+ref+` value="Draft text"`,
+		`textbox "Editor" `+ref+` value="Draft text" multiline`,
 	)
 	if strings.Contains(r.Tree, `text "I agree to the terms"`) {
 		t.Errorf("label text repeated beside its checkbox:\n%s", r.Tree)
@@ -278,4 +280,71 @@ func TestVisibleFilterKeepsToTheViewport(t *testing.T) {
 	if !strings.Contains(vis.Tree, `"Order #1"`) || strings.Contains(vis.Tree, `"Order #250"`) {
 		t.Errorf("visible filter:\n%s", vis.Tree)
 	}
+}
+
+// TestReach: every control a sighted user can operate has a ref, told
+// apart and named; what the user cannot reach has none (reach.html,
+// modal.html; docs/decisions/tree-visibility.md).
+func TestReach(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/reach.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	refOf := func(t *testing.T, pattern string) string {
+		t.Helper()
+		m := regexp.MustCompile(`(?m)^\s*` + pattern + ` \[(ref_\d+)\]`).FindStringSubmatch(tree)
+		if m == nil {
+			t.Fatalf("no line matches %q in:\n%s", pattern, tree)
+		}
+		return m[1]
+	}
+	count := func(s string) int { return strings.Count(tree, s) }
+	t.Run("aria-hidden menu", func(t *testing.T) {
+		mustLines(t, tree, `link "Menu one" `+ref+` href=/one`, `button "Menu button" `+ref)
+	})
+	t.Run("covered", func(t *testing.T) {
+		mustLines(t, tree, `text "Cover text"`)
+		if strings.Contains(tree, "Under button") {
+			t.Errorf("a button hidden under another box is shown:\n%s", tree)
+		}
+	})
+	t.Run("nested clickables", func(t *testing.T) {
+		reply, forward := refOf(t, `clickable "Reply"`), refOf(t, `clickable "Forward"`)
+		if reply == forward {
+			t.Errorf("Reply and Forward share %s", reply)
+		}
+		if n := count(`"Open inbox"`); n != 1 {
+			t.Errorf("one pointer target shows %d times:\n%s", n, tree)
+		}
+		if n := count(`"Still one target"`); n != 1 {
+			t.Errorf("a pointer paragraph and its pointer text show %d lines:\n%s", n, tree)
+		}
+	})
+	t.Run("multiline", func(t *testing.T) {
+		mustLines(t, tree, `textbox "Subject" `+ref, `textbox "Body" `+ref+` multiline`,
+			`textbox "Notes" `+ref+` multiline`, `textbox "Single" `+ref)
+	})
+	t.Run("click signals", func(t *testing.T) {
+		for _, name := range []string{"Pointer item", "Plain menu item", "Pointer span", "Js action", "Angular click", "Vue click"} {
+			refOf(t, `clickable "`+name+`"`)
+		}
+	})
+	t.Run("icon names", func(t *testing.T) {
+		if n := len(regexp.MustCompile(`(?m)^\s*button "more" `+ref+`$`).FindAllString(tree, -1)); n != 3 {
+			t.Errorf("want 3 buttons named more (font class, CSS glyph, ligature), got %d:\n%s", n, tree)
+		}
+		mustLines(t, tree, `button "Close window" `+ref, `button `+ref+` hint="icon at \w+ \w+"`, `button "Close panel" `+ref)
+	})
+	t.Run("rendered white space", func(t *testing.T) {
+		mustLines(t, tree, `text "6gHF"`, `text "7kQ"`, `text "Cart"`, `text "3"`, `text "Alpha"`, `text "Beta"`,
+			`text "Read bold words and more."`)
+	})
+	t.Run("modal dialog", func(t *testing.T) {
+		p.t = t
+		p.open("/fixtures/modal.html")
+		modal := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+		mustLines(t, modal, `button "Delete" `+ref+` focused`, `button "Cancel" `+ref)
+		if strings.Contains(modal, "Behind") {
+			t.Errorf("the page behind an open modal dialog is shown:\n%s", modal)
+		}
+	})
 }
