@@ -57,7 +57,7 @@ const DEFAULT_MAX_CHARS = 6000;
 const NAME_MAX = 150; // longest name folded from content; longer content stays as child lines
 const TEXT_MAX = 160; // longest text line
 const VALUE_MAX = 100;
-const HREF_MAX = 64;
+const HREF_MAX = 40;
 
 const registry = {ids: new WeakMap(), refs: new Map(), info: new Map(), next: 1, gen: 0};
 
@@ -210,6 +210,7 @@ class Walker {
     const view = doc.defaultView || window;
     return {
       doc,
+      plainBase: !doc.querySelector('base[href]'),
       vw: view.innerWidth,
       vh: view.innerHeight,
       sx: view.scrollX,
@@ -345,6 +346,7 @@ class Walker {
 
     const child = {
       doc: ctx.doc,
+      plainBase: ctx.plainBase,
       vw: ctx.vw,
       vh: ctx.vh,
       sx: ctx.sx,
@@ -384,6 +386,12 @@ class Walker {
     const name = shown ? explicitName(el, tag, this, proxy) : '';
     if (!shown || (TRANSPARENT.has(role) && !name && !overlay)) {
       if (!shown && !items.length) return;
+      if (!items.length && (ctx.flexItems || display.startsWith('inline-'))) {
+        // An empty box with a size (a divider, an icon) draws a gap.
+        out.push({text: ' '});
+        ctx.prev = null;
+        return;
+      }
       pushSep(out, sep);
       for (const it of items) out.push(it);
       if (sep === 'br' && !ctx.flexItems) out.push({br: true}); // flex items: the next one's separator
@@ -876,20 +884,40 @@ function placeHint(el) {
 
 // ---------- states and properties ----------
 
-function compactHref(el, doc) {
+// Query parameters that only track the click.
+const TRACKING =
+  /^(utm_.*|nid|smid|smtyp|mod|ocid|cmpid|ncid|intcmp|cmp|partner|ribbon-ad-idx|rref|_r|fbclid|gclid|mc_cid|mc_eid)$/i;
+
+// compactHref is a link's target in few characters: a path for the same
+// origin, "//host/path" for another (the scheme and "www." say little to
+// the model, which clicks by ref), without tracking parameters, clipped:
+// the head of a URL tells where it goes; its tail mostly repeats the name.
+function compactHref(el, doc, plainBase) {
   const raw = el.getAttribute('href');
   if (!raw || /^\s*javascript:/i.test(raw)) return '';
   let href = raw;
-  try {
-    const u = new URL(raw, doc.baseURI);
-    for (const k of [...u.searchParams.keys()]) if (/^utm_/.test(k)) u.searchParams.delete(k); // tracking only
-    const here = doc.location;
-    if (here && u.origin === here.origin) {
-      const samePage = u.pathname === here.pathname && u.search === here.search && raw.trim().startsWith('#');
-      href = samePage ? u.hash || '#' : u.pathname + u.search + u.hash;
-    } else href = u.protocol === 'https:' ? u.href.slice(6) : u.href; // "//host/path": a valid https-relative URL
-  } catch {
-    href = raw;
+  // A fragment or an absolute path already is what the long way gives,
+  // when no <base> moves it; parsing every link is a tenth of a long page's time.
+  const c = raw.charCodeAt(0);
+  if (!(plainBase && (c === 35 || (c === 47 && raw.charCodeAt(1) !== 47)) && !raw.includes('utm_'))) {
+    try {
+      const u = new URL(raw, doc.baseURI);
+      for (const k of [...u.searchParams.keys()]) if (TRACKING.test(k)) u.searchParams.delete(k);
+      const here = doc.location;
+      if (here && u.origin === here.origin) {
+        const samePage = u.pathname === here.pathname && u.search === here.search && raw.trim().startsWith('#');
+        href = samePage ? u.hash || '#' : u.pathname + u.search + u.hash;
+      } else if (u.protocol === 'https:' || u.protocol === 'http:') {
+        href =
+          '//' +
+          u.host.replace(/^www\./, '') +
+          (u.pathname === '/' && !u.search && !u.hash ? '' : u.pathname) +
+          u.search +
+          u.hash;
+      } else href = u.href;
+    } catch {
+      href = raw;
+    }
   }
   href = clip(href, HREF_MAX);
   return /[\s"]/.test(href) ? quote(href) : href;
@@ -909,7 +937,7 @@ function attributes(node, el, tag, proxy, ctx) {
     if (lvl) a.push('level=' + lvl);
   }
   if (role === 'link') {
-    const h = compactHref(el, ctx.doc);
+    const h = compactHref(el, ctx.doc, ctx.plainBase);
     if (h) a.push('href=' + h);
   }
   if (src.localName === 'input') {
@@ -1157,6 +1185,7 @@ class Renderer {
     this.lines = [];
     this.refs = 0;
     this.order = 0;
+    this.lastHref = '';
   }
 
   items(list, depth, out) {
@@ -1175,6 +1204,12 @@ class Renderer {
     if (node.role === 'listitem' && !node.name && !node.ref && node.children.length === 1 && node.children[0].role) {
       return this.node(node.children[0], depth, out);
     }
+    // An unnamed list adds a line and a level to every item, and says
+    // nothing its items do not.
+    if (node.role === 'list' && !node.name && !node.ref && !node.attrs.length) {
+      this.items(node.children, depth, out);
+      return;
+    }
     const sub = [];
     const keep = this.filter !== 'interactive' || node.ref || node.role === 'heading' || node.overlay;
     if (this.filter === 'interactive' && !keep && !CONTEXT_ROLES.has(node.role)) {
@@ -1185,6 +1220,14 @@ class Renderer {
     if (!keep && !sub.length) return;
     if (node.role === 'listitem' && !node.name && !sub.length) return;
     if (!node.ref && !node.name && !sub.length && TRANSPARENT.has(node.role)) return;
+    if (node.role === 'link') {
+      // The second of two links to one place (a picture and its headline)
+      // says so instead of repeating the target.
+      const i = node.attrs.findIndex((a) => a.startsWith('href='));
+      const href = i >= 0 ? node.el.getAttribute('href') : '';
+      if (href && href === this.lastHref) node.attrs[i] = 'href=same';
+      this.lastHref = href;
+    }
     out.push('  '.repeat(depth) + lineOf(node));
     if (node.ref) {
       this.refs++;
