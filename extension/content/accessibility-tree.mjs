@@ -9,7 +9,7 @@
  * It defines:
  *
  *   window.__generateAccessibilityTree(options) → {
- *     tree,            // the page of lines: `role "name" [ref_N] attrs`, two spaces per depth level
+ *     tree,            // the page of lines: `role "name" [ref_N] attrs`, one space per depth level; text as `"…"`
  *     truncated,       // more lines follow this page
  *     continuation,    // {startAfter, anchor} for the next page, or null
  *     continuationToken, // the same as a string "startAfter:anchor", or null
@@ -55,9 +55,12 @@ import {deepActive, defineExport, ownFunction} from './dom.mjs';
 
 const DEFAULT_MAX_CHARS = 6000;
 const NAME_MAX = 150; // longest name folded from content; longer content stays as child lines
-const TEXT_MAX = 160; // longest text line
+const TEXT_MAX = 160; // longest text piece
+const TEXT_RUN_MAX = 400; // longest line a run of text pieces is joined into
 const VALUE_MAX = 100;
-const HREF_MAX = 40;
+const HREF_MAX = 36;
+const PRIVATE_USE = /[\ue000-\uf8ff]/;
+const PRIVATE_USE_ALL = /[\ue000-\uf8ff]/g;
 
 const registry = {ids: new WeakMap(), refs: new Map(), info: new Map(), next: 1, gen: 0};
 
@@ -243,7 +246,8 @@ class Walker {
       const n = nodes[i];
       if (n.nodeType === 3) {
         if (ctx.textOk && ctx.inView) {
-          const v = n.nodeValue;
+          // Icon-font glyphs (private-use code points) read as nothing.
+          const v = PRIVATE_USE.test(n.nodeValue) ? n.nodeValue.replace(PRIVATE_USE_ALL, '') : n.nodeValue;
           // White space between flex or grid items is not rendered.
           if (v && !(ctx.flexItems && !v.trim())) {
             if (ctx.flexItems) out.push({br: true}); // an anonymous flex item
@@ -864,7 +868,7 @@ function iconName(el) {
       if (!c || c[0] !== '"') continue;
       const g = c.slice(1, -1).trim();
       // Private-use code points are icon-font glyphs: they read as nothing.
-      if (g && g.length <= 3 && !/[\ue000-\uf8ff]/.test(g)) return ICON_WORDS[g] || g;
+      if (g && g.length <= 3 && !PRIVATE_USE.test(g)) return ICON_WORDS[g] || g;
     }
   }
   return '';
@@ -919,8 +923,28 @@ function compactHref(el, doc, plainBase) {
       href = raw;
     }
   }
-  href = clip(href, HREF_MAX);
-  return /[\s"]/.test(href) ? quote(href) : href;
+  return href;
+}
+
+// hrefText is a link's target as its line shows it. A path segment that
+// spells the link's name (a headline's slug) is left out: it repeats the
+// name.
+function hrefText(href, name) {
+  let h = href;
+  if (name) {
+    const said = new Set(name.toLowerCase().match(/[\p{L}\p{N}]+/gu));
+    const segs = h.split('/');
+    for (let i = h.startsWith('//') ? 3 : 2; i < segs.length; i++) {
+      const words = (segs[i].toLowerCase().match(/\p{L}[\p{L}\p{N}]*/gu) || []).filter((w) => w.length > 1);
+      const hits = words.filter((w) => said.has(w)).length;
+      if (segs[i].length >= 16 && hits >= 2 && hits >= words.length * 0.6) {
+        h = segs.slice(0, i).join('/') + '/…';
+        break;
+      }
+    }
+  }
+  h = clip(h, HREF_MAX);
+  return /[\s"]/.test(h) ? quote(h) : h;
 }
 
 function ariaBool(el, name) {
@@ -937,8 +961,7 @@ function attributes(node, el, tag, proxy, ctx) {
     if (lvl) a.push('level=' + lvl);
   }
   if (role === 'link') {
-    const h = compactHref(el, ctx.doc, ctx.plainBase);
-    if (h) a.push('href=' + h);
+    node.href = compactHref(el, ctx.doc, ctx.plainBase);
   }
   if (src.localName === 'input') {
     const type = (src.type || '').toLowerCase();
@@ -1173,6 +1196,8 @@ function lineOf(node) {
   if (node.name) s += ' ' + quote(node.name);
   if (node.ref) s += ' [' + node.ref + ']';
   if (node.overlay) s += ' overlay';
+  // A bare "#" goes nowhere a model could use: the page's script acts on it.
+  if (node.href && node.href !== '#') s += ' href=' + (node.sameHref ? 'same' : hrefText(node.href, node.name));
   if (node.attrs.length) s += ' ' + node.attrs.join(' ');
   return s;
 }
@@ -1186,14 +1211,26 @@ class Renderer {
     this.refs = 0;
     this.order = 0;
     this.lastHref = '';
+    this.lastLink = '';
+    this.run = {out: null, at: -1, text: ''};
   }
 
+  // Text is a quoted line; a run of text lines with nothing between them
+  // becomes one, its pieces joined by " · ".
   items(list, depth, out) {
     for (const it of list) {
       if (it.group) this.items(it.items, depth, out);
       else if (it.role) this.node(it, depth, out);
       else if (it.text !== undefined && !it.hidden && this.filter !== 'interactive' && depth <= this.maxDepth) {
-        out.push('  '.repeat(depth) + 'text ' + quote(clip(it.text, TEXT_MAX)));
+        const t = clip(it.text, TEXT_MAX);
+        const run = this.run;
+        if (run.out === out && run.at === out.length - 1 && run.text.length + t.length < TEXT_RUN_MAX) {
+          run.text += ' · ' + t;
+          out[run.at] = ' '.repeat(depth) + quote(run.text);
+        } else {
+          out.push(' '.repeat(depth) + quote(t));
+          this.run = {out, at: out.length - 1, text: t};
+        }
       }
     }
   }
@@ -1204,9 +1241,9 @@ class Renderer {
     if (node.role === 'listitem' && !node.name && !node.ref && node.children.length === 1 && node.children[0].role) {
       return this.node(node.children[0], depth, out);
     }
-    // An unnamed list adds a line and a level to every item, and says
-    // nothing its items do not.
-    if (node.role === 'list' && !node.name && !node.ref && !node.attrs.length) {
+    // An unnamed list or list item adds a line and a level to everything in
+    // it, and says nothing its contents do not.
+    if ((node.role === 'list' || node.role === 'listitem') && !node.name && !node.ref && !node.attrs.length) {
       this.items(node.children, depth, out);
       return;
     }
@@ -1223,12 +1260,14 @@ class Renderer {
     if (node.role === 'link') {
       // The second of two links to one place (a picture and its headline)
       // says so instead of repeating the target.
-      const i = node.attrs.findIndex((a) => a.startsWith('href='));
-      const href = i >= 0 ? node.el.getAttribute('href') : '';
-      if (href && href === this.lastHref) node.attrs[i] = 'href=same';
-      this.lastHref = href;
+      node.sameHref = !!node.href && node.href === this.lastHref;
+      this.lastHref = node.href || '';
+      const named = node.name;
+      if (node.sameHref && named === this.lastLink) node.name = ''; // and the same name: said once
+      this.lastLink = named;
     }
-    out.push('  '.repeat(depth) + lineOf(node));
+    out.push(' '.repeat(depth) + lineOf(node));
+    if (node.role === 'link') node.name = this.lastLink;
     if (node.ref) {
       this.refs++;
       registry.info.set(node.ref, {role: node.role, name: node.name, order: this.order++, gen: this.gen});
