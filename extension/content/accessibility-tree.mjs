@@ -431,7 +431,8 @@ class Walker {
 
   // covered reports whether other boxes hide el wholly where it is on
   // screen (hit tests at five points). A small fixed or sticky box (a
-  // header) does not count: scrolling moves el out from under it.
+  // header) does not count: scrolling moves el out from under it; nor does
+  // el's own label.
   covered(el, rect, ctx) {
     const x0 = Math.max(rect.left, 0);
     const x1 = Math.min(rect.right, ctx.vw);
@@ -446,7 +447,7 @@ class Walker {
     for (let i = 0; i < points.length; i += 2) {
       const hit = hitRoot.elementFromPoint(x0 + w * points[i], y0 + h * points[i + 1]);
       if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return false;
-      if (this.movesAway(hit, ctx)) return false;
+      if (this.movesAway(hit, ctx) || labelFor(hit, el)) return false;
     }
     return true;
   }
@@ -511,6 +512,12 @@ class Walker {
       if (t) out.push({text: t, hidden: true});
     }
   }
+}
+
+// A label drawn over its own control (a custom checkbox) passes the click on.
+function labelFor(hit, el) {
+  const label = hit.closest('label');
+  return !!label && label.control === el;
 }
 
 function pushSep(out, sep) {

@@ -125,7 +125,9 @@ function reachable() {
     const y1 = Math.min(r.bottom, vh);
     if (x1 - x0 < 1 || y1 - y0 < 1) return false;
     const hit = document.elementFromPoint((x0 + x1) / 2, (y0 + y1) / 2);
-    return !!hit && hit !== el && !el.contains(hit) && !hit.contains(el);
+    // A label over its own control (a custom checkbox) passes clicks on.
+    const label = hit && hit.closest('label');
+    return !!hit && hit !== el && !el.contains(hit) && !hit.contains(el) && !(label && label.control === el);
   };
   const reach = (el) => {
     if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true})) return false;
