@@ -59,6 +59,9 @@ const TEXT_MAX = 160; // longest text piece
 const TEXT_RUN_MAX = 400; // longest line a run of text pieces is joined into
 const VALUE_MAX = 100;
 const HREF_MAX = 36;
+// Separators, shared: items are never changed once made.
+const BR = Object.freeze({br: true});
+const SPACE = Object.freeze({text: ' '});
 const PRIVATE_USE = /[\ue000-\uf8ff]/;
 const PRIVATE_USE_ALL = /[\ue000-\uf8ff]/g;
 
@@ -188,6 +191,7 @@ class Walker {
     this.register = register;
     this.styles = new Map();
     this.roles = new Map();
+    this.moving = new Map();
     this.overlays = [];
     this.refsBefore = 0;
     this.assigned = 0;
@@ -250,7 +254,7 @@ class Walker {
           const v = PRIVATE_USE.test(n.nodeValue) ? n.nodeValue.replace(PRIVATE_USE_ALL, '') : n.nodeValue;
           // White space between flex or grid items is not rendered.
           if (v && !(ctx.flexItems && !v.trim())) {
-            if (ctx.flexItems) out.push({br: true}); // an anonymous flex item
+            if (ctx.flexItems) out.push(BR); // an anonymous flex item
             out.push({text: v, hidden: ctx.skipText, decor: ctx.decor});
             if (v.trim()) ctx.prev = null;
           }
@@ -278,7 +282,7 @@ class Walker {
   element(el, ctx, out) {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag)) {
-      if (tag === 'br') out.push({br: true});
+      if (tag === 'br') out.push(BR);
       return;
     }
     // Visibility rule (docs/decisions/tree-visibility.md): what a sighted
@@ -392,13 +396,13 @@ class Walker {
       if (!shown && !items.length) return;
       if (!items.length && (ctx.flexItems || display.startsWith('inline-'))) {
         // An empty box with a size (a divider, an icon) draws a gap.
-        out.push({text: ' '});
+        out.push(SPACE);
         ctx.prev = null;
         return;
       }
       pushSep(out, sep);
       for (const it of items) out.push(it);
-      if (sep === 'br' && !ctx.flexItems) out.push({br: true}); // flex items: the next one's separator
+      if (sep === 'br' && !ctx.flexItems) out.push(BR); // flex items: the next one's separator
       return;
     }
     if (role === 'generic' && !overlay && name) {
@@ -448,19 +452,29 @@ class Walker {
       const hit = hitRoot.elementFromPoint(x0 + w * points[i], y0 + h * points[i + 1]);
       if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return false;
       if (this.movesAway(hit, ctx) || labelFor(hit, el)) return false;
+      if (i === 0) {
+        // One box over all of it (a banner, a backdrop) settles it at once.
+        const r = hit.getBoundingClientRect();
+        if (r.left <= x0 && r.top <= y0 && r.right >= x1 && r.bottom >= y1) return true;
+      }
     }
     return true;
   }
 
   movesAway(hit, ctx) {
+    let moves = this.moving.get(hit);
+    if (moves !== undefined) return moves;
+    moves = false;
     for (let p = hit, n = 0; p && n < 30; p = p.parentElement, n++) {
       const pos = this.style(p).position;
       if (pos === 'fixed' || pos === 'sticky') {
         const r = p.getBoundingClientRect();
-        return r.width * r.height < ctx.vw * ctx.vh * 0.5;
+        moves = r.width * r.height < ctx.vw * ctx.vh * 0.5;
+        break;
       }
     }
-    return false;
+    this.moving.set(hit, moves);
+    return moves;
   }
 
   controlShown(control) {
@@ -472,9 +486,9 @@ class Walker {
 
   closedDetails(el, ctx, out) {
     const summary = Array.prototype.find.call(el.children, (c) => c.localName === 'summary');
-    out.push({br: true});
+    out.push(BR);
     if (summary) this.element(summary, ctx, out);
-    out.push({br: true});
+    out.push(BR);
   }
 
   leaf(el, tag, ctx, out) {
@@ -487,7 +501,7 @@ class Walker {
         node.ref = this.ref(opt);
         if (opt.selected) node.attrs.push('selected');
         if (opt.disabled) node.attrs.push('disabled');
-        out.push({br: true}, node);
+        out.push(BR, node);
       }
       return;
     }
@@ -521,8 +535,8 @@ function labelFor(hit, el) {
 }
 
 function pushSep(out, sep) {
-  if (sep === 'br') out.push({br: true});
-  else if (sep) out.push({text: sep});
+  if (sep === 'br') out.push(BR);
+  else if (sep) out.push(SPACE);
 }
 
 // A role-less list item in a menu or tree view is a click target.
