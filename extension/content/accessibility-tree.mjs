@@ -952,13 +952,15 @@ function compactHref(el, doc, plainBase) {
 // name.
 function hrefText(href, name) {
   let h = href;
-  if (name) {
-    const said = new Set(name.toLowerCase().match(/[\p{L}\p{N}]+/gu));
+  if (name && h.length > HREF_MAX) {
+    let said = null;
     const segs = h.split('/');
     for (let i = h.startsWith('//') ? 3 : 2; i < segs.length; i++) {
+      if (segs[i].length < 16) continue;
+      said = said || new Set(name.toLowerCase().match(/[\p{L}\p{N}]+/gu));
       const words = (segs[i].toLowerCase().match(/\p{L}[\p{L}\p{N}]*/gu) || []).filter((w) => w.length > 1);
       const hits = words.filter((w) => said.has(w)).length;
-      if (segs[i].length >= 16 && hits >= 2 && hits >= words.length * 0.6) {
+      if (hits >= 2 && hits >= words.length * 0.6) {
         h = segs.slice(0, i).join('/') + '/…';
         break;
       }
@@ -1192,7 +1194,9 @@ function finish(node) {
   }
   // Icon-only controls: named from the icon (also over a ligature's text
   // such as "more_vert"), else hinted by class words, else by where they are.
-  if (node.ref && node.name && !node.explicit && !contentName(merged, null)) node.name = iconName(node.el) || node.name;
+  if (node.ref && node.name && !node.explicit && merged.some((it) => it.decor) && !contentName(merged, null)) {
+    node.name = iconName(node.el) || node.name;
+  }
   if (!node.name && node.fallback) node.name = node.fallback;
   if (node.ref && !node.name) {
     node.name = iconName(node.el);
