@@ -9,7 +9,7 @@
  * It defines:
  *
  *   window.__generateAccessibilityTree(options) → {
- *     tree,            // the page of lines: `role "name" [ref_N] attrs`, two spaces per depth level
+ *     tree,            // the page of lines: `role "name" [ref_N] attrs`, one space per depth level; text as `"…"`
  *     truncated,       // more lines follow this page
  *     continuation,    // {startAfter, anchor} for the next page, or null
  *     continuationToken, // the same as a string "startAfter:anchor", or null
@@ -55,9 +55,15 @@ import {deepActive, defineExport, ownFunction} from './dom.mjs';
 
 const DEFAULT_MAX_CHARS = 6000;
 const NAME_MAX = 150; // longest name folded from content; longer content stays as child lines
-const TEXT_MAX = 160; // longest text line
+const TEXT_MAX = 160; // longest text piece
+const TEXT_RUN_MAX = 400; // longest line a run of text pieces is joined into
 const VALUE_MAX = 100;
-const HREF_MAX = 64;
+const HREF_MAX = 36;
+// Separators, shared: items are never changed once made.
+const BR = Object.freeze({br: true});
+const SPACE = Object.freeze({text: ' '});
+const PRIVATE_USE = /[\ue000-\uf8ff]/;
+const PRIVATE_USE_ALL = /[\ue000-\uf8ff]/g;
 
 const registry = {ids: new WeakMap(), refs: new Map(), info: new Map(), next: 1, gen: 0};
 
@@ -88,6 +94,8 @@ const INTERACTIVE_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switc
 const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
   'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'heading', 'cell', 'gridcell', 'columnheader',
   'rowheader', 'tooltip', 'clickable']);
+// Roles besides the transparent ones a pointer cursor makes clickable.
+const POINTER_ROLES = new Set(['listitem', 'heading', 'cell', 'gridcell', 'img']);
 // Containers kept by the "interactive" filter when they hold refs.
 // biome-ignore format: a table, packed as written
 const CONTEXT_ROLES = new Set(['dialog', 'alertdialog', 'form', 'navigation', 'main', 'banner', 'contentinfo',
@@ -183,6 +191,7 @@ class Walker {
     this.register = register;
     this.styles = new Map();
     this.roles = new Map();
+    this.moving = new Map();
     this.overlays = [];
     this.refsBefore = 0;
     this.assigned = 0;
@@ -208,6 +217,7 @@ class Walker {
     const view = doc.defaultView || window;
     return {
       doc,
+      plainBase: !doc.querySelector('base[href]'),
       vw: view.innerWidth,
       vh: view.innerHeight,
       sx: view.scrollX,
@@ -216,9 +226,12 @@ class Walker {
       inView: true,
       inInteractive: parent ? parent.inInteractive : false,
       skipText: false,
+      decor: false,
       cursor: 'auto',
       inOverlay: parent ? parent.inOverlay : false,
       expandSelect: null,
+      flexItems: false,
+      prev: null,
     };
   }
 
@@ -232,12 +245,19 @@ class Walker {
     } else {
       nodes = parentEl.childNodes;
     }
+    ctx.prev = null;
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i];
       if (n.nodeType === 3) {
         if (ctx.textOk && ctx.inView) {
-          const v = n.nodeValue;
-          if (v) out.push({text: v, hidden: ctx.skipText});
+          // Icon-font glyphs (private-use code points) read as nothing.
+          const v = PRIVATE_USE.test(n.nodeValue) ? n.nodeValue.replace(PRIVATE_USE_ALL, '') : n.nodeValue;
+          // White space between flex or grid items is not rendered.
+          if (v && !(ctx.flexItems && !v.trim())) {
+            if (ctx.flexItems) out.push(BR); // an anonymous flex item
+            out.push({text: v, hidden: ctx.skipText, decor: ctx.decor});
+            if (v.trim()) ctx.prev = null;
+          }
         }
       } else if (n.nodeType === 1) {
         this.element(n, ctx, out);
@@ -245,13 +265,32 @@ class Walker {
     }
   }
 
+  // What separates el's text from its neighbours' as the page renders it:
+  // a line break around blocks, nothing around inline boxes (the page's own
+  // white space is in its text nodes), and for an inline-block or flex/grid
+  // item nothing when it touches the previous box on the same line ("6gHF"
+  // drawn letter by letter), else a space or a break.
+  separator(display, rect, ctx) {
+    if (!rect || display === 'inline') return '';
+    const atomic = display.startsWith('inline');
+    if (!atomic && !ctx.flexItems) return 'br';
+    const p = ctx.prev;
+    if (p && Math.abs(rect.left - p.right) <= 1 && rect.top < p.bottom && rect.bottom > p.top) return '';
+    return atomic ? ' ' : 'br';
+  }
+
   element(el, ctx, out) {
     const tag = el.localName;
     if (SKIP_TAGS.has(tag)) {
-      if (tag === 'br') out.push({br: true});
+      if (tag === 'br') out.push(BR);
       return;
     }
-    if (el.hasAttribute('inert') || el.getAttribute('aria-hidden') === 'true') return;
+    // Visibility rule (docs/decisions/tree-visibility.md): what a sighted
+    // user can operate is shown, aria-hidden or not; only what the user
+    // cannot reach is left out: inert, not rendered, transparent, clipped
+    // to nothing, of no size, covered, in a closed <details> or outside an
+    // open modal dialog.
+    if (el.hasAttribute('inert')) return;
     if (tag === 'noscript' && !el.firstElementChild) return; // scripting on: its content is raw text
     const st = this.style(el);
     const display = st.display;
@@ -283,7 +322,8 @@ class Walker {
 
     let role = roleOf(el, tag, this);
     const block = !contents && !display.startsWith('inline');
-    const spaced = !contents && display !== 'inline';
+    const sep = this.separator(display, rect, ctx);
+    if (rect && sized) ctx.prev = rect;
 
     // Label whose control is hidden: the label stands in for it.
     let proxy = null;
@@ -294,26 +334,27 @@ class Walker {
 
     const cursor = st.cursor;
     let interactive = isInteractive(el, tag, role) || !!proxy;
-    let pointerCandidate = false;
-    if (
+    // A pointer cursor where it starts (not inherited from the parent) marks
+    // a click target the page handles in script, also inside another one
+    // ("Reply" and "Forward" in a clickable row).
+    const pointerCandidate =
       !interactive &&
-      role === 'generic' &&
-      !ctx.inInteractive &&
+      (TRANSPARENT.has(role) || POINTER_ROLES.has(role)) &&
       cursor === 'pointer' &&
       ctx.cursor !== 'pointer' &&
       tag !== 'body' &&
       tag !== 'html' &&
-      rect &&
-      rect.width * rect.height < ctx.vw * ctx.vh * 0.5
-    ) {
-      pointerCandidate = true;
-    }
+      !!rect &&
+      rect.width * rect.height < ctx.vw * ctx.vh * 0.5;
     if (interactive && TRANSPARENT.has(role)) role = 'clickable';
+    if (interactive && visible && rect && this.covered(el, rect, ctx)) return;
 
     const overlay = !ctx.inOverlay && visible && sized && rect && isOverlay(el, tag, role, st, rect, ctx);
+    const ariaHidden = el.getAttribute('aria-hidden') === 'true';
 
     const child = {
       doc: ctx.doc,
+      plainBase: ctx.plainBase,
       vw: ctx.vw,
       vh: ctx.vh,
       sx: ctx.sx,
@@ -322,9 +363,14 @@ class Walker {
       inView: inView,
       inInteractive: ctx.inInteractive || interactive,
       skipText: ctx.skipText || (tag === 'label' && !!el.control) || tag === 'legend' || tag === 'caption',
+      // aria-hidden inside a control hides decoration (an icon glyph) from
+      // its name; the control's own text still names it.
+      decor: interactive ? false : ctx.decor || (ariaHidden && ctx.inInteractive),
       cursor,
       inOverlay: ctx.inOverlay || overlay,
       expandSelect: ctx.expandSelect,
+      flexItems: /^(inline-)?(flex|grid)$/.test(display),
+      prev: null,
     };
 
     const items = [];
@@ -333,9 +379,14 @@ class Walker {
     else this.children(el, child, items);
     const childRefs = this.assigned !== before;
 
-    if (pointerCandidate && !childRefs && visible && sized && inView) {
-      interactive = true;
-      role = 'clickable';
+    let weak = false;
+    if (!interactive && !childRefs && visible && sized && inView) {
+      if (pointerCandidate || (tag === 'li' && menuList(el.parentElement))) {
+        if (this.covered(el, rect, ctx)) return;
+        interactive = true;
+        weak = pointerCandidate && ctx.inInteractive;
+        if (TRANSPARENT.has(role) || role === 'listitem') role = 'clickable';
+      }
     }
 
     // A box of no size still shows its overflowing (e.g. positioned) content.
@@ -343,11 +394,15 @@ class Walker {
     const name = shown ? explicitName(el, tag, this, proxy) : '';
     if (!shown || (TRANSPARENT.has(role) && !name && !overlay)) {
       if (!shown && !items.length) return;
-      if ((role !== 'generic' && role !== 'none' && role !== 'presentation') || block) out.push({br: true});
-      else if (spaced) out.push({text: ' '});
+      if (!items.length && (ctx.flexItems || display.startsWith('inline-'))) {
+        // An empty box with a size (a divider, an icon) draws a gap.
+        out.push(SPACE);
+        ctx.prev = null;
+        return;
+      }
+      pushSep(out, sep);
       for (const it of items) out.push(it);
-      if ((role !== 'generic' && role !== 'none' && role !== 'presentation') || block) out.push({br: true});
-      else if (spaced) out.push({text: ' '});
+      if (sep === 'br' && !ctx.flexItems) out.push(BR); // flex items: the next one's separator
       return;
     }
     if (role === 'generic' && !overlay && name) {
@@ -356,7 +411,16 @@ class Walker {
       return;
     }
 
-    const node = {role: role === 'generic' ? 'group' : role, name, el, attrs: [], children: items, overlay};
+    const node = {
+      role: role === 'generic' ? 'group' : role,
+      name,
+      explicit: !!name,
+      el,
+      attrs: [],
+      children: items,
+      overlay,
+      weak,
+    };
     if (interactive) node.ref = this.ref(el);
     node.fallback = name ? '' : fallbackName(el, role);
     attributes(node, el, tag, proxy, ctx);
@@ -364,7 +428,53 @@ class Walker {
       this.overlays.push(node);
       return;
     }
-    out.push(block ? {br: true} : {text: ' '}, node, block ? {br: true} : {text: ' '});
+    pushSep(out, block ? 'br' : ' ');
+    out.push(node);
+    pushSep(out, block ? 'br' : ' ');
+  }
+
+  // covered reports whether other boxes hide el wholly where it is on
+  // screen (hit tests at five points). A small fixed or sticky box (a
+  // header) does not count: scrolling moves el out from under it; nor does
+  // el's own label.
+  covered(el, rect, ctx) {
+    const x0 = Math.max(rect.left, 0);
+    const x1 = Math.min(rect.right, ctx.vw);
+    const y0 = Math.max(rect.top, 0);
+    const y1 = Math.min(rect.bottom, ctx.vh);
+    if (x1 - x0 < 1 || y1 - y0 < 1) return false; // off screen: nothing to test
+    const root = el.getRootNode();
+    const hitRoot = root.elementFromPoint ? root : ctx.doc;
+    const w = x1 - x0;
+    const h = y1 - y0;
+    const points = [0.5, 0.5, 0.25, 0.25, 0.75, 0.25, 0.25, 0.75, 0.75, 0.75];
+    for (let i = 0; i < points.length; i += 2) {
+      const hit = hitRoot.elementFromPoint(x0 + w * points[i], y0 + h * points[i + 1]);
+      if (!hit || hit === el || el.contains(hit) || hit.contains(el)) return false;
+      if (this.movesAway(hit, ctx) || labelFor(hit, el)) return false;
+      if (i === 0) {
+        // One box over all of it (a banner, a backdrop) settles it at once.
+        const r = hit.getBoundingClientRect();
+        if (r.left <= x0 && r.top <= y0 && r.right >= x1 && r.bottom >= y1) return true;
+      }
+    }
+    return true;
+  }
+
+  movesAway(hit, ctx) {
+    let moves = this.moving.get(hit);
+    if (moves !== undefined) return moves;
+    moves = false;
+    for (let p = hit, n = 0; p && n < 30; p = p.parentElement, n++) {
+      const pos = this.style(p).position;
+      if (pos === 'fixed' || pos === 'sticky') {
+        const r = p.getBoundingClientRect();
+        moves = r.width * r.height < ctx.vw * ctx.vh * 0.5;
+        break;
+      }
+    }
+    this.moving.set(hit, moves);
+    return moves;
   }
 
   controlShown(control) {
@@ -376,9 +486,9 @@ class Walker {
 
   closedDetails(el, ctx, out) {
     const summary = Array.prototype.find.call(el.children, (c) => c.localName === 'summary');
-    out.push({br: true});
+    out.push(BR);
     if (summary) this.element(summary, ctx, out);
-    out.push({br: true});
+    out.push(BR);
   }
 
   leaf(el, tag, ctx, out) {
@@ -391,7 +501,7 @@ class Walker {
         node.ref = this.ref(opt);
         if (opt.selected) node.attrs.push('selected');
         if (opt.disabled) node.attrs.push('disabled');
-        out.push({br: true}, node);
+        out.push(BR, node);
       }
       return;
     }
@@ -416,6 +526,26 @@ class Walker {
       if (t) out.push({text: t, hidden: true});
     }
   }
+}
+
+// A label drawn over its own control (a custom checkbox) passes the click on.
+function labelFor(hit, el) {
+  const label = hit.closest('label');
+  return !!label && label.control === el;
+}
+
+function pushSep(out, sep) {
+  if (sep === 'br') out.push(BR);
+  else if (sep) out.push(SPACE);
+}
+
+// A role-less list item in a menu or tree view is a click target.
+function menuList(list) {
+  if (!list) return false;
+  const r = list.getAttribute('role');
+  if (r) return /^(menu|menubar|tree|listbox)$/.test(r);
+  const c = list.getAttribute('class');
+  return !!c && /(^|[-_\s])(menu|dropdown|tree)/i.test(c);
 }
 
 // ---------- visibility ----------
@@ -549,9 +679,19 @@ function isInteractive(el, tag, role) {
   if (tag === 'iframe' || tag === 'frame' || tag === 'summary') return true;
   if (role === 'listbox' && tag === 'select') return true;
   if ((tag === 'video' || tag === 'audio') && el.hasAttribute('controls')) return true;
-  if (el.hasAttribute('onclick')) return true;
+  if (clickAttr(el)) return true;
   const ti = el.getAttribute('tabindex');
   return ti !== null && parseInt(ti, 10) >= 0 && role !== 'dialog' && role !== 'alertdialog';
+}
+
+// clickAttr reports a click handler declared in markup: onclick, or a
+// framework's binding (Angular, Vue, Alpine, Google's jsaction). Handlers
+// added with addEventListener are invisible to a content script.
+function clickAttr(el) {
+  if (el.hasAttribute('onclick') || el.hasAttribute('ng-click') || el.hasAttribute('data-ng-click')) return true;
+  if (el.hasAttribute('@click') || el.hasAttribute('v-on:click') || el.hasAttribute('x-on:click')) return true;
+  const js = el.getAttribute('jsaction');
+  return js !== null && (js.includes('click') || (!!js.trim() && !js.includes(':')));
 }
 
 // ---------- names ----------
@@ -702,25 +842,132 @@ function hintFor(el) {
   return clip(words.slice(0, 4).join(' '), 40);
 }
 
+// Words for common icons (font classes, ligatures, glyphs) a model reads
+// better as what they do.
+// biome-ignore format: a table, packed as written
+const ICON_WORDS = {'ellipsis v': 'more', 'ellipsis h': 'more', 'ellipsis vertical': 'more', 'ellipsis horizontal': 'more',
+  'ellipsis': 'more', 'more vert': 'more', 'more horiz': 'more', 'dots': 'more', 'kebab': 'more', 'times': 'close',
+  'xmark': 'close', 'x': 'close', 'envelope': 'email', 'remove': 'close', 'bars': 'menu', 'hamburger': 'menu', 'navicon': 'menu',
+  'reorder': 'menu', 'magnifying glass': 'search', 'gear': 'settings', 'cog': 'settings', 'pencil': 'edit',
+  'trash': 'delete', 'trash can': 'delete', 'plus': 'add', 'chevron right': 'next', 'chevron left': 'previous',
+  'angle right': 'next', 'angle left': 'previous', 'arrow right': 'next', 'arrow left': 'previous',
+  '×': 'close', '✕': 'close', '✖': 'close', '⋮': 'more', '⋯': 'more', '…': 'more', '☰': 'menu', '≡': 'menu',
+  '›': 'next', '‹': 'previous', '»': 'next', '«': 'previous', '+': 'add', '🔍': 'search'};
+const ICON_CLASS =
+  /^(?:fa[srlbdk]?|fa-solid|fa-regular|fa-brands|bi|mdi|ion|ionicon|icon|icons|glyphicon|octicon|ti|la[sbr]?|ri|uil|feather|ico|ic|zmdi|typcn)[-_](.+)$/i;
+const ICON_NOISE =
+  /^(fw|lg|xs|sm|[1-9]x|solid|regular|light|thin|duotone|outline|outlined|filled|round|rounded|sharp|o|alt|inverse|spin|pulse|border|stack|flip.*|rotate.*|wrap|wrapper|container|btn|button|box|link)$/;
+
+function iconWords(s) {
+  const w = squash(s.toLowerCase().replace(/[-_]+/g, ' '));
+  return ICON_WORDS[w] || w;
+}
+
+// iconName is what an unnamed control's icon says: an icon font's class
+// (fa-ellipsis-v), a ligature font's text (material icons), an svg
+// <use href="#close">, or a glyph drawn by CSS (::before content "×").
+function iconName(el) {
+  const parts = [el, ...el.querySelectorAll('i, span, svg, use, b, em')].slice(0, 8);
+  for (const p of parts) {
+    const cls = typeof p.className === 'string' ? p.className : p.getAttribute('class') || '';
+    if (/material-(icons|symbols)/.test(cls) && p.textContent.trim()) return iconWords(p.textContent.trim());
+    for (const c of cls.split(/\s+/)) {
+      const m = ICON_CLASS.exec(c);
+      if (m && !ICON_NOISE.test(m[1].toLowerCase()))
+        return iconWords(m[1].replace(/-(o|alt|outline|solid|fill|line|square|circle|official)$/, ''));
+    }
+    if (p.localName === 'use') {
+      const ref = (p.getAttribute('href') || p.getAttribute('xlink:href') || '').replace(/^.*#/, '');
+      const w = ref.replace(/^(icon|ico|ic|svg|i)[-_]/i, '');
+      if (w && !/\d{3,}/.test(w)) return iconWords(w);
+    }
+  }
+  for (const p of parts) {
+    if (p.localName === 'svg' || p.localName === 'use') continue;
+    for (const pseudo of ['::before', '::after']) {
+      const c = getComputedStyle(p, pseudo).content;
+      if (!c || c[0] !== '"') continue;
+      const g = c.slice(1, -1).trim();
+      // Private-use code points are icon-font glyphs: they read as nothing.
+      if (g && g.length <= 3 && !PRIVATE_USE.test(g)) return ICON_WORDS[g] || g;
+    }
+  }
+  return '';
+}
+
+// placeHint says where an otherwise nameless control is on the page.
+function placeHint(el) {
+  const r = el.getBoundingClientRect();
+  const view = el.ownerDocument.defaultView || window;
+  const w = view.innerWidth || 1;
+  const x = (r.left + r.right) / 2;
+  const y = r.top + r.height / 2 + view.scrollY;
+  const col = x < w / 3 ? 'left' : x > (2 * w) / 3 ? 'right' : 'centre';
+  const row = y < view.innerHeight ? 'top' : 'lower';
+  return 'icon at ' + row + ' ' + col;
+}
+
 // ---------- states and properties ----------
 
-function compactHref(el, doc) {
+// Query parameters that only track the click.
+const TRACKING =
+  /^(utm_.*|nid|smid|smtyp|mod|ocid|cmpid|ncid|intcmp|cmp|partner|ribbon-ad-idx|rref|_r|fbclid|gclid|mc_cid|mc_eid)$/i;
+
+// compactHref is a link's target in few characters: a path for the same
+// origin, "//host/path" for another (the scheme and "www." say little to
+// the model, which clicks by ref), without tracking parameters, clipped:
+// the head of a URL tells where it goes; its tail mostly repeats the name.
+function compactHref(el, doc, plainBase) {
   const raw = el.getAttribute('href');
   if (!raw || /^\s*javascript:/i.test(raw)) return '';
   let href = raw;
-  try {
-    const u = new URL(raw, doc.baseURI);
-    for (const k of [...u.searchParams.keys()]) if (/^utm_/.test(k)) u.searchParams.delete(k); // tracking only
-    const here = doc.location;
-    if (here && u.origin === here.origin) {
-      const samePage = u.pathname === here.pathname && u.search === here.search && raw.trim().startsWith('#');
-      href = samePage ? u.hash || '#' : u.pathname + u.search + u.hash;
-    } else href = u.protocol === 'https:' ? u.href.slice(6) : u.href; // "//host/path": a valid https-relative URL
-  } catch {
-    href = raw;
+  // A fragment or an absolute path already is what the long way gives,
+  // when no <base> moves it; parsing every link is a tenth of a long page's time.
+  const c = raw.charCodeAt(0);
+  if (!(plainBase && (c === 35 || (c === 47 && raw.charCodeAt(1) !== 47)) && !raw.includes('utm_'))) {
+    try {
+      const u = new URL(raw, doc.baseURI);
+      for (const k of [...u.searchParams.keys()]) if (TRACKING.test(k)) u.searchParams.delete(k);
+      const here = doc.location;
+      if (here && u.origin === here.origin) {
+        const samePage = u.pathname === here.pathname && u.search === here.search && raw.trim().startsWith('#');
+        href = samePage ? u.hash || '#' : u.pathname + u.search + u.hash;
+      } else if (u.protocol === 'https:' || u.protocol === 'http:') {
+        href =
+          '//' +
+          u.host.replace(/^www\./, '') +
+          (u.pathname === '/' && !u.search && !u.hash ? '' : u.pathname) +
+          u.search +
+          u.hash;
+      } else href = u.href;
+    } catch {
+      href = raw;
+    }
   }
-  href = clip(href, HREF_MAX);
-  return /[\s"]/.test(href) ? quote(href) : href;
+  return href;
+}
+
+// hrefText is a link's target as its line shows it. A path segment that
+// spells the link's name (a headline's slug) is left out: it repeats the
+// name.
+function hrefText(href, name) {
+  let h = href;
+  if (name && h.length > HREF_MAX) {
+    let said = null;
+    const segs = h.split('/');
+    for (let i = h.startsWith('//') ? 3 : 2; i < segs.length; i++) {
+      if (segs[i].length < 16) continue;
+      said = said || new Set(name.toLowerCase().match(/[\p{L}\p{N}]+/gu));
+      const words = (segs[i].toLowerCase().match(/\p{L}[\p{L}\p{N}]*/gu) || []).filter((w) => w.length > 1);
+      const hits = words.filter((w) => said.has(w)).length;
+      if (hits >= 2 && hits >= words.length * 0.6) {
+        h = segs.slice(0, i).join('/') + '/…';
+        break;
+      }
+    }
+  }
+  h = clip(h, HREF_MAX);
+  return /[\s"]/.test(h) ? quote(h) : h;
 }
 
 function ariaBool(el, name) {
@@ -737,8 +984,7 @@ function attributes(node, el, tag, proxy, ctx) {
     if (lvl) a.push('level=' + lvl);
   }
   if (role === 'link') {
-    const h = compactHref(el, ctx.doc);
-    if (h) a.push('href=' + h);
+    node.href = compactHref(el, ctx.doc, ctx.plainBase);
   }
   if (src.localName === 'input') {
     const type = (src.type || '').toLowerCase();
@@ -765,6 +1011,11 @@ function attributes(node, el, tag, proxy, ctx) {
     const t = squash(el.textContent);
     if (t) a.push('value=' + quote(clip(t, VALUE_MAX)));
     node.children = [];
+  }
+  // Multi-line fields take Enter as a new line, not a submit.
+  const ml = ariaBool(el, 'aria-multiline');
+  if (role === 'textbox' && (ml === 'true' || (ml !== 'false' && (src.localName === 'textarea' || el.isContentEditable)))) {
+    a.push('multiline');
   }
   if (tag === 'progress' || tag === 'meter') a.push('value=' + el.value + (el.max ? '/' + el.max : ''));
   const checked = ariaBool(el, 'aria-checked');
@@ -823,9 +1074,12 @@ function safeDoc(frame) {
 // ---------- model → lines ----------
 
 // Merges runs of inline text between block breaks into single text items.
+// Screen-reader-only text and decoration (aria-hidden inside a control)
+// keep their own items, for names.
 function mergeText(items, out) {
   let buf = null;
   let hiddenBuf = null;
+  let decorBuf = null;
   const flush = () => {
     if (buf !== null) {
       const t = squash(buf);
@@ -835,8 +1089,13 @@ function mergeText(items, out) {
       const t = squash(hiddenBuf);
       if (t) out.push({text: t, hidden: true});
     }
+    if (decorBuf !== null) {
+      const t = squash(decorBuf);
+      if (t) out.push({text: t, decor: true});
+    }
     buf = null;
     hiddenBuf = null;
+    decorBuf = null;
   };
   const visit = (list) => {
     for (const it of list) {
@@ -848,6 +1107,7 @@ function mergeText(items, out) {
         out.push({group: true, nameText: it.nameText, items: inner});
       } else if (it.text !== undefined) {
         if (it.hidden) hiddenBuf = (hiddenBuf || '') + it.text;
+        else if (it.decor) decorBuf = (decorBuf || '') + it.text;
         else buf = (buf || '') + it.text;
       } else {
         flush();
@@ -859,23 +1119,26 @@ function mergeText(items, out) {
   flush();
 }
 
-// Text a subtree contributes to its ancestor's name.
-function contentName(items) {
+// Text a subtree contributes to its ancestor's name: decoration only when
+// nothing else names it.
+// decor: true counts decoration, null never does, false falls back to it.
+function contentName(items, decor = false) {
   let s = '';
   for (const it of items) {
     if (it.group) s += ' ' + it.nameText + ' ';
-    else if (it.text !== undefined) s += ' ' + it.text + ' ';
-    else s += ' ' + (it.name || contentName(it.children || [])) + ' ';
+    else if (it.text !== undefined) s += it.decor && !decor ? '' : ' ' + it.text + ' ';
+    else s += ' ' + (it.name || contentName(it.children || [], decor === null ? null : decor)) + ' ';
     if (s.length > NAME_MAX * 4) break;
   }
-  return squash(s);
+  s = squash(s);
+  return s || decor !== false ? s : contentName(items, true);
 }
 
 function visibleText(items) {
   let s = '';
   for (const it of items) {
     if (it.group) s += ' ' + visibleText(it.items);
-    else if (it.text !== undefined) s += it.hidden ? '' : ' ' + it.text;
+    else if (it.text !== undefined) s += it.hidden || it.decor ? '' : ' ' + it.text;
     else s += ' ' + (it.name || visibleText(it.children || []));
   }
   return squash(s);
@@ -929,12 +1192,20 @@ function finish(node) {
       node.children = extra ? merged : keepRefs(merged);
     }
   }
+  // Icon-only controls: named from the icon (also over a ligature's text
+  // such as "more_vert"), else hinted by class words, else by where they are.
+  if (node.ref && node.name && !node.explicit && merged.some((it) => it.decor) && !contentName(merged, null)) {
+    node.name = iconName(node.el) || node.name;
+  }
   if (!node.name && node.fallback) node.name = node.fallback;
   if (node.ref && !node.name) {
-    const hint = hintFor(node.el);
-    if (hint) node.attrs.push('hint=' + quote(hint));
+    node.name = iconName(node.el);
+    if (!node.name) node.attrs.push('hint=' + quote(hintFor(node.el) || placeHint(node.el)));
   }
-  const kids = node.children.filter((it) => !it.hidden);
+  let kids = node.children.filter((it) => !it.hidden && !it.decor);
+  // A pointer-cursor child that is all of its clickable parent is the same
+  // target, not a second one.
+  if (node.ref && kids.length === 1 && kids[0].weak && kids[0].name === node.name) kids = [];
   node.children = kids;
   if (kids.length === 1 && kids[0].role && kids[0].name && kids[0].name === node.name && !node.ref) node.name = '';
 }
@@ -950,6 +1221,8 @@ function lineOf(node) {
   if (node.name) s += ' ' + quote(node.name);
   if (node.ref) s += ' [' + node.ref + ']';
   if (node.overlay) s += ' overlay';
+  // A bare "#" goes nowhere a model could use: the page's script acts on it.
+  if (node.href && node.href !== '#') s += ' href=' + (node.sameHref ? 'same' : hrefText(node.href, node.name));
   if (node.attrs.length) s += ' ' + node.attrs.join(' ');
   return s;
 }
@@ -962,14 +1235,27 @@ class Renderer {
     this.lines = [];
     this.refs = 0;
     this.order = 0;
+    this.lastHref = '';
+    this.lastLink = '';
+    this.run = {out: null, at: -1, text: ''};
   }
 
+  // Text is a quoted line; a run of text lines with nothing between them
+  // becomes one, its pieces joined by " · ".
   items(list, depth, out) {
     for (const it of list) {
       if (it.group) this.items(it.items, depth, out);
       else if (it.role) this.node(it, depth, out);
       else if (it.text !== undefined && !it.hidden && this.filter !== 'interactive' && depth <= this.maxDepth) {
-        out.push('  '.repeat(depth) + 'text ' + quote(clip(it.text, TEXT_MAX)));
+        const t = clip(it.text, TEXT_MAX);
+        const run = this.run;
+        if (run.out === out && run.at === out.length - 1 && run.text.length + t.length < TEXT_RUN_MAX) {
+          run.text += ' · ' + t;
+          out[run.at] = ' '.repeat(depth) + quote(run.text);
+        } else {
+          out.push(' '.repeat(depth) + quote(t));
+          this.run = {out, at: out.length - 1, text: t};
+        }
       }
     }
   }
@@ -979,6 +1265,12 @@ class Renderer {
     // A listitem holding a single thing adds nothing but a line.
     if (node.role === 'listitem' && !node.name && !node.ref && node.children.length === 1 && node.children[0].role) {
       return this.node(node.children[0], depth, out);
+    }
+    // An unnamed list or list item adds a line and a level to everything in
+    // it, and says nothing its contents do not.
+    if ((node.role === 'list' || node.role === 'listitem') && !node.name && !node.ref && !node.attrs.length) {
+      this.items(node.children, depth, out);
+      return;
     }
     const sub = [];
     const keep = this.filter !== 'interactive' || node.ref || node.role === 'heading' || node.overlay;
@@ -990,7 +1282,17 @@ class Renderer {
     if (!keep && !sub.length) return;
     if (node.role === 'listitem' && !node.name && !sub.length) return;
     if (!node.ref && !node.name && !sub.length && TRANSPARENT.has(node.role)) return;
-    out.push('  '.repeat(depth) + lineOf(node));
+    if (node.role === 'link') {
+      // The second of two links to one place (a picture and its headline)
+      // says so instead of repeating the target.
+      node.sameHref = !!node.href && node.href === this.lastHref;
+      this.lastHref = node.href || '';
+      const named = node.name;
+      if (node.sameHref && named === this.lastLink) node.name = ''; // and the same name: said once
+      this.lastLink = named;
+    }
+    out.push(' '.repeat(depth) + lineOf(node));
+    if (node.role === 'link') node.name = this.lastLink;
     if (node.ref) {
       this.refs++;
       registry.info.set(node.ref, {role: node.role, name: node.name, order: this.order++, gen: this.gen});

@@ -168,6 +168,18 @@ func (p *page) ref(selector string) string {
 	return ref
 }
 
+// heldRef is the ref of an element the tree does not show now (covered):
+// one a model kept from a read made before the cover came.
+func (p *page) heldRef(selector string) string {
+	p.t.Helper()
+	ref := evalJS[string](p, fmt.Sprintf(`(() => { const el = document.querySelector(%q);
+		return el ? window.__wb_ax_ref(el) : "no element"; })()`, selector))
+	if ref == "" || ref == "no element" {
+		p.t.Fatalf("no ref for %s (%s)", selector, ref)
+	}
+	return ref
+}
+
 // js evaluates an expression and returns it as a string.
 func (p *page) js(expr string) string {
 	p.t.Helper()

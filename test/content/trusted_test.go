@@ -140,7 +140,7 @@ func TestTrustedTypingClearsFocusesAndReports(t *testing.T) {
 // fallback) ends a prepared watch.
 func TestTrustedPrepareErrorsAndFallback(t *testing.T) {
 	p := open(t, "/overlay.html")
-	r := p.tool("trusted_prepare", map[string]any{"tool": "click_ax", "args": map[string]any{"ref": p.ref("#buy")}})
+	r := p.tool("trusted_prepare", map[string]any{"tool": "click_ax", "args": map[string]any{"ref": p.heldRef("#buy")}})
 	if r.OK {
 		t.Fatal("prepare of a covered button succeeded")
 	}
