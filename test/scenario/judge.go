@@ -15,13 +15,7 @@ import (
 func FalseSuccessIsNotReported(t *testing.T, d Driver) {
 	var card, pay string
 	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
-		results := 0
-		for _, m := range req.Messages {
-			if m.Role == llm.RoleTool {
-				results++
-			}
-		}
-		switch results {
+		switch ToolResults(req) {
 		case 0:
 			return CallTool("get_accessibility_tree", map[string]any{})
 		case 1:

@@ -40,6 +40,18 @@ func LastToolResult(req llmtest.Request) string {
 	return ""
 }
 
+// ToolResults counts the tool messages of req: how far a script that
+// answers by content, not by request number, has got.
+func ToolResults(req llmtest.Request) int {
+	n := 0
+	for _, m := range req.Messages {
+		if m.Role == llm.RoleTool {
+			n++
+		}
+	}
+	return n
+}
+
 // refPattern finds the ref a tree line carries, e.g. ref_12 in
 // `button "Send" [ref_12]` (the tools document refs as ref_<n>).
 var refPattern = regexp.MustCompile(`\b(ref_\w+)\b`)

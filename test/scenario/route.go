@@ -18,13 +18,7 @@ func routingModel() *llmtest.Server {
 		if !slices.Contains(req.Tools, "click_ax") {
 			return Answer("This page is a newsletter sign-up form.")
 		}
-		results := 0
-		for _, m := range req.Messages {
-			if m.Role == llm.RoleTool {
-				results++
-			}
-		}
-		switch results {
+		switch ToolResults(req) {
 		case 0:
 			return CallTool("get_accessibility_tree", map[string]any{})
 		case 1:

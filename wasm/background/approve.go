@@ -24,12 +24,12 @@ type approver struct {
 	j *journal
 
 	mu       sync.Mutex
-	waiting  map[string]chan guard.Decision // buffered: the answer may come first
+	waiting  mailbox[guard.Decision] // buffered: the answer may come first
 	answered map[string]bool
 }
 
 func newApprover(r *Router, j *journal) *approver {
-	return &approver{r: r, j: j, waiting: map[string]chan guard.Decision{}, answered: map[string]bool{}}
+	return &approver{r: r, j: j, waiting: mailbox[guard.Decision]{}, answered: map[string]bool{}}
 }
 
 func (a *approver) Approve(ctx context.Context, ap guard.Approval) (guard.Decision, error) {
@@ -44,7 +44,7 @@ func (a *approver) Approve(ctx context.Context, ap guard.Approval) (guard.Decisi
 		a.j.add(Entry{Event: agent.Event{Kind: protocol.EventApproval, ID: ap.ID, Text: ap.Text, Approval: &ap}})
 	}
 	a.mu.Lock()
-	ch := a.channel(ap.ID)
+	ch := a.waiting.channel(ap.ID)
 	a.mu.Unlock()
 	defer func() {
 		a.mu.Lock()
@@ -76,16 +76,6 @@ func (a *approver) resolve(id string, d guard.Decision, reason string) bool {
 	return true
 }
 
-// channel returns the answer channel of card id; the caller holds mu.
-func (a *approver) channel(id string) chan guard.Decision {
-	ch, ok := a.waiting[id]
-	if !ok {
-		ch = make(chan guard.Decision, 1)
-		a.waiting[id] = ch
-	}
-	return ch
-}
-
 var errNoCard = errors.New("No approval card with this id is waiting for an answer.")
 
 // answer delivers the user's decision on card id: one that is showing or
@@ -106,7 +96,7 @@ func (a *approver) answer(id string, d guard.Decision) error {
 		return errNoCard
 	}
 	a.mu.Lock()
-	a.channel(id) <- d
+	a.waiting.channel(id) <- d
 	a.mu.Unlock()
 	return nil
 }

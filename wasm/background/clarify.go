@@ -18,12 +18,12 @@ type clarifier struct {
 	clock platform.Clock
 
 	mu       sync.Mutex
-	waiting  map[string]chan string // buffered: an answer may arrive before Ask waits
+	waiting  mailbox[string] // buffered: an answer may arrive before Ask waits
 	answered map[string]bool
 }
 
 func newClarifier(j *journal, clock platform.Clock) *clarifier {
-	return &clarifier{j: j, clock: clock, waiting: map[string]chan string{}, answered: map[string]bool{}}
+	return &clarifier{j: j, clock: clock, waiting: mailbox[string]{}, answered: map[string]bool{}}
 }
 
 // clarifyTimeout bounds the wait for an answer: a run never waits forever.
@@ -37,7 +37,7 @@ var errNoAnswer = errors.New("the user did not answer within 10 minutes. Do noth
 // waits for the answer or the end of the run.
 func (c *clarifier) Ask(ctx context.Context, id, question string, options []string) (string, error) {
 	c.mu.Lock()
-	ch := c.channel(id)
+	ch := c.waiting.channel(id)
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
@@ -60,16 +60,6 @@ func (c *clarifier) Ask(ctx context.Context, id, question string, options []stri
 	}
 }
 
-// channel returns the answer channel of question id; the caller holds mu.
-func (c *clarifier) channel(id string) chan string {
-	ch, ok := c.waiting[id]
-	if !ok {
-		ch = make(chan string, 1)
-		c.waiting[id] = ch
-	}
-	return ch
-}
-
 var errNoQuestion = errors.New("No question with this id is waiting for an answer.")
 
 // answer delivers the user's answer to question id: one that is waiting,
@@ -85,6 +75,21 @@ func (c *clarifier) answer(id, text string) error {
 		return errNoQuestion
 	}
 	c.answered[id] = true
-	c.channel(id) <- text
+	c.waiting.channel(id) <- text
 	return nil
+}
+
+// mailbox holds, per question or card id, the channel its one answer goes
+// through. Buffered, so an answer may arrive before anyone waits; the
+// owner's mutex guards it.
+type mailbox[T any] map[string]chan T
+
+// channel returns the answer channel of id, made on first use.
+func (m mailbox[T]) channel(id string) chan T {
+	ch, ok := m[id]
+	if !ok {
+		ch = make(chan T, 1)
+		m[id] = ch
+	}
+	return ch
 }

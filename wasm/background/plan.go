@@ -151,14 +151,14 @@ type reviewer struct {
 	j *journal
 
 	mu      sync.Mutex
-	waiting map[string]chan planAnswer // buffered: the answer may come first
+	waiting mailbox[planAnswer] // buffered: the answer may come first
 	done    map[string]bool
 }
 
 type planAnswer struct{ decision, text string }
 
 func newReviewer(r *Router, j *journal) *reviewer {
-	return &reviewer{r: r, j: j, waiting: map[string]chan planAnswer{}, done: map[string]bool{}}
+	return &reviewer{r: r, j: j, waiting: mailbox[planAnswer]{}, done: map[string]bool{}}
 }
 
 // ask shows p for review, or shows on the card a previous background
@@ -177,7 +177,7 @@ func (v *reviewer) ask(ctx context.Context, ru *run, p planner.Plan, open *Entry
 		v.j.add(Entry{Event: agent.Event{Kind: protocol.EventPlanReview, ID: id, Text: p.Markdown(true), Plan: card}})
 	}
 	v.mu.Lock()
-	ch := v.channel(id)
+	ch := v.waiting.channel(id)
 	v.mu.Unlock()
 	defer func() {
 		v.mu.Lock()
@@ -226,16 +226,6 @@ func (v *reviewer) resolve(id, decision, reason, text string) bool {
 	return true
 }
 
-// channel returns the answer channel of card id; the caller holds mu.
-func (v *reviewer) channel(id string) chan planAnswer {
-	ch, ok := v.waiting[id]
-	if !ok {
-		ch = make(chan planAnswer, 1)
-		v.waiting[id] = ch
-	}
-	return ch
-}
-
 var errNoPlanCard = errors.New("No plan is waiting for review with this id.")
 
 // answer delivers the user's decision on plan card id. Each card takes one
@@ -262,7 +252,7 @@ func (v *reviewer) answer(id, decision, text string) error {
 		return errNoPlanCard
 	}
 	v.mu.Lock()
-	v.channel(id) <- planAnswer{decision: decision, text: text}
+	v.waiting.channel(id) <- planAnswer{decision: decision, text: text}
 	v.mu.Unlock()
 	return nil
 }
