@@ -322,12 +322,13 @@ func printRounds(n int, sides []*side, goFloor *side, rounds map[*side][]round) 
 }
 
 // usableProbe runs at document start in the panel and records when it is
-// usable: its tab bound (the transcript has a run status) and the active
-// provider shown (the settings answered).
+// usable: its script running with every listener attached (body[data-ready];
+// the static HTML already carries a run status) and the active provider
+// shown (the settings answered).
 const usableProbe = `new MutationObserver((_, mo) => {
-	const status = document.querySelector('#transcript')?.dataset.runStatus;
+	const ready = document.body?.dataset.ready === 'true';
 	const provider = document.querySelector('#provider')?.textContent ?? '';
-	if (status && provider && !provider.startsWith('Loading')) {
+	if (ready && provider && !provider.startsWith('Loading')) {
 		window.__wbUsableAt = performance.now();
 		mo.disconnect();
 	}
