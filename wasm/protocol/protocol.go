@@ -145,6 +145,12 @@ const (
 	TierFull    = "full"
 )
 
+// Browsers the extension is built for (platform.Platform.Browser).
+const (
+	BrowserChrome  = "chrome"
+	BrowserFirefox = "firefox"
+)
+
 // Provider kinds (a provider's wire format).
 const (
 	KindOpenAIChat      = "openai-chat"

@@ -43,6 +43,9 @@ type tool struct {
 	// mayNavigate marks page actions after which the tab may be loading a
 	// new document; the dispatcher then waits for the load.
 	mayNavigate bool
+	// chromeOnly tools need an API only Chrome has (the debugger, the
+	// WebMCP domain); Firefox never offers them (the table's "C").
+	chromeOnly bool
 	// check enforces argument rules a flat schema cannot express.
 	check func(args map[string]any) error
 }
@@ -74,11 +77,13 @@ func column(mode, tier string) int {
 }
 
 // Offered reports whether the tool is offered to the model in this mode
-// and tier. The browser does not narrow the set yet: none of the
-// implemented tools is Chrome-only.
+// and tier on this browser ("chrome" or "firefox").
 func Offered(mode, tier, browser, name string) bool {
 	t, ok := byName()[name]
 	if !ok {
+		return false
+	}
+	if t.chromeOnly && browser != protocol.BrowserChrome {
 		return false
 	}
 	col := column(mode, tier)
@@ -96,6 +101,9 @@ func NotOffered(mode, tier, browser, name string) error {
 	}
 	if _, ok := byName()[name]; !ok {
 		return fmt.Errorf("there is no tool named %q; use only the tools you were given", name)
+	}
+	if t := byName()[name]; t.chromeOnly && browser != protocol.BrowserChrome {
+		return fmt.Errorf("%s is not available in this browser: it needs an API only Chrome has", name)
 	}
 	if column(mode, tier) == colAsk {
 		return fmt.Errorf("%s is not allowed in Ask mode: Ask is read-only and cannot change the page; answer from what you can read", name)

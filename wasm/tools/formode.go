@@ -22,7 +22,7 @@ func ForMode(mode, tier, browser string, contextWindow int) []llm.ToolSpec {
 			continue
 		}
 		desc := t.desc
-		if t.name == protocol.ToolClick && browser == "firefox" {
+		if t.name == protocol.ToolClick && browser == protocol.BrowserFirefox {
 			desc += firefoxClickNote
 		}
 		params := t.params
