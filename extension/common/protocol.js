@@ -85,6 +85,11 @@ export const TIER = Object.freeze({
   FULL: "full",
 });
 
+export const BROWSER = Object.freeze({
+  CHROME: "chrome",
+  FIREFOX: "firefox",
+});
+
 export const PROVIDER_KIND = Object.freeze({
   OPENAI_CHAT: "openai-chat",
   OPENAI_RESPONSES: "openai-responses",

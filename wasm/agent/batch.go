@@ -174,6 +174,14 @@ func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) 
 		return r.judge(ctx, a.Summary, a.Status)
 	case protocol.ToolClarify:
 		return r.clarify(ctx, call)
+	case protocol.ToolProgressUpdate:
+		result, isErr = r.ledger.update(call.Arguments)
+		return result, isErr, ""
+	case protocol.ToolProgressRead:
+		return r.ledger.render(r.opts.Boundary), false, ""
+	case protocol.ToolScratchpadWrite:
+		result, isErr = r.ledger.write(call.Arguments)
+		return result, isErr, ""
 	}
 	if r.opts.Executor == nil {
 		return "Error: no browser tab is attached to this run.", true, ""
@@ -209,6 +217,13 @@ func (r *run) judge(ctx context.Context, summary, status string) (string, bool, 
 		status = outcomeSuccess // done without a status claims it is done
 	}
 	r.status = status
+	if status == outcomeSuccess {
+		if back, summaryNote := r.judgeLedger(); back != "" {
+			return back, true, ""
+		} else if summaryNote != "" {
+			return "Finished.", false, summary + summaryNote
+		}
+	}
 	reader, ok := r.opts.Executor.(StatusReader)
 	if r.opts.Mode != protocol.ModeAct || status != outcomeSuccess || !ok {
 		return "Finished.", false, summary
@@ -226,6 +241,42 @@ func (r *run) judge(ctx context.Context, summary, status string) (string, bool, 
 	}
 	r.status = outcomeFailed
 	return "Finished.", false, summary + "\n\n**WebBrain could not confirm this.** The page still shows: " + quoteList(st.Errors)
+}
+
+// judgeLedger checks a success claim against the run's own ledger: open
+// or failed items send the claim back once (back is the tool result);
+// claimed again, the run ends as partial and note joins the summary.
+func (r *run) judgeLedger() (back, note string) {
+	open, failed := r.ledger.open(), r.ledger.failed()
+	if len(open)+len(failed) == 0 {
+		return "", ""
+	}
+	if !r.ledgerSet {
+		r.ledgerSet = true
+		r.status = ""
+		msg := "Not finished: your progress ledger still lists"
+		if len(open) > 0 {
+			msg += fmt.Sprintf(" %d open item(s): %s", len(open), itemNames(open))
+		}
+		if len(failed) > 0 {
+			if len(open) > 0 {
+				msg += ", and"
+			}
+			msg += fmt.Sprintf(" %d failed item(s): %s", len(failed), itemNames(failed))
+		}
+		return msg + ". Finish the open items and mark them done (or skipped, with a note, when the task does not need them), or call done with status partial and tell the user what is not done.", ""
+	}
+	r.status = outcomePartial
+	note = "\n\n**Not everything is done.** WebBrain's progress ledger for this run lists "
+	switch {
+	case len(open) > 0 && len(failed) > 0:
+		note += fmt.Sprintf("%d open item(s) (%s) and %d failed item(s) (%s).", len(open), itemNames(open), len(failed), itemNames(failed))
+	case len(open) > 0:
+		note += fmt.Sprintf("%d open item(s): %s.", len(open), itemNames(open))
+	default:
+		note += fmt.Sprintf("%d failed item(s): %s.", len(failed), itemNames(failed))
+	}
+	return "", note
 }
 
 // quoteList renders page messages for the user, each in quotes.

@@ -51,7 +51,7 @@ func (r *run) compact(ctx context.Context) error {
 	if err != nil {
 		note = compactionNote(dropped)
 	}
-	r.conv, r.task = replaceDropped(r.conv, r.task, first, start, note)
+	r.conv, r.task = replaceDropped(r.conv, r.task, first, start, note+r.ledgerNote())
 	r.lastInput = 0
 	r.emit(Event{Kind: protocol.EventContextCompacted, Count: len(dropped), Reason: protocol.CompactedAuto})
 	return nil

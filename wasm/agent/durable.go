@@ -47,6 +47,7 @@ type Checkpoint struct {
 	// StartURL is the page the turn began on: the site the user works on.
 	StartURL string     `json:"startUrl,omitempty"`
 	Loops    *LoopState `json:"loops,omitempty"`
+	Ledger   *Ledger    `json:"ledger,omitempty"`
 }
 
 // save hands the turn's state to Options.Checkpoint. An error means the
@@ -68,6 +69,10 @@ func (r *run) saveDispatch(step int, dispatched string, rc tools.Receipt) error 
 	}
 	if r.loops != nil {
 		cp.Loops = r.loops.state()
+	}
+	if !r.ledger.empty() {
+		l := Ledger{Rows: slices.Clone(r.ledger.Rows), Scratchpad: r.ledger.Scratchpad}
+		cp.Ledger = &l
 	}
 	return r.opts.Checkpoint(cp)
 }

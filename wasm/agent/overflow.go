@@ -24,7 +24,7 @@ func (r *run) trimForOverflow() bool {
 		return false
 	}
 	dropped := r.conv[first+1 : start]
-	r.conv, r.task = replaceDropped(r.conv, r.task, first, start, compactionNote(dropped))
+	r.conv, r.task = replaceDropped(r.conv, r.task, first, start, compactionNote(dropped)+r.ledgerNote())
 	r.lastInput = 0
 	r.emit(Event{Kind: protocol.EventContextCompacted, Count: len(dropped), Reason: protocol.CompactedOverflow})
 	return true

@@ -47,6 +47,8 @@ type run struct {
 	startURL  string          // the page the turn began on
 	status    string          // done's status, as the completion judge left it
 	judged    bool            // a success claim was sent back once already
+	ledger    Ledger          // progress_update and scratchpad_write
+	ledgerSet bool            // a claim against open ledger items was sent back once
 }
 
 // Run runs one user turn on top of history and returns the conversation
@@ -83,6 +85,9 @@ func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
 	pageURL, _ := r.page(ctx)
 	r.rehydrateGate(pageURL)
 	r.loops = restoreLoopDetector(cp.Loops, pageURL)
+	if cp.Ledger != nil {
+		r.ledger = *cp.Ledger
+	}
 	r.siteShown = shownSites(r.conv[r.task:])
 	r.setSite(pageURL)
 	step := max(cp.Step, 1)

@@ -219,6 +219,9 @@ const (
 	ToolGoForward            = "go_forward"
 	ToolDone                 = "done"
 	ToolClarify              = "clarify"
+	ToolScratchpadWrite      = "scratchpad_write"
+	ToolProgressUpdate       = "progress_update"
+	ToolProgressRead         = "progress_read"
 	// ToolLoadSkill is offered beside the catalog, only with skills.
 	ToolLoadSkill = "load_skill"
 )
@@ -253,6 +256,7 @@ var (
 	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
+	Browsers      = []string{BrowserChrome, BrowserFirefox}
 	Kinds         = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure}
 	Decisions     = []string{DecisionApprove, DecisionApproveSite, DecisionDecline}
 	Resolved      = []string{ResolvedUser, ResolvedTimeout, ResolvedStopped, ResolvedCorrection}
@@ -269,13 +273,13 @@ var (
 		ToolGetAccessibilityTree, ToolReadPage, ToolGetSelection, ToolGetWindowInfo, ToolExtractData,
 		ToolFetchURL, ToolScroll, ToolWaitForStable, ToolWaitForElement, ToolClickAX, ToolTypeAX,
 		ToolSetField, ToolClick, ToolTypeText, ToolPressKeys, ToolNavigate, ToolGoBack, ToolGoForward,
-		ToolDone, ToolClarify, ToolLoadSkill,
+		ToolDone, ToolClarify, ToolScratchpadWrite, ToolProgressUpdate, ToolProgressRead, ToolLoadSkill,
 	}
 	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish}
 
 	Groups = map[string][]string{
 		"ACTION": Actions, "MESSAGE": Messages, "EVENT": Events, "STATUS": Statuses, "STORAGE": Keys,
-		"MODE": Modes, "TIER": Tiers, "PROVIDER_KIND": Kinds, "DECISION": Decisions,
+		"MODE": Modes, "TIER": Tiers, "BROWSER": Browsers, "PROVIDER_KIND": Kinds, "DECISION": Decisions,
 		"RESOLVED": Resolved, "COMPACTED": Compacted, "CATEGORY": Categories,
 		"PLANNER": Planners, "PLAN_REVIEW": Reviews, "PLAN_DECISION": PlanDecisions, "ROUTE": Routes,
 	}

@@ -84,7 +84,7 @@ func TestPagesOfferGoNames(t *testing.T) {
 // groupOf maps a constant's name prefix to its group's list.
 var groupOf = map[string][]string{
 	"Action": protocol.Actions, "Message": protocol.Messages, "Event": protocol.Events,
-	"Status": protocol.Statuses, "Key": protocol.Keys, "Mode": protocol.Modes, "Tier": protocol.Tiers,
+	"Status": protocol.Statuses, "Key": protocol.Keys, "Mode": protocol.Modes, "Tier": protocol.Tiers, "Browser": protocol.Browsers,
 	"Kind": protocol.Kinds, "Decision": protocol.Decisions, "Resolved": protocol.Resolved,
 	"Compacted": protocol.Compacted, "Category": protocol.Categories, "Tool": protocol.Tools,
 	"Page": protocol.PageEntries, "Planner": protocol.Planners, "Review": protocol.Reviews,

@@ -170,6 +170,31 @@ var catalog = []tool{
 			`"options":{"type":"array","items":{"type":"string"}}},"required":["question"]}`,
 		cols: colActAll, runs: inAgent, readOnly: true,
 	},
+	{
+		name: protocol.ToolProgressUpdate,
+		desc: "Keep the progress ledger of a task with several items (messages to answer, rows to fill, products to compare): add items and set each one's status as you work. " +
+			"Items are matched by their name. It survives when older messages are summarised, and WebBrain checks it when you call done: a task is not complete while items are pending.",
+		params: `{"type":"object","properties":{"items":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"object","properties":{` +
+			`"item":{"type":"string","description":"the item's short name, the same every time"},` +
+			`"status":{"type":"string","enum":["pending","in_progress","done","failed","skipped"]},` +
+			`"note":{"type":"string","description":"what was done or why it failed or was skipped"}},"required":["item","status"]}}},"required":["items"]}`,
+		cols: colActAll, runs: inAgent, readOnly: true,
+	},
+	{
+		name:   protocol.ToolProgressRead,
+		desc:   "Read the progress ledger and the scratchpad: every item with its status and note.",
+		params: `{"type":"object","properties":{}}`,
+		cols:   colActAll, runs: inAgent, readOnly: true,
+	},
+	{
+		name: protocol.ToolScratchpadWrite,
+		desc: "Write a short note to your scratchpad: values you found and still need (prices, names, codes the user asked for), so they are not lost when older messages are summarised. " +
+			"It replaces the note unless append is true.",
+		params: `{"type":"object","properties":{` +
+			`"text":{"type":"string"},` +
+			`"append":{"type":"boolean","description":"add to the note instead of replacing it"}},"required":["text"]}`,
+		cols: colActAll, runs: inAgent, readOnly: true,
+	},
 }
 
 // requireOne accepts arguments that carry at least one of the names.
