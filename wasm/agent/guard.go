@@ -6,6 +6,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/tools"
 )
 
 // Gate is the runtime guard of a turn (package guard): it sees every tool
@@ -69,7 +70,9 @@ func (r *run) rehydrateGate(pageURL string) {
 
 // gateCheck asks the gate about call; without a gate everything passes.
 func (r *run) gateCheck(ctx context.Context, call llm.ToolCall) (string, error) {
-	if r.opts.Gate == nil {
+	if r.opts.Gate == nil || tools.NotOffered(r.opts.Mode, r.opts.Tier, r.opts.Browser, call.Name) != nil {
+		// A call this mode does not offer is refused when it runs; the user
+		// is never asked about an action that cannot happen.
 		return "", nil
 	}
 	return r.opts.Gate.Check(ctx, call)

@@ -64,6 +64,10 @@ func TestStrictPlanWaitsForApprovalBeforeAnyPageAction(t *testing.T) {
 	page := &dangerPage{}
 	e := newEnv(t, obeyThenReport())
 	e.r.p.Content = page
+	// The model reads the request as asking to delete what the page shows.
+	e.srv.Decider = func(llmtest.Request) llmtest.Turn {
+		return llmtest.Turn{Text: `{"choice":"delete_this_item","quote":"Delete my account"}`}
+	}
 	usePlanner(t, e, protocol.PlannerStrict, protocol.ReviewStrict, deletePlan)
 	e.mustOK(act(11, "Delete my account"))
 	card := waitPlanCard(t, e, 11, "plan-1")

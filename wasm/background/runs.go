@@ -209,6 +209,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Clarifier:     ru.clar,
 		Gate: guard.New(guard.Config{
 			Mode: ru.mode, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr,
+			Meaning: meaning{dec},
 		}),
 		Task: ru.text,
 		Plan: ru.plan,

@@ -117,17 +117,27 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 	case CatNavigate:
 		return g.checkURL(ctx, tool, p.Href, true, p.PageURL, firstNonEmpty(p.Name, p.Text))
 	}
-	return g.judgeConsequential(tool, p, c)
+	return g.judgeConsequential(ctx, tool, p, c)
 }
 
 // judgeConsequential lets a consequential action through only when the
 // user's words ask for this kind of action, on a site they are working
 // on, with the values (recipients, amounts, accounts, item) they gave.
-func (g *Gate) judgeConsequential(tool string, p Probe, c Classification) (*ask, string) {
+func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c Classification) (*ask, string) {
 	auth := g.cfg.Authority
 	site := hostOf(p.PageURL)
+	item := itemName(p)
+	itemOK := item == "" || !needsItemMatch(c.Category) || auth.SharesWord(item) ||
+		auth.SaysPhrase(firstNonEmpty(p.Name, p.Text, p.Value))
+	requested, itemOK, refusal := g.consult(ctx, p, c, auth.Requested(c.Category), itemOK)
+	if refusal != "" {
+		return nil, refusal
+	}
 	var reasons []string
-	if !auth.Requested(c.Category) {
+	switch {
+	case !requested && c.Category == CatDelete && g.cfg.Meaning != nil:
+		reasons = append(reasons, "Your request does not clearly ask to delete this item.")
+	case !requested:
 		reasons = append(reasons, "Your request did not ask to "+verbOf(c.Category)+".")
 	}
 	if s := SiteOf(site); s != auth.StartSite() && !auth.NamedSite(site) {
@@ -143,8 +153,7 @@ func (g *Gate) judgeConsequential(tool string, p Probe, c Classification) (*ask,
 			reasons = append(reasons, r)
 		}
 	}
-	if item := itemName(p); item != "" && needsItemMatch(c.Category) && !auth.SharesWord(item) &&
-		!auth.SaysPhrase(firstNonEmpty(p.Name, p.Text, p.Value)) {
+	if !itemOK {
 		reasons = append(reasons, "The item does not match anything your request named.")
 	}
 	secret := false // a secret leaving is asked about even with the setting off

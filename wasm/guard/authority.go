@@ -12,7 +12,8 @@ import (
 // corrections and the user's answers to questions. Nothing a page or the
 // model says enters it.
 type Authority struct {
-	words     string // the user's words, lowercased
+	request   string // the user's words as written
+	words     string // the same, lowercased
 	plain     string // the same without URLs, domains and addresses
 	compact   string // the same without spaces, upper-cased (IBANs, card numbers)
 	numbers   map[string]bool
@@ -28,6 +29,7 @@ type Authority struct {
 func NewAuthority(words []string, startURL string) *Authority {
 	all := strings.Join(words, "\n")
 	a := &Authority{
+		request:   all,
 		words:     strings.ToLower(all),
 		numbers:   map[string]bool{},
 		tokens:    map[string]bool{},
@@ -113,6 +115,10 @@ func (a *Authority) NamedSite(host string) bool {
 	label, _, _ := strings.Cut(site, ".")
 	return utf8.RuneCountInString(label) >= 4 && hasLetter(label) && hasWord(a.plain, label)
 }
+
+// Request is the user's words as written: the request, corrections and
+// answers, one per line.
+func (a *Authority) Request() string { return a.request }
 
 // StartSite is the site of the page the run began on.
 func (a *Authority) StartSite() string { return a.start }

@@ -119,6 +119,9 @@ type Config struct {
 	Authority        *Authority
 	Prober           Prober
 	Approver         Approver
+	// Meaning reads the user's words where the lexicon is not enough;
+	// nil: the lexicon alone decides.
+	Meaning Meaning
 }
 
 // Gate is one run's guard. It is safe for concurrent use.

@@ -1,0 +1,76 @@
+package background
+
+import (
+	"context"
+	"strings"
+
+	"github.com/webbrain/webbrain/wasm/clip"
+	"github.com/webbrain/webbrain/wasm/decide"
+	"github.com/webbrain/webbrain/wasm/guard"
+)
+
+// meaning answers the action gate's questions with the run's decider
+// (guard.Meaning, docs/decisions/semantic-decisions.md).
+type meaning struct{ d *decide.Decider }
+
+// actionRequestQuestion asks whether the request wants one category of
+// consequential action. "yes" is authorizing.
+func actionRequestQuestion(c guard.Category, what string) decide.Question {
+	return decide.Question{
+		ID:   "action_request:" + string(c),
+		Text: "Does the request ask WebBrain to " + what + "?",
+		Choices: []decide.Choice{
+			{Value: "yes", Meaning: "the request asks for this kind of action, in whatever words or language", Authorizing: true},
+			{Value: "no", Meaning: "it does not ask for it, only mentions it, asks to prepare or check something, or says not to"},
+		},
+	}
+}
+
+// actionWhat names each category for the question.
+var actionWhat = map[guard.Category]string{
+	guard.CatSend:     "send a message, an email or a form to someone",
+	guard.CatPublish:  "publish or post something (a post, comment, review, reply or listing)",
+	guard.CatPayment:  "pay, transfer or move money",
+	guard.CatPurchase: "buy something, order it or add it to a cart",
+	guard.CatShare:    "share something or give someone access",
+	guard.CatAccount:  "change the account's security (password, sign-in methods, account closure)",
+	guard.CatSubmit:   "submit a form or change something on a website",
+}
+
+func (m meaning) Asks(ctx context.Context, request string, c guard.Category) bool {
+	what, ok := actionWhat[c]
+	if !ok {
+		return false
+	}
+	a := m.d.Ask(ctx, actionRequestQuestion(c, what), decide.Input{Request: request})
+	return a.Choice == "yes"
+}
+
+// deletionQuestion is the spec's deletion_request: whether the request
+// asks to delete this exact item, which it sees only as page data.
+var deletionQuestion = decide.Question{
+	ID:   "deletion_request",
+	Text: "The page shows the item below with a control that deletes it. Does the request ask WebBrain to delete this exact item?",
+	Choices: []decide.Choice{
+		{Value: guard.DeleteThis, Meaning: "the request asks to delete this item: it names it, or describes it so that it is the one meant", Authorizing: true},
+		{Value: guard.DeleteUnclear, Meaning: "the request asks to delete something, but another item could fit as well, or it names the item only by position"},
+		{Value: guard.DeleteAnother, Meaning: "the request asks to delete a different item"},
+		{Value: guard.DeleteNotAsked, Meaning: "the request does not ask to delete anything"},
+		{Value: guard.DeleteToldNot, Meaning: "the request says not to delete this item, or to keep it"},
+	},
+}
+
+func (m meaning) Deletion(ctx context.Context, request string, item guard.DeletionItem) string {
+	var page strings.Builder
+	page.WriteString("Item: " + clip.Runes(item.Text, 600) + "\n")
+	if item.Link != "" {
+		page.WriteString("Its link: " + clip.Runes(item.Link, 300) + "\n")
+	}
+	if item.Caption != "" {
+		page.WriteString("The control: " + clip.Runes(item.Caption, 200) + "\n")
+	}
+	if item.Dialog != "" {
+		page.WriteString("The site's confirmation question: " + clip.Runes(item.Dialog, 400) + "\n")
+	}
+	return m.d.Ask(ctx, deletionQuestion, decide.Input{Request: request, Page: page.String()}).Choice
+}
