@@ -206,10 +206,8 @@ const (
 	outcomeFailed  = "failed"
 )
 
-// judge checks a done call against what the page shows (the completion
-// judge): a success claim while the page shows an error is sent back once
-// with the errors; claimed again, the run ends as failed, with the page's
-// words under the summary. The model's word alone is never the outcome.
+// judge checks a done call against what the page shows and the run's own
+// ledger (checkClaim). The model's word alone is never the outcome.
 func (r *run) judge(ctx context.Context, summary, status string) (string, bool, string) {
 	switch status = strings.ToLower(strings.TrimSpace(status)); status {
 	case outcomeSuccess, outcomePartial, outcomeFailed:
@@ -217,30 +215,42 @@ func (r *run) judge(ctx context.Context, summary, status string) (string, bool, 
 		status = outcomeSuccess // done without a status claims it is done
 	}
 	r.status = status
-	if status == outcomeSuccess {
-		if back, summaryNote := r.judgeLedger(); back != "" {
-			return back, true, ""
-		} else if summaryNote != "" {
-			return "Finished.", false, summary + summaryNote
-		}
+	if r.opts.Mode != protocol.ModeAct || status != outcomeSuccess {
+		return "Finished.", false, summary
+	}
+	back, final := r.checkClaim(ctx, summary)
+	if back != "" {
+		return back, true, ""
+	}
+	return "Finished.", false, final
+}
+
+// checkClaim is the completion judge of an Act run that says it is done:
+// with done's success or with a plain answer. Open or failed items of
+// its ledger, or errors the page shows, send the claim back once (back is
+// what the model is told); claimed again, the run ends partial (ledger)
+// or failed (page), with what WebBrain saw under the summary (final).
+func (r *run) checkClaim(ctx context.Context, summary string) (back, final string) {
+	if back, note := r.judgeLedger(); back != "" || note != "" {
+		return back, summary + note
 	}
 	reader, ok := r.opts.Executor.(StatusReader)
-	if r.opts.Mode != protocol.ModeAct || status != outcomeSuccess || !ok {
-		return "Finished.", false, summary
+	if !ok {
+		return "", summary
 	}
 	st, err := reader.Status(ctx)
 	if err != nil || len(st.Errors) == 0 {
-		return "Finished.", false, summary
+		return "", summary
 	}
 	shown := r.opts.Boundary.Wrap(strings.Join(st.Errors, "\n"))
 	if !r.judged {
 		r.judged = true
 		r.status = ""
 		return "Not finished: WebBrain read the page, and it shows these errors:\n" + shown +
-			"\nFix what the page says and check the result, or call done with status failed or partial and tell the user what went wrong.", true, ""
+			"\nFix what the page says and check the result, or call done with status failed or partial and tell the user what went wrong.", ""
 	}
 	r.status = outcomeFailed
-	return "Finished.", false, summary + "\n\n**WebBrain could not confirm this.** The page still shows: " + quoteList(st.Errors)
+	return "", summary + "\n\n**WebBrain could not confirm this.** The page still shows: " + quoteList(st.Errors)
 }
 
 // judgeLedger checks a success claim against the run's own ledger: open

@@ -89,3 +89,42 @@ func TestAskAnswersAreNotJudged(t *testing.T) {
 		t.Fatalf("an Ask answer got outcome %q", f.Outcome)
 	}
 }
+
+// A plain answer is a claim too: it does not get around the judge.
+func TestPlainAnswerAgainstAPageErrorIsNotSuccess(t *testing.T) {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+		return llmtest.Turn{Text: "Done, your order is placed."}
+	})
+	h.content.errors = []string{"Card number: Your card number is incomplete."}
+	out, err := h.run(context.Background(), nil, "place the order")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want the answer sent back once", len(reqs))
+	}
+	back := reqs[1].Messages[len(reqs[1].Messages)-1]
+	if back.Role != llm.RoleUser || !strings.HasPrefix(back.Content, "[WebBrain] Not finished") || !strings.Contains(back.Content, "card number is incomplete") {
+		t.Fatalf("sent back: %+v", back)
+	}
+	if f := finalEvent(t, h); f.Outcome != outcomeFailed || !strings.Contains(out.Final, "could not confirm") {
+		t.Fatalf("outcome %q, final %q", f.Outcome, out.Final)
+	}
+	if len(h.eventsOf(protocol.EventTextReset)) != 1 {
+		t.Fatal("the sent-back answer stayed on screen")
+	}
+}
+
+func TestPlainAnswerOnACleanPageEndsTheRun(t *testing.T) {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+		return llmtest.Turn{Text: "The mug costs 12 €."}
+	})
+	out, err := h.run(context.Background(), nil, "how much is the mug?")
+	if err != nil || out.Final != "The mug costs 12 €." || len(h.srv.Requests()) != 1 {
+		t.Fatalf("%v %q after %d requests", err, out.Final, len(h.srv.Requests()))
+	}
+	if f := finalEvent(t, h); f.Outcome != "" {
+		t.Fatalf("a plain answer got outcome %q", f.Outcome)
+	}
+}

@@ -187,7 +187,19 @@ func (r *run) loop(ctx context.Context, first int) (Outcome, error) {
 				return r.fail(ctx, errEmptyReply)
 			}
 			r.conv = append(r.conv, llm.Message{Role: llm.RoleAssistant, Content: res.Content})
-			return r.finish(res.Content), nil
+			if r.opts.Mode != protocol.ModeAct {
+				return r.finish(res.Content), nil
+			}
+			// A plain answer ends an Act run only past the completion judge,
+			// like done: it is not a way around it.
+			back, final := r.checkClaim(ctx, res.Content)
+			if back == "" {
+				return r.finish(final), nil
+			}
+			r.emit(Event{Kind: protocol.EventTextReset})
+			r.conv = append(r.conv, llm.Message{Role: llm.RoleUser, Content: "[WebBrain] " + back})
+			step++
+			continue
 		}
 		final, done, err := r.runBatch(ctx, step, res)
 		if err != nil {

@@ -27,6 +27,9 @@ func (p *dangerPage) Send(_ context.Context, _ int, msg json.RawMessage) (json.R
 	if m.Name == "wb_doc" {
 		return json.RawMessage(`{"ok":true,"result":{"doc":"d1","url":"https://example.com/settings"}}`), nil
 	}
+	if m.Name == "wb_status" { // the completion judge's read
+		return json.RawMessage(`{"ok":true,"result":{"url":"https://example.com/settings","errors":[]}}`), nil
+	}
 	if m.Name == "wb_probe" {
 		return json.RawMessage(`{"ok":true,"result":{"tag":"button","role":"button","type":"submit","name":"Delete account",
 			"inForm":true,"formMethod":"post","formAction":"https://example.com/account/delete","pageUrl":"https://example.com/settings"}}`), nil

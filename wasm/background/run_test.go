@@ -251,7 +251,7 @@ func TestToolCallIsJournaledBeforeTheToolRuns(t *testing.T) {
 	))
 	var storedAtSend []string
 	e.content.onSend = func() {
-		if j, ok := storedJournal(t, e.session, 3); ok {
+		if j, ok := storedJournal(t, e.session, 3); ok && storedAtSend == nil { // read_page, not the judge's read
 			storedAtSend = kinds(j.Events)
 		}
 	}
