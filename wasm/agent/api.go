@@ -113,6 +113,10 @@ type Options struct {
 	// (evidence) ask for Act, and a nil error ends the turn with
 	// ErrHandOff so the background starts the request again in Act.
 	RequestActionMode func(ctx context.Context, evidence string) error
+	// SummaryKind reads a short final answer with the done_summary
+	// question: SummaryResult, SummaryClaim, SummaryPlan, or "" for no
+	// answer. nil: answers are not read.
+	SummaryKind func(ctx context.Context, request, summary string) string
 	// Emit receives every event of the turn, in order.
 	Emit func(Event)
 	// Steering, when set, delivers the user's corrections.

@@ -215,7 +215,14 @@ func (r *run) judge(ctx context.Context, summary, status string) (string, bool, 
 		status = outcomeSuccess // done without a status claims it is done
 	}
 	r.status = status
-	if r.opts.Mode != protocol.ModeAct || status != outcomeSuccess {
+	if status != outcomeSuccess {
+		return "Finished.", false, summary
+	}
+	if back := r.checkSummary(ctx, summary); back != "" {
+		r.status = ""
+		return back, true, ""
+	}
+	if r.opts.Mode != protocol.ModeAct {
 		return "Finished.", false, summary
 	}
 	back, final := r.checkClaim(ctx, summary)

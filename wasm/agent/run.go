@@ -49,6 +49,8 @@ type run struct {
 	judged    bool            // a success claim was sent back once already
 	ledger    Ledger          // progress_update and scratchpad_write
 	ledgerSet bool            // a claim against open ledger items was sent back once
+	// summaryRead: a final answer was read with the done_summary question.
+	summaryRead bool
 }
 
 // Run runs one user turn on top of history and returns the conversation
@@ -187,12 +189,12 @@ func (r *run) loop(ctx context.Context, first int) (Outcome, error) {
 				return r.fail(ctx, errEmptyReply)
 			}
 			r.conv = append(r.conv, llm.Message{Role: llm.RoleAssistant, Content: res.Content})
-			if r.opts.Mode != protocol.ModeAct {
-				return r.finish(res.Content), nil
-			}
 			// A plain answer ends an Act run only past the completion judge,
 			// like done: it is not a way around it.
-			back, final := r.checkClaim(ctx, res.Content)
+			back, final := r.checkSummary(ctx, res.Content), res.Content
+			if back == "" && r.opts.Mode == protocol.ModeAct {
+				back, final = r.checkClaim(ctx, res.Content)
+			}
 			if back == "" {
 				return r.finish(final), nil
 			}

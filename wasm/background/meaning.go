@@ -4,9 +4,11 @@ import (
 	"context"
 	"strings"
 
+	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/decide"
 	"github.com/webbrain/webbrain/wasm/guard"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // meaning answers the action gate's questions with the run's decider
@@ -73,4 +75,30 @@ func (m meaning) Deletion(ctx context.Context, request string, item guard.Deleti
 		page.WriteString("The site's confirmation question: " + clip.Runes(item.Dialog, 400) + "\n")
 	}
 	return m.d.Ask(ctx, deletionQuestion, decide.Input{Request: request, Page: page.String()}).Choice
+}
+
+// summaryQuestion is the spec's done_summary: whether a short final
+// answer gives the result. The answer is the model's text, which may
+// quote pages, so it travels as page data.
+var summaryQuestion = decide.Question{
+	ID:   "done_summary",
+	Text: "The page data block holds the assistant's final answer to the request. Does it give the user the result, or does it only say that an answer was given or the work was done, or only say what will be done next?",
+	Choices: []decide.Choice{
+		{Value: agent.SummaryResult, Meaning: "it gives the answer, the values found or what exactly was done; a short answer can be complete"},
+		{Value: agent.SummaryClaim, Meaning: "it only says that the question was answered or the task was done, without the content the user asked for"},
+		{Value: agent.SummaryPlan, Meaning: "it only says what will be done next, as a plan or promise"},
+	},
+}
+
+// summaryKind answers done_summary for a run: in Act with the decision
+// model or the active model; in Ask only with a decision model, so that a
+// short answer costs no second request of the active model.
+func summaryKind(d *decide.Decider, mode string) func(ctx context.Context, request, summary string) string {
+	return func(ctx context.Context, request, summary string) string {
+		in := decide.Input{Request: request, Page: summary}
+		if mode == protocol.ModeAsk {
+			return d.AskDecisionModel(ctx, summaryQuestion, in).Choice
+		}
+		return d.Ask(ctx, summaryQuestion, in).Choice
+	}
 }

@@ -223,9 +223,10 @@ func (r *Router) runAgent(ru *run) (string, error) {
 			}
 			ru.j.add(Entry{Event: maskEvent(ev)})
 		},
-		Steering:   ru.steer,
-		Checkpoint: func(cp agent.Checkpoint) error { return r.saveRecord(ru, &cp) },
-		Skills:     skills.Catalog(ru.mode, cfg.Tier),
+		Steering:    ru.steer,
+		Checkpoint:  func(cp agent.Checkpoint) error { return r.saveRecord(ru, &cp) },
+		Skills:      skills.Catalog(ru.mode, cfg.Tier),
+		SummaryKind: summaryKind(dec, ru.mode),
 	}
 	if s.SiteAdapters {
 		opts.SiteAdapter = adapters.Match
