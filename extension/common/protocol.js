@@ -20,6 +20,12 @@ export const ACTION = Object.freeze({
   PROVIDER_TEST: "provider_test",
   CONFIG_EXPORT: "config_export",
   CONFIG_IMPORT: "config_import",
+  MEMORY_LIST: "memory_list",
+  MEMORY_ADD: "memory_add",
+  MEMORY_EDIT: "memory_edit",
+  MEMORY_FORGET: "memory_forget",
+  MEMORY_CLEAR: "memory_clear",
+  MEMORY_IMPORT: "memory_import",
 });
 
 // The type of the background's broadcasts.
@@ -71,6 +77,7 @@ export const STORAGE = Object.freeze({
   TAB_CHAT: "tabChat:",
   AGENT_RUN: "agentRun:",
   AGENT_STEER: "agentSteer:",
+  USER_MEMORY: "wb_user_memory_v1",
 });
 
 export const MODE = Object.freeze({

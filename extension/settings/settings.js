@@ -34,6 +34,8 @@ async function load() {
   $("ask-before-actions").checked = settings.askBeforeActions !== false; // absent means on
   $("planner").value = settings.planner || PLANNER.TRY;
   $("plan-review").value = settings.planReview || PLAN_REVIEW.STRICT;
+  $("memory-on").checked = settings.memory !== false; // absent means on
+  $("memory-learn").checked = settings.memoryAutoLearn !== false;
   const active = settings.providers.findIndex((p) => p.id === settings.activeProvider);
   if (active >= 0) edit(active);
 }
@@ -235,6 +237,8 @@ $("general-form").addEventListener("submit", (e) => {
       planner: $("planner").value,
       planReview: $("plan-review").value,
       decisionProvider: $("decision-provider").value,
+      memory: $("memory-on").checked,
+      memoryAutoLearn: $("memory-learn").checked,
     },
     $("max-steps-error"),
   );

@@ -3,7 +3,7 @@ import { send } from "../common/api.js";
 import { ACTION, MODE } from "../common/protocol.js";
 
 const USAGE =
-  "Commands: /ask, /act or /auto before a message (its mode), /clear, /export --config, /import <json>, /import --file";
+  "Commands: /ask, /act or /auto before a message (its mode), /clear, /export --config, /import <json>, /import --file, /memory, /memory --add <text>, /memory --forget <id>";
 
 const MODE_COMMANDS = { "/ask": MODE.ASK, "/act": MODE.ACT, "/auto": MODE.AUTO };
 
@@ -31,6 +31,8 @@ export function runCommand(text, ctx) {
       if (arg === "--file") return ctx.pickFile((json) => importConfig(json, ctx));
       if (arg) return importConfig(arg, ctx);
       return notice(ctx, "Use /import <json> or /import --file.");
+    case "/memory":
+      return memoryCommand(arg, ctx);
     default:
       return notice(ctx, `Unknown command ${name}. ${USAGE}`);
   }
@@ -68,4 +70,24 @@ async function importConfig(json, ctx) {
   }
   notice(ctx, "Settings imported.");
   ctx.onImported();
+}
+
+// memoryCommand lists, adds to or forgets from the user's memory.
+async function memoryCommand(arg, ctx) {
+  const m = /^--(add|forget)(?:\s+([\s\S]*))?$/.exec(arg);
+  if (arg && !m) return notice(ctx, "Use /memory, /memory --add <text> or /memory --forget <id>.");
+  let msg = { action: ACTION.MEMORY_LIST };
+  if (m?.[1] === "add") msg = { action: ACTION.MEMORY_ADD, text: (m[2] ?? "").trim() };
+  if (m?.[1] === "forget") msg = { action: ACTION.MEMORY_FORGET, id: (m[2] ?? "").trim() };
+  const reply = await send(msg);
+  if (!reply.ok) return fail(ctx, `Memory: ${reply.error}`);
+  if (m?.[1] === "add") return notice(ctx, `Remembered (${reply.changed.id}): ${reply.changed.text}`);
+  if (m?.[1] === "forget") return notice(ctx, "Forgotten.");
+  const records = reply.memory.records;
+  if (records.length === 0) {
+    return notice(ctx, "WebBrain remembers nothing about you yet. Add something with /memory --add <text>.");
+  }
+  const state = reply.enabled ? "" : " Memory is off: turn it on in Settings to use these.";
+  const lines = records.map((r) => `${r.id} · ${r.text}${r.source === "learned" ? " (learned)" : ""}`);
+  notice(ctx, `WebBrain remembers:${state}\n${lines.join("\n")}\nForget one with /memory --forget <id>.`);
 }

@@ -72,3 +72,6 @@ func TestAutoRoutesQuestionsToAskAndTasksToAct(t *testing.T) {
 	scenario.AutoRoutesQuestionsToAskAndTasksToAct(t, chrome{})
 }
 func TestFalseSuccessIsNotReported(t *testing.T) { scenario.FalseSuccessIsNotReported(t, chrome{}) }
+func TestMemoryReachesTheModelAndLearnsFromTheUser(t *testing.T) {
+	scenario.MemoryReachesTheModelAndLearnsFromTheUser(t, chrome{})
+}

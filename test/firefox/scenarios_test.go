@@ -50,3 +50,7 @@ func TestAutoRoutesQuestionsToAskAndTasksToAct(t *testing.T) {
 func TestFalseSuccessIsNotReported(t *testing.T) {
 	scenario.FalseSuccessIsNotReported(t, firefoxDriver{})
 }
+
+func TestMemoryReachesTheModelAndLearnsFromTheUser(t *testing.T) {
+	scenario.MemoryReachesTheModelAndLearnsFromTheUser(t, firefoxDriver{})
+}

@@ -27,6 +27,18 @@ __fake.replies.settings_save = ({settings}) => {
 };
 __fake.replies.provider_test = ({provider}) => provider.baseUrl.includes("11434") ? {ok: true, model: "llama3.2"}
   : {ok: false, error: "Could not connect to " + provider.baseUrl};
+__fake.memory = [{id: "mem_1", text: "I prefer metric units", kind: "preference", source: "user"},
+  {id: "mem_2", text: "Prefers answers in German", kind: "preference", source: "learned"}];
+const memoryReply = (changed) => ({ok: true, memory: {version: 1, records: __fake.memory}, enabled: true, autoLearn: true, changed});
+__fake.replies.memory_list = () => memoryReply();
+__fake.replies.memory_add = ({text}) => {
+  if (!text.trim()) return {ok: false, error: "There is nothing to remember: the text is empty."};
+  const r = {id: "mem_" + (__fake.memory.length + 1), text, kind: "preference", source: "user"};
+  __fake.memory.push(r);
+  return memoryReply(r);
+};
+__fake.replies.memory_edit = ({id, text}) => { __fake.memory.find(r => r.id === id).text = text; return memoryReply(); };
+__fake.replies.memory_forget = ({id}) => { __fake.memory = __fake.memory.filter(r => r.id !== id); return memoryReply(); };
 `
 
 func openSettings(t *testing.T) *tab {
@@ -202,4 +214,29 @@ func TestSettingsKeySavedReplaceAndRemove(t *testing.T) {
 	if p := lastProvider(); p["apiKey"] != "" || p["apiKeySet"] != false {
 		t.Errorf("Remove key sent %v", p)
 	}
+}
+
+func TestMemorySectionListsAddsEditsAndForgets(t *testing.T) {
+	tb := openSettings(t)
+	tb.waitFor("the memory list", `document.querySelectorAll('#memory-list li[data-id]').length === 2`)
+	if got := eval[string](tb, `document.querySelector('#memory-list li[data-id="mem_2"] .help').textContent`); got != "Preference · learned" {
+		t.Errorf("learned record labelled %q", got)
+	}
+	tb.do(`document.querySelector('#memory-add').click()`)
+	tb.waitFor("the empty-text error", `!document.querySelector('#memory-error').hidden`)
+	setValue(tb, "#memory-new", "My usual airport is LHR")
+	tb.do(`document.querySelector('#memory-add').click()`)
+	tb.waitFor("the new record", `document.querySelectorAll('#memory-list li[data-id]').length === 3 && document.querySelector('#memory-error').hidden`)
+	if got := eval[string](tb, `document.querySelector('#memory-new').value`); got != "" {
+		t.Errorf("the input kept %q after adding", got)
+	}
+	setValue(tb, `#memory-list li[data-id="mem_1"] input`, "I prefer metric units and 24-hour time")
+	tb.do(`document.querySelector('#memory-list li[data-id="mem_1"] button').click()`)
+	tb.waitFor("the edit", `__fake.memory[0].text === 'I prefer metric units and 24-hour time'`)
+	tb.do(`document.querySelector('#memory-list li[data-id="mem_2"] button.danger').click()`)
+	tb.waitFor("the forget", `!document.querySelector('#memory-list li[data-id="mem_2"]')`)
+	if got := eval[[]string](tb, `__fake.sentOf('memory_forget').map(m => m.id)`); len(got) != 1 || got[0] != "mem_2" {
+		t.Errorf("forget sent %v", got)
+	}
+	tb.screenshot("settings-memory")
 }

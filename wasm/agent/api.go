@@ -95,6 +95,9 @@ type Options struct {
 	// Plan is the approved plan (planner.Pinned), carried in the system
 	// prompt so compaction never drops it; "" for none.
 	Plan string
+	// Memory is the user's memory block (memory.Store.Prompt), carried in
+	// the system prompt; "" for none.
+	Memory string
 	// Page returns the tab's current URL and title for the user message.
 	Page func(ctx context.Context) (url, title string)
 	// SiteAdapter returns the site adapter for a page URL (adapters.Match)

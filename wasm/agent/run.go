@@ -235,6 +235,9 @@ func (r *run) persistFail(unrun []llm.ToolCall, err error) (Outcome, error) {
 
 func (r *run) systemPrompt() string {
 	prompt := systemPrompt(r.opts.Mode, r.opts.Tier, r.opts.Boundary) + skillCatalog(r.opts.Skills)
+	if r.opts.Memory != "" {
+		prompt += "\n\n" + r.opts.Memory
+	}
 	if r.opts.Plan != "" {
 		prompt += "\n\n" + r.opts.Plan
 	}

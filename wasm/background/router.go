@@ -46,6 +46,9 @@ type Router struct {
 	pingStop chan struct{} // ends the keepalive ping; nil when no run is active
 
 	resumeOnce sync.Once
+	// memMu orders the read-modify-writes of the user's memory: the
+	// panel, the settings page and the learner change it.
+	memMu sync.Mutex
 }
 
 // New returns a Router over the browser platform p.
@@ -67,6 +70,8 @@ type message struct {
 	Provider  json.RawMessage `json:"provider"`
 	Config    json.RawMessage `json:"config"`
 	AfterSeq  int             `json:"afterSeq"` // run_state: the last seq the panel has
+	Kind      string          `json:"kind"`     // memory_add, memory_edit
+	Memory    json.RawMessage `json:"memory"`   // memory_import
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.
@@ -131,6 +136,9 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.configExport(ctx)
 	case protocol.ActionConfigImport:
 		return r.configImport(ctx, m)
+	case protocol.ActionMemoryList, protocol.ActionMemoryAdd, protocol.ActionMemoryEdit, protocol.ActionMemoryForget,
+		protocol.ActionMemoryClear, protocol.ActionMemoryImport:
+		return r.memoryAction(ctx, m)
 	case "":
 		return failf("The message has no action.")
 	}

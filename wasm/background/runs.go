@@ -211,9 +211,10 @@ func (r *Router) runAgent(ru *run) (string, error) {
 			Mode: ru.mode, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr,
 			Meaning: meaning{dec},
 		}),
-		Task: ru.text,
-		Plan: ru.plan,
-		Page: func(ctx context.Context) (string, string) { return r.tabPage(ctx, ru.tabID) },
+		Task:   ru.text,
+		Plan:   ru.plan,
+		Memory: r.memoryPrompt(ctx, s),
+		Page:   func(ctx context.Context) (string, string) { return r.tabPage(ctx, ru.tabID) },
 		Emit: func(ev agent.Event) {
 			switch ev.Kind {
 			case protocol.EventFinal, protocol.EventError:
@@ -254,6 +255,9 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		return r.runAgent(ru)
 	}
 	r.keepConversation(ru, out.Conversation)
+	if err == nil && out.Final != "" && s.Memory && s.MemoryAutoLearn {
+		go r.learn(prov, ru.text)
+	}
 	return out.Final, err
 }
 

@@ -30,6 +30,12 @@ const (
 	ActionProviderTest      = "provider_test"
 	ActionConfigExport      = "config_export"
 	ActionConfigImport      = "config_import"
+	ActionMemoryList        = "memory_list"
+	ActionMemoryAdd         = "memory_add"
+	ActionMemoryEdit        = "memory_edit"
+	ActionMemoryForget      = "memory_forget"
+	ActionMemoryClear       = "memory_clear"
+	ActionMemoryImport      = "memory_import"
 )
 
 // MessageAgentUpdate is the type of the background's broadcast of one run
@@ -120,11 +126,12 @@ const (
 // per-tab keys in storage.session (TabKey).
 const (
 	KeySettings   = "settings"
-	KeyAgentConv  = "agentConv:"  // the provider-facing conversation
-	KeyRunUI      = "runUi:"      // the run journal
-	KeyTabChat    = "tabChat:"    // the panel's transcript and queue
-	KeyAgentRun   = "agentRun:"   // the active run's recovery record
-	KeyAgentSteer = "agentSteer:" // corrections accepted for the active run
+	KeyAgentConv  = "agentConv:"        // the provider-facing conversation
+	KeyRunUI      = "runUi:"            // the run journal
+	KeyTabChat    = "tabChat:"          // the panel's transcript and queue
+	KeyAgentRun   = "agentRun:"         // the active run's recovery record
+	KeyAgentSteer = "agentSteer:"       // corrections accepted for the active run
+	KeyUserMemory = "wb_user_memory_v1" // the user's memory (package memory)
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -244,6 +251,7 @@ var (
 		ActionChatStart, ActionAbort, ActionSteer, ActionClearConversation, ActionRunState,
 		ActionClarifyAnswer, ActionApprovalAnswer, ActionPlanAnswer, ActionSettingsGet, ActionSettingsSave,
 		ActionProviderTest, ActionConfigExport, ActionConfigImport,
+		ActionMemoryList, ActionMemoryAdd, ActionMemoryEdit, ActionMemoryForget, ActionMemoryClear, ActionMemoryImport,
 	}
 	Messages = []string{MessageAgentUpdate}
 	Events   = []string{
@@ -253,7 +261,7 @@ var (
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
 	}
 	Statuses      = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
-	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer}
+	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}

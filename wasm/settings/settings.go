@@ -37,6 +37,12 @@ type Settings struct {
 	// DecisionProvider is the id of the provider that answers closed
 	// questions about the user's words (package decide); "" for none.
 	DecisionProvider string `json:"decisionProvider"`
+	// Memory gives the model what the user asked WebBrain to remember
+	// (package memory). Absent: true.
+	Memory bool `json:"memory"`
+	// MemoryAutoLearn lets WebBrain note lasting preferences the user
+	// states in a request, after the run succeeds. Absent: true.
+	MemoryAutoLearn bool `json:"memoryAutoLearn"`
 }
 
 // DefaultMaxSteps is the step limit of a first start.
@@ -58,6 +64,8 @@ func Defaults() Settings {
 		AskBeforeActions: true,
 		Planner:          protocol.PlannerTry,
 		PlanReview:       protocol.ReviewStrict,
+		Memory:           true,
+		MemoryAutoLearn:  true,
 	}
 }
 
@@ -150,7 +158,8 @@ func Decode(raw json.RawMessage) (Settings, error) { return decode(raw, "") }
 
 func decode(raw json.RawMessage, prefix string) (Settings, error) {
 	// Settings saved before these fields existed keep them on.
-	s := Settings{SiteAdapters: true, AskBeforeActions: true, Planner: protocol.PlannerTry, PlanReview: protocol.ReviewStrict}
+	s := Settings{SiteAdapters: true, AskBeforeActions: true, Planner: protocol.PlannerTry, PlanReview: protocol.ReviewStrict,
+		Memory: true, MemoryAutoLearn: true}
 	if len(raw) == 0 || isNull(raw) {
 		return s, &FieldError{Field: join(prefix, ""), Message: "The settings are missing."}
 	}

@@ -71,6 +71,9 @@ type Server struct {
 	// Decider answers closed questions (IsDecisionRequest) the same way,
 	// apart from the script; nil answers each with NoDecision.
 	Decider func(req Request) Turn
+	// Memory answers the memory learner's requests (IsMemoryRequest) the
+	// same way; nil answers each with NothingToLearn.
+	Memory func(req Request) Turn
 
 	srv    *httptest.Server
 	script func(n int, req Request) Turn
@@ -79,6 +82,7 @@ type Server struct {
 	reqs     []Request
 	planReqs []Request
 	decReqs  []Request
+	memReqs  []Request
 }
 
 // PlannerMarker is in the system prompt of both planner requests (the
@@ -109,6 +113,26 @@ func (s *Server) DecisionRequests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Request(nil), s.decReqs...)
+}
+
+// MemoryMarker begins the system prompt of the memory learner's requests
+// (package memory); its tests hold it there.
+const MemoryMarker = "You pick out what a user said about themselves"
+
+// IsMemoryRequest reports whether req is the memory learner's.
+func IsMemoryRequest(req Request) bool {
+	return len(req.Tools) == 0 && len(req.Messages) > 0 && req.Messages[0].Role == llm.RoleSystem &&
+		strings.HasPrefix(req.Messages[0].Content, MemoryMarker)
+}
+
+// NothingToLearn is a memory learner's reply that finds nothing.
+const NothingToLearn = `{"records":[]}`
+
+// MemoryRequests returns the memory learner's requests received so far.
+func (s *Server) MemoryRequests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.memReqs...)
 }
 
 // ExecutePlan is a planner reply that lets the run start at once.
@@ -193,6 +217,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		turn = Turn{Text: NoDecision}
 		if s.Decider != nil {
 			turn = s.Decider(req)
+		}
+	case IsMemoryRequest(req):
+		s.memReqs = append(s.memReqs, req)
+		s.mu.Unlock()
+		turn = Turn{Text: NothingToLearn}
+		if s.Memory != nil {
+			turn = s.Memory(req)
 		}
 	case IsPlannerRequest(req):
 		s.planReqs = append(s.planReqs, req)
