@@ -22,9 +22,9 @@ func TestAddRefusesWhatMemoryMustNotHold(t *testing.T) {
 		t.Fatal(err)
 	}
 	for text, want := range map[string]error{
-		"  ":                                    ErrEmpty,
-		strings.Repeat("a", MaxText+1):          ErrTooLong,
-		"i prefer metric units.":                ErrDup,
+		"  ":                           ErrEmpty,
+		strings.Repeat("a", MaxText+1): ErrTooLong,
+		"i prefer metric units.":       ErrDup,
 		"my api key is sk-proj-4fG7hJ2kL9mN3pQ8rS5tV1wX6yZ0aB": ErrSecret,
 	} {
 		if _, err := s.Add(text, "", SourceUser, 1, t0); err != want {
