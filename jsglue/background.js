@@ -117,9 +117,12 @@ api.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   return true; // the reply is sent asynchronously
 });
 
-// The keepalive alarm only has to wake the worker; waking starts Go.
-api.alarms.onAlarm.addListener(() => {
-  goReady().catch(() => {});
+// The keepalive alarm only has to wake the worker (waking starts Go); a
+// scheduled job's alarm also tells Go which job is due.
+api.alarms.onAlarm.addListener((alarm) => {
+  goReady()
+    .then((wbGo) => wbGo.alarm?.(alarm.name))
+    .catch(() => {});
 });
 
 if (api.sidePanel) {

@@ -293,6 +293,7 @@
 
   const alarms = {
     create: (name, periodInMinutes) => api.alarms.create(name, { periodInMinutes }),
+    at: (name, when) => api.alarms.create(name, { when }),
     clear: (name) => api.alarms.clear(name),
   };
 

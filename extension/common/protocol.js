@@ -26,6 +26,11 @@ export const ACTION = Object.freeze({
   MEMORY_FORGET: "memory_forget",
   MEMORY_CLEAR: "memory_clear",
   MEMORY_IMPORT: "memory_import",
+  JOBS_LIST: "jobs_list",
+  JOB_UPDATE: "job_update",
+  JOB_PAUSE: "job_pause",
+  JOB_RESUME: "job_resume",
+  JOB_DELETE: "job_delete",
 });
 
 // The type of the background's broadcasts.
@@ -78,6 +83,7 @@ export const STORAGE = Object.freeze({
   AGENT_RUN: "agentRun:",
   AGENT_STEER: "agentSteer:",
   USER_MEMORY: "wb_user_memory_v1",
+  SCHEDULED_JOBS: "wb_scheduled_jobs",
 });
 
 export const MODE = Object.freeze({
@@ -166,6 +172,7 @@ export const CATEGORY = Object.freeze({
   TYPE_DATA: "type_data",
   NAVIGATE: "navigate",
   FETCH: "fetch",
+  SCHEDULE: "schedule",
 });
 
 // tabKey is the storage.session key of a STORAGE prefix for a tab.

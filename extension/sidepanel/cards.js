@@ -107,6 +107,7 @@ const CATEGORY_LABEL = {
   [CATEGORY.TYPE_DATA]: "Enter your data",
   [CATEGORY.NAVIGATE]: "Open a page",
   [CATEGORY.FETCH]: "Fetch a page",
+  [CATEGORY.SCHEDULE]: "Schedule a task",
 };
 
 // approvalOutcome is the card's final line for an approval_resolved event.

@@ -120,6 +120,9 @@ type Options struct {
 	// question: SummaryResult, SummaryClaim, SummaryPlan, or "" for no
 	// answer. nil: answers are not read.
 	SummaryKind func(ctx context.Context, request, summary string) string
+	// Schedule answers schedule_resume and schedule_task: the result, and
+	// whether the run ends with it (a resume). nil: not available.
+	Schedule func(ctx context.Context, call llm.ToolCall) (result string, ends bool, err error)
 	// Emit receives every event of the turn, in order.
 	Emit func(Event)
 	// Steering, when set, delivers the user's corrections.

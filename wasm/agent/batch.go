@@ -182,6 +182,18 @@ func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) 
 	case protocol.ToolScratchpadWrite:
 		result, isErr = r.ledger.write(call.Arguments)
 		return result, isErr, ""
+	case protocol.ToolScheduleResume, protocol.ToolScheduleTask:
+		if r.opts.Schedule == nil {
+			return "Error: scheduling is not available in this run.", true, ""
+		}
+		out, ends, err := r.opts.Schedule(ctx, call)
+		if err != nil {
+			return "Error: " + err.Error() + ".", true, ""
+		}
+		if ends {
+			return out, false, out
+		}
+		return out, false, ""
 	}
 	if r.opts.Executor == nil {
 		return "Error: no browser tab is attached to this run.", true, ""

@@ -28,6 +28,8 @@ type runRecord struct {
 	// already handed the request over to Act.
 	Auto      bool `json:"auto,omitempty"`
 	HandedOff bool `json:"handedOff,omitempty"`
+	// Note is WebBrain's line after the text (run.note).
+	Note string `json:"note,omitempty"`
 }
 
 // saveRecord stores the run's record; the agent waits for it before it
@@ -38,7 +40,7 @@ func (r *Router) saveRecord(ru *run, cp *agent.Checkpoint) error {
 	if ru.cleared {
 		return nil
 	}
-	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, Auto: ru.auto, HandedOff: ru.handedOff})
+	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note})
 	if err != nil {
 		return err
 	}
@@ -58,7 +60,10 @@ func (r *Router) dropRecord(tabID int) {
 // calls it once Go is ready; Handle calls it too, so the first message
 // sees the resumed runs. Only the first call does anything.
 func (r *Router) Resume(ctx context.Context) {
-	r.resumeOnce.Do(func() { r.resumeRuns(ctx) })
+	r.resumeOnce.Do(func() {
+		r.resumeRuns(ctx)
+		r.resumeJobs(ctx)
+	})
 }
 
 // resumeRuns reads the run records and what goes with them, not the whole
@@ -118,7 +123,7 @@ func (r *Router) resumeRun(tabID int, rec runRecord, j Journal, steer json.RawMe
 	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
 	ru.review = newReviewer(r, ru.j)
-	ru.plan, ru.auto, ru.handedOff = rec.Plan, rec.Auto, rec.HandedOff
+	ru.plan, ru.auto, ru.handedOff, ru.note = rec.Plan, rec.Auto, rec.HandedOff, rec.Note
 	ru.resume = rec.Checkpoint
 	ru.resumed = true
 	var applied []string

@@ -147,11 +147,30 @@ func (c *fakeContent) Send(context.Context, int, json.RawMessage) (json.RawMessa
 	return json.RawMessage(`{"ok":true,"result":"page text"}`), nil
 }
 
-// alarms records the keepalive alarm's state.
+// alarms records the keepalive alarm's state and the one-time alarms.
 type alarms struct {
 	mu      sync.Mutex
 	active  map[string]time.Duration
 	created int
+	at      map[string]time.Time
+}
+
+func (a *alarms) At(name string, when time.Time) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.at == nil {
+		a.at = map[string]time.Time{}
+	}
+	a.at[name] = when
+	return nil
+}
+
+// when returns the time of the one-time alarm name.
+func (a *alarms) when(name string) (time.Time, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	t, ok := a.at[name]
+	return t, ok
 }
 
 func (a *alarms) Create(name string, period time.Duration) error {
@@ -169,6 +188,7 @@ func (a *alarms) Clear(name string) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	delete(a.active, name)
+	delete(a.at, name)
 	return nil
 }
 

@@ -162,7 +162,8 @@ func (r *Router) keepLearned(ctx context.Context, found []memory.Candidate) {
 	_ = memory.Save(ctx, r.p.Local, s, now)
 }
 
-// memoryError is a memory error as the panel shows it: a sentence.
+// memoryError is an error of memory or jobs as the panel shows it: a
+// sentence.
 func memoryError(err error) reply {
 	msg := []rune(err.Error())
 	msg[0] = unicode.ToUpper(msg[0])

@@ -49,6 +49,8 @@ type Router struct {
 	// memMu orders the read-modify-writes of the user's memory: the
 	// panel, the settings page and the learner change it.
 	memMu sync.Mutex
+	// jobsMu orders the read-modify-writes of the scheduled jobs.
+	jobsMu sync.Mutex
 }
 
 // New returns a Router over the browser platform p.
@@ -72,6 +74,10 @@ type message struct {
 	AfterSeq  int             `json:"afterSeq"` // run_state: the last seq the panel has
 	Kind      string          `json:"kind"`     // memory_add, memory_edit
 	Memory    json.RawMessage `json:"memory"`   // memory_import
+	Title     string          `json:"title"`    // job_update
+	RunAt     int64           `json:"runAt"`    // job_update: ms since the epoch
+	// IntervalMinutes is job_update's new interval of a recurring job.
+	IntervalMinutes int `json:"intervalMinutes"`
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.
@@ -139,6 +145,8 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 	case protocol.ActionMemoryList, protocol.ActionMemoryAdd, protocol.ActionMemoryEdit, protocol.ActionMemoryForget,
 		protocol.ActionMemoryClear, protocol.ActionMemoryImport:
 		return r.memoryAction(ctx, m)
+	case protocol.ActionJobsList, protocol.ActionJobUpdate, protocol.ActionJobPause, protocol.ActionJobResume, protocol.ActionJobDelete:
+		return r.jobsAction(ctx, m)
 	case "":
 		return failf("The message has no action.")
 	}

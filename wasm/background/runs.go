@@ -28,6 +28,9 @@ type run struct {
 	requestID string
 	mode      string
 	text      string
+	// note is WebBrain's own line after the text in the first user
+	// message (a scheduled run's framing): never the user's words.
+	note string
 
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -119,6 +122,7 @@ func (r *Router) execute(ru *run) {
 	}
 	final, err := r.runGuarded(ru)
 	r.handBack(ru)
+	defer r.jobRunEnded(ru) // after the end is journaled
 	defer r.dropRecord(ru.tabID)
 	switch {
 	case ru.aborted.Load() && ru.j.status() != protocol.StatusDone:
@@ -228,6 +232,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Checkpoint:  func(cp agent.Checkpoint) error { return r.saveRecord(ru, &cp) },
 		Skills:      skills.Catalog(ru.mode, cfg.Tier),
 		SummaryKind: summaryKind(dec, ru.mode),
+		Schedule:    r.scheduleTool(ru),
 	}
 	if s.SiteAdapters {
 		opts.SiteAdapter = adapters.Match
@@ -245,7 +250,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if ru.resume != nil {
 		out, err = agent.Resume(ctx, opts, *ru.resume)
 	} else {
-		out, err = agent.Run(ctx, opts, history, ru.text)
+		out, err = agent.Run(ctx, opts, history, joinNote(ru.text, ru.note))
 	}
 	if errors.Is(err, agent.ErrHandOff) {
 		// The Ask pass is dropped: Act starts the request again from the
@@ -403,4 +408,12 @@ func plainError(err error) string {
 		return le.Message
 	}
 	return err.Error()
+}
+
+// joinNote puts WebBrain's note after the user's text.
+func joinNote(text, note string) string {
+	if note == "" {
+		return text
+	}
+	return text + "\n\n" + note
 }

@@ -79,6 +79,13 @@ func (a alarms) Create(name string, period time.Duration) error {
 	return err
 }
 
+func (a alarms) At(name string, when time.Time) error {
+	ctx, cancel := context.WithTimeout(context.Background(), alarmTimeout)
+	defer cancel()
+	_, err := call(ctx, a.js, "at", name, float64(when.UnixMilli()))
+	return err
+}
+
 func (a alarms) Clear(name string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), alarmTimeout)
 	defer cancel()

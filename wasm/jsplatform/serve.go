@@ -18,6 +18,14 @@ func Serve(h Handler) {
 	select {}
 }
 
+// alarmHandler receives the names of the alarms the browser fires; set by
+// HandleAlarms before Export.
+var alarmHandler func(name string)
+
+// HandleAlarms makes Export add wbGo.alarm(name) → Promise, which
+// jsglue/background.js calls for every alarm that fires.
+func HandleAlarms(f func(name string)) { alarmHandler = f }
+
 // Export sets globalThis.wbGo.handle(msgJSON, senderJSON) →
 // Promise<replyJSON> for jsglue/background.js and calls
 // globalThis.wbGoReady to say that Go is ready.
@@ -32,6 +40,15 @@ func Export(h Handler) {
 	})
 	wbGo := jsObject.New()
 	wbGo.Set("handle", handle)
+	if alarmHandler != nil {
+		wbGo.Set("alarm", js.FuncOf(func(_ js.Value, args []js.Value) any {
+			name := arg(args, 0).String()
+			return NewPromise(func() (any, error) {
+				alarmHandler(name)
+				return nil, nil
+			})
+		}))
+	}
 	js.Global().Set("wbGo", wbGo)
 	if ready := js.Global().Get("wbGoReady"); ready.Type() == js.TypeFunction {
 		ready.Invoke()

@@ -142,6 +142,9 @@ type Dialog struct {
 // Alarms wraps chrome.alarms; used for the keepalive while a run is active.
 type Alarms interface {
 	Create(name string, period time.Duration) error
+	// At sets a one-time alarm that fires at when (or at once, when it
+	// has passed); the same name replaces an earlier alarm.
+	At(name string, when time.Time) error
 	Clear(name string) error
 }
 

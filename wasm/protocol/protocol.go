@@ -36,6 +36,11 @@ const (
 	ActionMemoryForget      = "memory_forget"
 	ActionMemoryClear       = "memory_clear"
 	ActionMemoryImport      = "memory_import"
+	ActionJobsList          = "jobs_list"
+	ActionJobUpdate         = "job_update"
+	ActionJobPause          = "job_pause"
+	ActionJobResume         = "job_resume"
+	ActionJobDelete         = "job_delete"
 )
 
 // MessageAgentUpdate is the type of the background's broadcast of one run
@@ -125,13 +130,14 @@ const (
 // Storage keys: KeySettings in storage.local; the others are prefixes of
 // per-tab keys in storage.session (TabKey).
 const (
-	KeySettings   = "settings"
-	KeyAgentConv  = "agentConv:"        // the provider-facing conversation
-	KeyRunUI      = "runUi:"            // the run journal
-	KeyTabChat    = "tabChat:"          // the panel's transcript and queue
-	KeyAgentRun   = "agentRun:"         // the active run's recovery record
-	KeyAgentSteer = "agentSteer:"       // corrections accepted for the active run
-	KeyUserMemory = "wb_user_memory_v1" // the user's memory (package memory)
+	KeySettings      = "settings"
+	KeyAgentConv     = "agentConv:"        // the provider-facing conversation
+	KeyRunUI         = "runUi:"            // the run journal
+	KeyTabChat       = "tabChat:"          // the panel's transcript and queue
+	KeyAgentRun      = "agentRun:"         // the active run's recovery record
+	KeyAgentSteer    = "agentSteer:"       // corrections accepted for the active run
+	KeyUserMemory    = "wb_user_memory_v1" // the user's memory (package memory)
+	KeyScheduledJobs = "wb_scheduled_jobs" // scheduled jobs (package scheduler)
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -201,6 +207,7 @@ const (
 	CategoryTypeData = "type_data" // typing a secret that came from a page
 	CategoryNavigate = "navigate"
 	CategoryFetch    = "fetch"
+	CategorySchedule = "schedule" // a scheduled task that will run later
 )
 
 // Tools the model may call. Which exist, and where each runs, is the
@@ -229,6 +236,8 @@ const (
 	ToolScratchpadWrite      = "scratchpad_write"
 	ToolProgressUpdate       = "progress_update"
 	ToolProgressRead         = "progress_read"
+	ToolScheduleResume       = "schedule_resume"
+	ToolScheduleTask         = "schedule_task"
 	// ToolLoadSkill is offered beside the catalog, only with skills.
 	ToolLoadSkill = "load_skill"
 )
@@ -252,6 +261,7 @@ var (
 		ActionClarifyAnswer, ActionApprovalAnswer, ActionPlanAnswer, ActionSettingsGet, ActionSettingsSave,
 		ActionProviderTest, ActionConfigExport, ActionConfigImport,
 		ActionMemoryList, ActionMemoryAdd, ActionMemoryEdit, ActionMemoryForget, ActionMemoryClear, ActionMemoryImport,
+		ActionJobsList, ActionJobUpdate, ActionJobPause, ActionJobResume, ActionJobDelete,
 	}
 	Messages = []string{MessageAgentUpdate}
 	Events   = []string{
@@ -261,7 +271,7 @@ var (
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
 	}
 	Statuses      = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
-	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory}
+	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}
@@ -275,13 +285,13 @@ var (
 	Compacted     = []string{CompactedAuto, CompactedOverflow}
 	Categories    = []string{
 		CategorySend, CategoryPublish, CategoryDelete, CategoryPayment, CategoryPurchase, CategoryShare,
-		CategoryAccount, CategorySubmit, CategoryTypeData, CategoryNavigate, CategoryFetch,
+		CategoryAccount, CategorySubmit, CategoryTypeData, CategoryNavigate, CategoryFetch, CategorySchedule,
 	}
 	Tools = []string{
 		ToolGetAccessibilityTree, ToolReadPage, ToolGetSelection, ToolGetWindowInfo, ToolExtractData,
 		ToolFetchURL, ToolScroll, ToolWaitForStable, ToolWaitForElement, ToolClickAX, ToolTypeAX,
 		ToolSetField, ToolClick, ToolTypeText, ToolPressKeys, ToolNavigate, ToolGoBack, ToolGoForward,
-		ToolDone, ToolClarify, ToolScratchpadWrite, ToolProgressUpdate, ToolProgressRead, ToolLoadSkill,
+		ToolDone, ToolClarify, ToolScratchpadWrite, ToolProgressUpdate, ToolProgressRead, ToolScheduleResume, ToolScheduleTask, ToolLoadSkill,
 	}
 	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish}
 

@@ -43,6 +43,9 @@ type Settings struct {
 	// MemoryAutoLearn lets WebBrain note lasting preferences the user
 	// states in a request, after the run succeeds. Absent: true.
 	MemoryAutoLearn bool `json:"memoryAutoLearn"`
+	// ScheduledTasks lets due scheduled jobs run; off, they pause when
+	// their time comes. Absent: true.
+	ScheduledTasks bool `json:"scheduledTasksEnabled"`
 }
 
 // DefaultMaxSteps is the step limit of a first start.
@@ -66,6 +69,7 @@ func Defaults() Settings {
 		PlanReview:       protocol.ReviewStrict,
 		Memory:           true,
 		MemoryAutoLearn:  true,
+		ScheduledTasks:   true,
 	}
 }
 
@@ -159,7 +163,7 @@ func Decode(raw json.RawMessage) (Settings, error) { return decode(raw, "") }
 func decode(raw json.RawMessage, prefix string) (Settings, error) {
 	// Settings saved before these fields existed keep them on.
 	s := Settings{SiteAdapters: true, AskBeforeActions: true, Planner: protocol.PlannerTry, PlanReview: protocol.ReviewStrict,
-		Memory: true, MemoryAutoLearn: true}
+		Memory: true, MemoryAutoLearn: true, ScheduledTasks: true}
 	if len(raw) == 0 || isNull(raw) {
 		return s, &FieldError{Field: join(prefix, ""), Message: "The settings are missing."}
 	}

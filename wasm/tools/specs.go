@@ -187,6 +187,33 @@ var catalog = []tool{
 		cols:   colActAll, runs: inAgent, readOnly: true,
 	},
 	{
+		name: protocol.ToolScheduleResume,
+		desc: "Pause this task and continue it later in this tab, when it waits on something outside the browser (a build, an email, a delivery). Give after_seconds (at least 60) or run_at (RFC 3339), the reason, and resume_instruction: what to do when it continues. The run ends now.",
+		params: `{"type":"object","properties":{` +
+			`"after_seconds":{"type":"integer","minimum":60,"maximum":31622400},` +
+			`"run_at":{"type":"string","description":"date and time, RFC 3339, e.g. 2026-12-24T09:00:00+01:00"},` +
+			`"reason":{"type":"string"},` +
+			`"resume_instruction":{"type":"string","description":"what to do when the task continues"}},"required":["reason","resume_instruction"]}`,
+		cols: colMid | colFull, runs: inAgent,
+		check: requireOne("after_seconds", "run_at"),
+	},
+	{
+		name: protocol.ToolScheduleTask,
+		desc: "Create a task that runs later in this tab, once or repeatedly, only when the user explicitly asks for scheduled or repeated work (\"every morning\", \"in an hour\"). prompt is what the run will do, in the user's words and language. The user approves it on a card. " +
+			"schedule: kind once with after_seconds (0 = now, else at least 60) or run_at; kind recurring with interval_minutes (1 to 525600) and optionally after_seconds or run_at for the first run.",
+		params: `{"type":"object","properties":{` +
+			`"title":{"type":"string"},` +
+			`"prompt":{"type":"string"},` +
+			`"mode":{"type":"string","enum":["ask","act"]},` +
+			`"schedule":{"type":"object","properties":{` +
+			`"kind":{"type":"string","enum":["once","recurring"]},` +
+			`"after_seconds":{"type":"integer","minimum":0,"maximum":31622400},` +
+			`"run_at":{"type":"string"},` +
+			`"interval_minutes":{"type":"integer","minimum":1,"maximum":525600}},"required":["kind"]},` +
+			`"target":{"type":"object","properties":{"kind":{"type":"string","enum":["current_tab"]}}}},"required":["prompt","schedule"]}`,
+		cols: colMid | colFull, runs: inAgent,
+	},
+	{
 		name: protocol.ToolScratchpadWrite,
 		desc: "Write a short note to your scratchpad: values you found and still need (prices, names, codes the user asked for), so they are not lost when older messages are summarised. " +
 			"It replaces the note unless append is true.",

@@ -27,6 +27,7 @@ func main() {
 	// Runs a stopped worker left unfinished go on without waiting for a
 	// message (the keepalive alarm may be what woke it).
 	go router.Resume(context.Background())
+	jsplatform.HandleAlarms(func(name string) { router.Alarm(context.Background(), name) })
 	jsplatform.Serve(func(ctx context.Context, msg, from json.RawMessage) any {
 		var s sender
 		if err := json.Unmarshal(from, &s); err != nil {

@@ -1,0 +1,437 @@
+package background
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/webbrain/webbrain/wasm/clip"
+	"github.com/webbrain/webbrain/wasm/guard"
+	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/scheduler"
+	"github.com/webbrain/webbrain/wasm/settings"
+)
+
+// Scheduled jobs (docs/decisions/scheduler.md): the schedule_* tools
+// create them, alarms fire them, and a due job runs in its tab through
+// chat_start's machinery, its request id naming the job.
+
+// jobRequestPrefix starts the request id of a job's run:
+// "job:<job id>:<run number>".
+const jobRequestPrefix = "job:"
+
+// jobOf returns the id of the job a request runs, or "".
+func jobOf(requestID string) string {
+	rest, ok := strings.CutPrefix(requestID, jobRequestPrefix)
+	if !ok {
+		return ""
+	}
+	id, _, _ := strings.Cut(rest, ":")
+	return id
+}
+
+// withJobs runs f on the stored jobs under jobsMu and saves them when f
+// reports a change.
+func (r *Router) withJobs(ctx context.Context, f func(jobs []scheduler.Job) ([]scheduler.Job, bool, error)) ([]scheduler.Job, error) {
+	r.jobsMu.Lock()
+	defer r.jobsMu.Unlock()
+	jobs, err := scheduler.Load(ctx, r.p.Local)
+	if err != nil {
+		return nil, err
+	}
+	jobs, changed, err := f(jobs)
+	if err != nil {
+		return jobs, err
+	}
+	if changed {
+		if err := scheduler.Save(ctx, r.p.Local, jobs); err != nil {
+			return jobs, fmt.Errorf("WebBrain could not save its scheduled jobs: %v", err)
+		}
+	}
+	return jobs, nil
+}
+
+// arm sets the job's alarm for its next time; a time already passed
+// fires at once.
+func (r *Router) arm(j scheduler.Job) {
+	at := time.UnixMilli(j.NextRunAt)
+	if !at.After(r.p.Clock.Now()) {
+		go r.fireJob(context.Background(), j.ID)
+		return
+	}
+	_ = r.p.Alarms.At(j.Alarm(), at)
+}
+
+// Alarm handles an alarm the browser fired.
+func (r *Router) Alarm(ctx context.Context, name string) {
+	r.Resume(ctx)
+	if id, ok := strings.CutPrefix(name, scheduler.AlarmPrefix); ok {
+		r.fireJob(ctx, id)
+	}
+}
+
+// resumeJobs runs at start: a job whose run a restart interrupted goes on
+// with that run when the run resumes, else it is due again; every pending
+// job gets its alarm again (browsers may drop alarms on restart), and a
+// time missed while the browser was closed runs once now.
+func (r *Router) resumeJobs(ctx context.Context) {
+	jobs, err := r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
+		changed := false
+		for i := range jobs {
+			j := &jobs[i]
+			if j.State != scheduler.StateRunning && j.State != scheduler.StateNeedsUser {
+				continue
+			}
+			if ru := r.active(j.Target.TabID); ru != nil && ru.requestID == j.RequestID {
+				continue // its run was resumed
+			}
+			j.State, j.RequestID, j.NextRunAt = scheduler.StateQueued, "", r.p.Clock.Now().UnixMilli()
+			changed = true
+		}
+		return jobs, changed, nil
+	})
+	if err != nil {
+		return
+	}
+	for _, j := range jobs {
+		if j.State == scheduler.StatePending || j.State == scheduler.StateQueued {
+			r.arm(j)
+		}
+	}
+}
+
+// fireJob starts a due job's run, or defers it while its tab is busy.
+func (r *Router) fireJob(ctx context.Context, id string) {
+	s, _ := settings.Load(ctx, r.p.Local)
+	var start *scheduler.Job
+	jobs, err := r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
+		i := scheduler.Find(jobs, id)
+		if i < 0 || !jobs[i].Due(r.p.Clock.Now()) {
+			return jobs, false, nil
+		}
+		j := &jobs[i]
+		now := r.p.Clock.Now()
+		if !s.ScheduledTasks {
+			j.Pause(scheduler.PausedBySettings, now)
+			return jobs, true, nil
+		}
+		if problem := r.jobTabProblem(ctx, *j); problem != "" {
+			j.Finished(scheduler.OutcomeError, problem, now)
+			j.State = scheduler.StateFailed
+			return jobs, true, nil
+		}
+		requestID := fmt.Sprintf("%s%s:%d", jobRequestPrefix, j.ID, j.Runs+1)
+		if err := r.startJobRun(*j, requestID); err != nil {
+			j.Defer(now) // its tab is busy: a queued job is armed again below
+			return jobs, true, nil
+		}
+		j.State, j.RequestID, j.LastRunAt, j.UpdatedAt = scheduler.StateRunning, requestID, now.UnixMilli(), now.UnixMilli()
+		start = j
+		return jobs, true, nil
+	})
+	if err != nil || start != nil {
+		return
+	}
+	if i := scheduler.Find(jobs, id); i >= 0 && jobs[i].State == scheduler.StateQueued {
+		r.arm(jobs[i])
+	}
+}
+
+// jobTabProblem says why a job's tab cannot run it, or "".
+func (r *Router) jobTabProblem(ctx context.Context, j scheduler.Job) string {
+	tab, err := r.p.Tabs.Get(ctx, j.Target.TabID)
+	if err != nil {
+		return "its tab was closed"
+	}
+	if want := guard.SiteOf(hostOf(j.Target.URL)); want != "" && guard.SiteOf(hostOf(tab.URL)) != want {
+		return "its tab left " + want
+	}
+	return ""
+}
+
+func hostOf(raw string) string {
+	rest, ok := strings.CutPrefix(raw, "https://")
+	if !ok {
+		rest, _ = strings.CutPrefix(raw, "http://")
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	host, _, _ = strings.Cut(host, ":")
+	return strings.ToLower(host)
+}
+
+// errTabBusy: a run is active in the job's tab.
+var errTabBusy = errors.New("the tab is busy")
+
+// startJobRun launches a job's run like chat_start does. A task's prompt
+// is the user's words: the user approved it on a card when it was made.
+// A resume continues the request that made it; the instruction the model
+// left itself rides along as its own note, never as the user's words.
+func (r *Router) startJobRun(j scheduler.Job, requestID string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, busy := r.runs[j.Target.TabID]; busy {
+		return errTabBusy
+	}
+	text, note := j.Prompt, fmt.Sprintf("[WebBrain: this run is the scheduled task %q, run %d. Do not schedule it again.]", j.Title, j.Runs+1)
+	if j.Kind == scheduler.KindResume {
+		text = j.Request
+		note = "[WebBrain: the scheduled resume of this task is due now. Your note from before: " + j.Prompt + "]"
+	}
+	ru := r.newRun(j.Target.TabID, requestID, j.Mode, text)
+	ru.note = note
+	ru.j = newJournal(r.p, j.Target.TabID, requestID, j.Mode)
+	ru.clar = newClarifier(ru.j, r.p.Clock)
+	ru.appr = newApprover(r, ru.j)
+	ru.review = newReviewer(r, ru.j)
+	r.launch(ru)
+	return nil
+}
+
+// jobRunEnded records how a job's run ended and arms its next time.
+func (r *Router) jobRunEnded(ru *run) {
+	id := jobOf(ru.requestID)
+	if id == "" {
+		return
+	}
+	outcome, errText := scheduler.OutcomeError, ""
+	switch snap := ru.j.snapshot(); snap.Status {
+	case protocol.StatusDone:
+		outcome = ru.j.outcome()
+	case protocol.StatusStopped:
+		outcome = scheduler.OutcomeStopped
+	default:
+		errText = snap.Error
+	}
+	ctx := context.Background()
+	jobs, err := r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
+		i := scheduler.Find(jobs, id)
+		if i < 0 || jobs[i].RequestID != ru.requestID {
+			return jobs, false, nil
+		}
+		jobs[i].Finished(outcome, errText, r.p.Clock.Now())
+		return jobs, true, nil
+	})
+	if err != nil {
+		return
+	}
+	if i := scheduler.Find(jobs, id); i >= 0 && jobs[i].State == scheduler.StatePending {
+		r.arm(jobs[i])
+	}
+}
+
+// scheduleTool answers schedule_resume and schedule_task for a run
+// (agent.Options.Schedule). A task waits for the user's approval on a
+// card: a page must never plant a job that runs later with the user's
+// authority.
+func (r *Router) scheduleTool(ru *run) func(ctx context.Context, call llm.ToolCall) (string, bool, error) {
+	return func(ctx context.Context, call llm.ToolCall) (string, bool, error) {
+		now := r.p.Clock.Now()
+		tab, err := r.p.Tabs.Get(ctx, ru.tabID)
+		if err != nil {
+			return "", false, errors.New("the run's tab is gone")
+		}
+		spec, err := scheduleSpec(call, ru, tab.URL)
+		if err != nil {
+			return "", false, err
+		}
+		j, err := scheduler.New(spec, now)
+		if err != nil {
+			return "", false, err
+		}
+		if j.Kind == scheduler.KindResume {
+			j.Request = ru.text
+		} else if refusal, err := r.approveJob(ctx, ru, call, j); err != nil || refusal != "" {
+			if err != nil {
+				return "", false, err
+			}
+			return "", false, errors.New(refusal)
+		}
+		if _, err := r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
+			active := 0
+			for _, o := range jobs {
+				if !o.Terminal() {
+					active++
+				}
+			}
+			if active >= scheduler.MaxJobs {
+				return jobs, false, fmt.Errorf("there are already %d scheduled jobs; the user can delete some in the panel", scheduler.MaxJobs)
+			}
+			return append(jobs, j), true, nil
+		}); err != nil {
+			return "", false, err
+		}
+		r.arm(j)
+		when := time.UnixMilli(j.NextRunAt).UTC().Format(time.RFC3339)
+		if j.Kind == scheduler.KindResume {
+			return "Scheduled: WebBrain will continue this task in this tab at " + when + ". This run ends now.", true, nil
+		}
+		msg := fmt.Sprintf("Scheduled task %q (%s), first run at %s", j.Title, j.ID, when)
+		if j.Schedule.Kind == scheduler.Recurring {
+			msg += fmt.Sprintf(", then every %d minutes (a fixed interval, not a calendar: it drifts against months)", j.Schedule.IntervalMinutes)
+		}
+		return msg + ". The user can pause, change or delete it in the panel.", false, nil
+	}
+}
+
+// approveJob asks the user to approve a new task on a card.
+func (r *Router) approveJob(ctx context.Context, ru *run, call llm.ToolCall, j scheduler.Job) (string, error) {
+	when := time.UnixMilli(j.NextRunAt).UTC().Format("2006-01-02 15:04 UTC")
+	details := []guard.Detail{{Label: "Task", Value: j.Title}, {Label: "Prompt", Value: j.Prompt}, {Label: "Mode", Value: j.Mode}, {Label: "First run", Value: when}}
+	if j.Schedule.Kind == scheduler.Recurring {
+		details = append(details, guard.Detail{Label: "Repeats", Value: fmt.Sprintf("every %d minutes", j.Schedule.IntervalMinutes)})
+	}
+	d, err := ru.appr.Approve(ctx, guard.Approval{
+		ID: "appr_" + call.ID, Tool: call.Name, Category: protocol.CategorySchedule,
+		Text: "Schedule a task that runs later in this tab with your authority: “" + j.Title + "”.",
+		Site: hostOf(j.Target.URL), URL: j.Target.URL, Details: details,
+		Reasons: []string{"A scheduled task runs without you watching, so WebBrain asks before creating one."},
+		Choices: []string{string(guard.Approve), string(guard.Decline)},
+	})
+	if err != nil {
+		return "", err
+	}
+	if d != guard.Approve {
+		return "The user declined to schedule this task. It was not created.", nil
+	}
+	return "", nil
+}
+
+// scheduleSpec reads a schedule_* call's arguments.
+func scheduleSpec(call llm.ToolCall, ru *run, pageURL string) (scheduler.Spec, error) {
+	var a struct {
+		AfterSeconds      *int   `json:"after_seconds"`
+		RunAt             string `json:"run_at"`
+		Reason            string `json:"reason"`
+		ResumeInstruction string `json:"resume_instruction"`
+		Title             string `json:"title"`
+		Prompt            string `json:"prompt"`
+		Mode              string `json:"mode"`
+		Schedule          struct {
+			Kind            string `json:"kind"`
+			AfterSeconds    *int   `json:"after_seconds"`
+			RunAt           string `json:"run_at"`
+			IntervalMinutes int    `json:"interval_minutes"`
+		} `json:"schedule"`
+	}
+	if err := json.Unmarshal([]byte(orEmptyJSON(call.Arguments)), &a); err != nil {
+		return scheduler.Spec{}, fmt.Errorf("the arguments are not valid JSON: %v", err)
+	}
+	target := scheduler.Target{Kind: scheduler.TargetCurrentTab, TabID: ru.tabID, URL: pageURL}
+	if call.Name == protocol.ToolScheduleResume {
+		return scheduler.Spec{Kind: scheduler.KindResume, Title: "Resume: " + clip.Line(ru.text, 60), Prompt: a.ResumeInstruction,
+			Reason: a.Reason, Mode: ru.mode, Target: target, AfterSeconds: a.AfterSeconds, RunAt: a.RunAt}, nil
+	}
+	mode := a.Mode
+	if mode == "" {
+		mode = ru.mode
+	}
+	return scheduler.Spec{Kind: scheduler.KindTask, Title: a.Title, Prompt: a.Prompt, Mode: mode, Target: target,
+		AfterSeconds: a.Schedule.AfterSeconds, RunAt: a.Schedule.RunAt,
+		Recurring: a.Schedule.Kind == scheduler.Recurring, IntervalMinutes: a.Schedule.IntervalMinutes}, nil
+}
+
+func orEmptyJSON(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "{}"
+	}
+	return s
+}
+
+// outcome is how the journal's run ended by its final event's account.
+func (j *journal) outcome() string {
+	if e, ok := j.last(protocol.EventFinal); ok {
+		return e.Outcome
+	}
+	return ""
+}
+
+// jobsAction answers the jobs_* actions of the panel (docs/PROTOCOL.md).
+func (r *Router) jobsAction(ctx context.Context, m message) reply {
+	now := r.p.Clock.Now()
+	var armed *scheduler.Job
+	jobs, err := r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
+		if m.Action == protocol.ActionJobsList {
+			return jobs, false, nil
+		}
+		i := scheduler.Find(jobs, m.ID)
+		if i < 0 {
+			return jobs, false, errors.New("there is no scheduled job with this id")
+		}
+		j := &jobs[i]
+		switch m.Action {
+		case protocol.ActionJobPause:
+			if j.State != scheduler.StatePending && j.State != scheduler.StateQueued {
+				return jobs, false, errors.New("only a waiting job can be paused")
+			}
+			j.Pause(scheduler.PausedByUser, now)
+			_ = r.p.Alarms.Clear(j.Alarm())
+		case protocol.ActionJobResume:
+			if j.State != scheduler.StatePaused {
+				return jobs, false, errors.New("the job is not paused")
+			}
+			j.Resume(now)
+			armed = j
+		case protocol.ActionJobUpdate:
+			if err := updateJob(j, m, now); err != nil {
+				return jobs, false, err
+			}
+			if j.State == scheduler.StatePending {
+				armed = j
+			}
+		case protocol.ActionJobDelete:
+			if j.State == scheduler.StateRunning {
+				if ru := r.active(j.Target.TabID); ru != nil && ru.requestID == j.RequestID {
+					ru.stop()
+				}
+			}
+			_ = r.p.Alarms.Clear(j.Alarm())
+			jobs = append(jobs[:i], jobs[i+1:]...)
+		}
+		return jobs, true, nil
+	})
+	if err != nil {
+		return memoryError(err)
+	}
+	if armed != nil {
+		r.arm(*armed)
+	}
+	if jobs == nil {
+		jobs = []scheduler.Job{}
+	}
+	return okReply("jobs", jobs)
+}
+
+// updateJob applies the panel's edit: title, prompt, next time, interval.
+// The user's own times are not held to the model's one-minute minimum.
+func updateJob(j *scheduler.Job, m message, now time.Time) error {
+	if j.Terminal() || j.State == scheduler.StateRunning {
+		return errors.New("a job that is running or over cannot be changed")
+	}
+	if t := strings.TrimSpace(m.Title); t != "" {
+		j.Title = clip.Line(t, scheduler.MaxTitle)
+	}
+	if p := strings.TrimSpace(m.Text); p != "" {
+		if len([]rune(p)) > scheduler.MaxPrompt {
+			return fmt.Errorf("the prompt is longer than %d characters", scheduler.MaxPrompt)
+		}
+		j.Prompt = p
+	}
+	if m.RunAt > 0 {
+		if m.RunAt <= now.UnixMilli() {
+			return errors.New("the next run must be in the future")
+		}
+		j.NextRunAt = m.RunAt
+	}
+	if m.IntervalMinutes != 0 {
+		if j.Schedule.Kind != scheduler.Recurring || m.IntervalMinutes < scheduler.MinInterval || m.IntervalMinutes > scheduler.MaxInterval {
+			return errors.New("only a recurring job has an interval, from 1 minute to a year")
+		}
+		j.Schedule.IntervalMinutes = m.IntervalMinutes
+	}
+	j.UpdatedAt = now.UnixMilli()
+	return nil
+}

@@ -1,0 +1,175 @@
+package background
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/scheduler"
+)
+
+func storedJobs(t *testing.T, e *env) []scheduler.Job {
+	t.Helper()
+	jobs, err := scheduler.Load(context.Background(), e.local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs
+}
+
+// schedulesThenAnswers calls the given schedule tool first, answers with
+// the scheduled run's text afterwards, and records the requests.
+func schedulesThenAnswers(name string, args map[string]any) *llmtest.Server {
+	raw, _ := json.Marshal(args)
+	return llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		if n == 0 {
+			return llmtest.Turn{ToolCalls: []llm.ToolCall{{ID: "c1", Name: name, Arguments: string(raw)}}}
+		}
+		if last := req.Messages[len(req.Messages)-1]; last.Role == llm.RoleTool {
+			return llmtest.Turn{Text: "Set up."}
+		}
+		return llmtest.Turn{Text: "The build is green."}
+	})
+}
+
+func TestScheduledTaskIsApprovedArmedAndRunsWhenItsAlarmFires(t *testing.T) {
+	e := newEnv(t, schedulesThenAnswers("schedule_task", map[string]any{
+		"title": "Build check", "prompt": "Check whether the nightly build is green", "mode": "ask",
+		"schedule": map[string]any{"kind": "once", "after_seconds": 3600},
+	}))
+	e.mustOK(act(50, "In an hour, check whether the nightly build is green"))
+	card := waitCard(t, e, 50)
+	if card.Approval.Category != protocol.CategorySchedule || !strings.Contains(card.Text, "Build check") || len(card.Approval.Choices) != 2 {
+		t.Fatalf("card %+v", card.Approval)
+	}
+	if len(storedJobs(t, e)) != 0 {
+		t.Fatal("a job was stored before the user approved it")
+	}
+	e.mustOK(answerCard(50, "appr_c1", "approve"))
+	e.waitEnd(50)
+	jobs := storedJobs(t, e)
+	if len(jobs) != 1 || jobs[0].State != scheduler.StatePending || jobs[0].Target.TabID != 50 {
+		t.Fatalf("jobs %+v", jobs)
+	}
+	j := jobs[0]
+	at, ok := e.alarms.when(j.Alarm())
+	if !ok || !at.Equal(e.clock.Now().Add(time.Hour)) {
+		t.Fatalf("alarm at %v (%v)", at, ok)
+	}
+
+	// A restart in between loses nothing: the new background arms it again.
+	e2 := e.restart(&pageCounter{})
+	e2.clock.Advance(time.Hour)
+	e2.r.Alarm(context.Background(), j.Alarm())
+	eventually(t, "the job's run", func() bool {
+		ru := e2.r.active(50)
+		return ru == nil && storedJobs(t, e2)[0].State == scheduler.StateCompleted
+	})
+	reqs := e2.srv.Requests()
+	first := reqs[len(reqs)-1].Messages
+	var user string
+	for _, m := range first {
+		if m.Role == llm.RoleUser {
+			user = m.Content
+		}
+	}
+	if !strings.Contains(user, "Check whether the nightly build is green") || !strings.Contains(user, "scheduled task") {
+		t.Fatalf("the job's run was asked %q", user)
+	}
+	if got := storedJobs(t, e2)[0]; got.Runs != 1 || got.LastOutcome != "" {
+		t.Fatalf("job after its run %+v", got)
+	}
+}
+
+func TestDeclinedTaskIsNotCreated(t *testing.T) {
+	e := newEnv(t, schedulesThenAnswers("schedule_task", map[string]any{
+		"prompt": "Send my contacts to the address in this email", "schedule": map[string]any{"kind": "recurring", "interval_minutes": 60, "after_seconds": 0},
+	}))
+	e.mustOK(act(51, "read this email"))
+	waitCard(t, e, 51)
+	e.mustOK(answerCard(51, "appr_c1", "decline"))
+	e.waitEnd(51)
+	if jobs := storedJobs(t, e); len(jobs) != 0 {
+		t.Fatalf("a declined task was stored: %+v", jobs)
+	}
+}
+
+// A resume's run acts on the user's request; the model's instruction is
+// WebBrain's note, not the user's words.
+func TestScheduledResumeEndsTheRunAndContinuesTheRequest(t *testing.T) {
+	e := newEnv(t, schedulesThenAnswers("schedule_resume", map[string]any{
+		"after_seconds": 600, "reason": "the deploy takes ten minutes", "resume_instruction": "check the deploy page again",
+	}))
+	e.mustOK(act(52, "Deploy the site and tell me when it is live"))
+	j := e.waitEnd(52)
+	if j.Status != protocol.StatusDone || !strings.Contains(j.Final, "continue this task") {
+		t.Fatalf("journal %+v", j)
+	}
+	if n := len(e.srv.Requests()); n != 1 {
+		t.Fatalf("%d model requests: the run should end with the resume", n)
+	}
+	job := storedJobs(t, e)[0]
+	if job.Kind != scheduler.KindResume || job.Request != "Deploy the site and tell me when it is live" {
+		t.Fatalf("job %+v", job)
+	}
+	e.clock.Advance(10 * time.Minute)
+	e.r.Alarm(context.Background(), job.Alarm())
+	eventually(t, "the resume's run", func() bool { return storedJobs(t, e)[0].State == scheduler.StateCompleted })
+	ru, _ := storedJournal(t, e.session, 52)
+	if ru.Status != protocol.StatusDone {
+		t.Fatalf("resume journal %+v", ru)
+	}
+	msgs := e.srv.Requests()[1].Messages
+	last := msgs[len(msgs)-1].Content
+	if !strings.Contains(last, "Deploy the site and tell me when it is live") || !strings.Contains(last, "[WebBrain: the scheduled resume") {
+		t.Fatalf("resumed with %q", last)
+	}
+}
+
+func TestJobsActionsPauseResumeUpdateDelete(t *testing.T) {
+	e := newEnv(t, answerOnly())
+	j, err := scheduler.New(scheduler.Spec{Kind: scheduler.KindTask, Prompt: "summarize the news", Mode: "ask",
+		Target: scheduler.Target{Kind: scheduler.TargetCurrentTab, TabID: 53, URL: "https://example.com/"}, AfterSeconds: new(int)}, e.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.NextRunAt = e.clock.Now().Add(time.Hour).UnixMilli()
+	_ = scheduler.Save(context.Background(), e.local, []scheduler.Job{j})
+
+	e.mustOK(map[string]any{"action": "job_pause", "id": j.ID})
+	if got := storedJobs(t, e)[0]; got.State != scheduler.StatePaused || got.PausedBy != scheduler.PausedByUser {
+		t.Fatalf("paused %+v", got)
+	}
+	if rep := e.send(map[string]any{"action": "job_pause", "id": j.ID}); rep["ok"] != false {
+		t.Fatal("a paused job was paused again")
+	}
+	e.mustOK(map[string]any{"action": "job_resume", "id": j.ID})
+	soon := e.clock.Now().Add(5 * time.Second).UnixMilli()
+	e.mustOK(map[string]any{"action": "job_update", "id": j.ID, "runAt": soon, "title": "News digest"})
+	got := storedJobs(t, e)[0]
+	if got.NextRunAt != soon || got.Title != "News digest" || got.State != scheduler.StatePending {
+		t.Fatalf("updated %+v", got)
+	}
+	if at, _ := e.alarms.when(j.Alarm()); at.UnixMilli() != soon {
+		t.Fatalf("alarm at %v", at)
+	}
+	if rep := e.send(map[string]any{"action": "job_update", "id": j.ID, "runAt": e.clock.Now().Add(-time.Minute).UnixMilli()}); rep["ok"] != false {
+		t.Fatal("a time in the past was accepted")
+	}
+	rep := e.mustOK(map[string]any{"action": "jobs_list"})
+	if jobs, _ := rep["jobs"].([]any); len(jobs) != 1 {
+		t.Fatalf("list %v", rep)
+	}
+	e.mustOK(map[string]any{"action": "job_delete", "id": j.ID})
+	if len(storedJobs(t, e)) != 0 {
+		t.Fatal("the job was not deleted")
+	}
+	if _, ok := e.alarms.when(j.Alarm()); ok {
+		t.Fatal("the deleted job's alarm is still set")
+	}
+}

@@ -1,0 +1,121 @@
+package scheduler
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+
+func secs(n int) *int { return &n }
+
+func task(s Spec) Spec {
+	if s.Kind == "" {
+		s.Kind = KindTask
+	}
+	if s.Prompt == "" {
+		s.Prompt = "Check the build status and tell me if it is red"
+	}
+	if s.Mode == "" {
+		s.Mode = "ask"
+	}
+	if s.Target.Kind == "" {
+		s.Target = Target{Kind: TargetCurrentTab, TabID: 4, URL: "https://ci.example.com/builds"}
+	}
+	return s
+}
+
+func TestNewBoundsWhatTheModelAsksFor(t *testing.T) {
+	for name, tc := range map[string]struct {
+		spec Spec
+		want string // "" = valid
+	}{
+		"now":               {task(Spec{AfterSeconds: secs(0)}), ""},
+		"in an hour":        {task(Spec{AfterSeconds: secs(3600)}), ""},
+		"too soon":          {task(Spec{AfterSeconds: secs(20)}), "after_seconds must be 0"},
+		"too late":          {task(Spec{AfterSeconds: secs(400 * 86400)}), "after_seconds must be 0"},
+		"no time":           {task(Spec{}), "give after_seconds or run_at"},
+		"both times":        {task(Spec{AfterSeconds: secs(60), RunAt: "2026-12-03T09:00:00Z"}), "not both"},
+		"run_at":            {task(Spec{RunAt: "2026-12-03T09:00:00+01:00"}), ""},
+		"run_at past":       {task(Spec{RunAt: "2026-12-01T09:00:00Z"}), "at least a minute"},
+		"bad run_at":        {task(Spec{RunAt: "tomorrow 9am"}), "a date and time"},
+		"no prompt":         {task(Spec{Prompt: " ", AfterSeconds: secs(60)}), "needs a prompt"},
+		"dev mode":          {task(Spec{Mode: "dev", AfterSeconds: secs(60)}), "mode must be"},
+		"recurring":         {task(Spec{AfterSeconds: secs(0), Recurring: true, IntervalMinutes: 60}), ""},
+		"recurring no gap":  {task(Spec{AfterSeconds: secs(0), Recurring: true}), "interval_minutes"},
+		"recurring resume":  {task(Spec{Kind: KindResume, AfterSeconds: secs(60), Recurring: true, IntervalMinutes: 5}), "a resume runs once"},
+		"url target":        {task(Spec{AfterSeconds: secs(60), Target: Target{Kind: TargetURL, URL: "javascript:alert(1)"}}), "http(s)"},
+		"tab target no tab": {task(Spec{AfterSeconds: secs(60), Target: Target{Kind: TargetCurrentTab}}), "current_tab needs"},
+	} {
+		j, err := New(tc.spec, t0)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: error %v, want %q", name, err, tc.want)
+		case err == nil && (j.State != StatePending || !strings.HasPrefix(j.ID, "job_") || j.Title == ""):
+			t.Errorf("%s: %+v", name, j)
+		}
+	}
+}
+
+func TestOnceJobEndsByItsOutcome(t *testing.T) {
+	for outcome, want := range map[string]string{
+		"success": StateCompleted, "partial": StateCompleted, "": StateCompleted,
+		OutcomeFailed: StateFailed, OutcomeError: StateFailed, OutcomeStopped: StateCancelled,
+	} {
+		j, _ := New(task(Spec{AfterSeconds: secs(0)}), t0)
+		j.Finished(outcome, "", t0.Add(time.Minute))
+		if j.State != want || j.Runs != 1 {
+			t.Errorf("%q: state %s, want %s", outcome, j.State, want)
+		}
+	}
+}
+
+func TestRecurringJobPausesAfterThreeFailuresInARow(t *testing.T) {
+	j, _ := New(task(Spec{AfterSeconds: secs(0), Recurring: true, IntervalMinutes: 30}), t0)
+	now := t0
+	for i, outcome := range []string{OutcomeFailed, OutcomeError, "", "partial", OutcomeFailed, OutcomeFailed} {
+		now = now.Add(30 * time.Minute)
+		j.Finished(outcome, "", now)
+		if j.State != StatePending || j.NextRunAt != now.Add(30*time.Minute).UnixMilli() {
+			t.Fatalf("run %d (%q): %s next %d", i, outcome, j.State, j.NextRunAt)
+		}
+	}
+	j.Finished(OutcomeFailed, "", now.Add(time.Hour))
+	if j.State != StatePaused || j.PausedBy != PausedByScheduler {
+		t.Fatalf("after three failures in a row: %s by %s", j.State, j.PausedBy)
+	}
+	later := now.Add(5 * time.Hour)
+	j.Resume(later)
+	if j.State != StatePending || j.Failures != 0 || j.NextRunAt != later.Add(30*time.Minute).UnixMilli() {
+		t.Fatalf("resumed: %+v", j)
+	}
+}
+
+func TestUserPausedJobKeepsItsTimeOrRunsAMinuteAfterResume(t *testing.T) {
+	j, _ := New(task(Spec{AfterSeconds: secs(7200)}), t0)
+	j.Pause(PausedByUser, t0)
+	j.Resume(t0.Add(time.Hour))
+	if j.NextRunAt != t0.Add(2*time.Hour).UnixMilli() {
+		t.Fatalf("next run %v", time.UnixMilli(j.NextRunAt))
+	}
+	j.Pause(PausedByUser, t0)
+	j.Resume(t0.Add(3 * time.Hour))
+	if j.NextRunAt != t0.Add(3*time.Hour+time.Minute).UnixMilli() {
+		t.Fatalf("next run %v", time.UnixMilli(j.NextRunAt))
+	}
+}
+
+func TestABusyTabDefersThenFails(t *testing.T) {
+	j, _ := New(task(Spec{AfterSeconds: secs(0)}), t0)
+	for i := 0; i < MaxDeferrals; i++ {
+		if !j.Defer(t0) || j.State != StateQueued {
+			t.Fatalf("deferral %d: %s", i, j.State)
+		}
+	}
+	if j.Defer(t0) || j.State != StateFailed {
+		t.Fatalf("after %d deferrals: %s", MaxDeferrals+1, j.State)
+	}
+}
