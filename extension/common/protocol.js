@@ -154,6 +154,8 @@ export const CATEGORY = Object.freeze({
   TYPE_DATA: "type_data",
   NAVIGATE: "navigate",
   FETCH: "fetch",
+  DOWNLOAD: "download",
+  UPLOAD: "upload",
 });
 
 // tabKey is the storage.session key of a STORAGE prefix for a tab.
