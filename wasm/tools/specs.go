@@ -180,10 +180,14 @@ var catalog = []tool{
 		cols: colMid | colFull, runs: inBackground,
 	},
 	{
-		name:   protocol.ToolDownloadResource,
-		desc:   "Download the image, video, audio, embedded document or linked file that the element with this ref shows (its src or href) into the browser's download folder.",
-		params: `{"type":"object","properties":{"ref":{"type":"string","description":"ref of an img, video, audio, source, object, embed or link element"}},"required":["ref"]}`,
-		cols:   colMid | colFull, runs: inBackground,
+		name: protocol.ToolDownloadResource,
+		desc: "Download the image, video, audio, embedded document or linked file that the element with this ref shows or links to (its src or href) into the browser's download folder. " +
+			"For media the tree shows without a ref, give its address as url: it must be one the page shows.",
+		params: `{"type":"object","properties":{` +
+			`"ref":{"type":"string","description":"ref of a link or an img, video, audio, object or embed element, or of an element around one"},` +
+			`"url":{"type":"string","description":"absolute URL of an image, video, audio or document the page shows"}}}`,
+		cols: colMid | colFull, runs: inBackground,
+		check: requireOne("ref", "url"),
 	},
 	{
 		name: protocol.ToolDownloadSocialMedia,
