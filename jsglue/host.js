@@ -342,8 +342,7 @@
   const downloads = api.downloads && {
     download,
     get: async (id) => downloadInfo(await downloadItem(id)),
-    recent: async (limit) =>
-      (await api.downloads.search({ orderBy: ["-startTime"], limit })).map(downloadInfo),
+    recent: async (limit) => (await api.downloads.search({ orderBy: ["-startTime"], limit })).map(downloadInfo),
   };
 
   // PDF text with pdf.js (pdf/pdftext.js), loaded only when a PDF is read,

@@ -6,7 +6,16 @@
 import { doc, fail, fire, hasRef, isEl, nameOf, quote, resolve } from './core.mjs';
 
 const MEDIA = 'img,video,audio,source,object,embed,iframe,a[href],area[href],link[href]';
-const KIND = { img: 'image', picture: 'image', video: 'video', audio: 'audio', source: '', object: 'document', embed: 'document', iframe: 'document' };
+const KIND = {
+  img: 'image',
+  picture: 'image',
+  video: 'video',
+  audio: 'audio',
+  source: '',
+  object: 'document',
+  embed: 'document',
+  iframe: 'document',
+};
 
 function absolute(raw, el) {
   if (!raw) return '';
@@ -68,7 +77,8 @@ export function resource(args) {
   const want = absolute(String(args.url || ''), doc.documentElement);
   if (!want) fail('Give the ref of an element or the URL of media on the page.');
   for (const el of doc.querySelectorAll(MEDIA)) {
-    if (urlOf(el) === want || absolute(el.getAttribute('src'), el) === want) return { url: want, tag: el.localName, kind: kindOf(el) };
+    if (urlOf(el) === want || absolute(el.getAttribute('src'), el) === want)
+      return { url: want, tag: el.localName, kind: kindOf(el) };
   }
   fail(`The page shows nothing at ${quote(want, 200)}.`);
 }
@@ -89,8 +99,23 @@ function fileInput(el) {
   return inner.length === 1 ? inner[0] : null;
 }
 
-function dragEvent(type, dt) {
-  return new DragEvent(type, { bubbles: true, cancelable: true, composed: true, dataTransfer: dt });
+// dropEvents returns a maker of drag events carrying file. Firefox hides
+// from the page the items a content script adds to a DataTransfer (each
+// item keeps the principal of whoever added it), so there the
+// DataTransfer, its item and the events are made in the page's own realm:
+// Reflect.apply of the page runs the add as the page.
+function dropEvents(file) {
+  const init = { bubbles: true, cancelable: true, composed: true };
+  const page = window.wrappedJSObject;
+  const clone = globalThis.cloneInto;
+  if (!page || typeof clone !== 'function') {
+    const dt = new DataTransfer();
+    dt.items.add(file);
+    return (type) => new DragEvent(type, { ...init, dataTransfer: dt });
+  }
+  const dt = new page.DataTransfer();
+  page.Reflect.apply(page.DataTransferItemList.prototype.add, dt.items, clone([file], page));
+  return (type) => new page.DragEvent(type, clone({ ...init, dataTransfer: dt }, page, { wrapReflectors: true }));
 }
 
 // putFile gives the file {name, mime, data (base64)} to the file input
@@ -100,24 +125,24 @@ export function putFile(args) {
   const el = resolve(args.ref);
   if (el.disabled) fail(`${args.ref} is disabled.`);
   const file = new File([bytesOf(String(args.data || ''))], String(args.name || 'file'), { type: String(args.mime || '') });
-  const dt = new DataTransfer();
-  dt.items.add(file);
   const what = `${quote(file.name)} (${file.size} bytes${file.type ? `, ${file.type}` : ''})`;
   const input = fileInput(el);
   if (input) {
     if (input.disabled) fail('The file input is disabled.');
+    const dt = new DataTransfer();
+    dt.items.add(file);
     input.files = dt.files;
     fire(input, 'input');
     fire(input, 'change');
     const label = nameOf(input);
     return `The file input${label ? ` ${quote(label)}` : ''} now holds ${what}.`;
   }
-  el.dispatchEvent(dragEvent('dragenter', dt));
-  const over = el.dispatchEvent(dragEvent('dragover', dt));
-  if (over) {
+  const drag = dropEvents(file);
+  el.dispatchEvent(drag('dragenter'));
+  if (el.dispatchEvent(drag('dragover'))) {
     fail(`${args.ref} is neither a file input nor a drop zone: it did not accept a dragged file (its dragover was not handled).`);
   }
-  el.dispatchEvent(dragEvent('drop', dt));
+  el.dispatchEvent(drag('drop'));
   const label = nameOf(el);
   return `Dropped ${what} on ${label ? quote(label) : args.ref}.`;
 }
