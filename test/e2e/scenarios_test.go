@@ -25,6 +25,7 @@ func TestInjection(t *testing.T)               { scenario.Injection(t, chrome{})
 func TestFilesAreDownloadedReadAndUploaded(t *testing.T) {
 	scenario.FilesAreDownloadedReadAndUploaded(t, chrome{})
 }
+func TestAskReadsThePDFTab(t *testing.T) { scenario.AskReadsThePDFTab(t, chrome{}) }
 
 // chrome is the scenario.Driver of this suite.
 type chrome struct{}

@@ -22,6 +22,7 @@ func TestInjection(t *testing.T)               { scenario.Injection(t, firefoxDr
 func TestFilesAreDownloadedReadAndUploaded(t *testing.T) {
 	scenario.FilesAreDownloadedReadAndUploaded(t, firefoxDriver{})
 }
+func TestAskReadsThePDFTab(t *testing.T) { scenario.AskReadsThePDFTab(t, firefoxDriver{}) }
 
 // firefoxDriver is the scenario.Driver of this suite: the panel opens as a
 // tab of sidepanel.html bound to the fixture tab.

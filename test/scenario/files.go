@@ -177,3 +177,25 @@ func atoi(s string) int {
 	fmt.Sscan(s, &n)
 	return n
 }
+
+// AskReadsThePDFTab: in Ask mode the tab shows a PDF, and read_pdf without
+// a URL gives the model its text.
+func AskReadsThePDFTab(t *testing.T, d Driver) {
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		if n == 0 {
+			return CallTool("read_pdf", map[string]any{})
+		}
+		if m := regexp.MustCompile(`total is (\d+) euros`).FindStringSubmatch(LastToolResult(req)); m != nil {
+			return Answer("The total is " + m[1] + " euros.")
+		}
+		return ScriptFailed(fmt.Errorf("read_pdf gave %q", Clip(LastToolResult(req), 400)))
+	})
+	s := d.Open(t, "files/summary.pdf", srv, OpenAIChat)
+	s.Send("ask", "What is the quarterly total in this PDF?")
+	if got := WaitRunEnd(t, s); got != "done" {
+		t.Fatalf("run status %q, want done", got)
+	}
+	if got := Text(t, s, "#transcript .msg.assistant"); !strings.Contains(got, "The total is 4217 euros.") {
+		t.Errorf("answer %q, want the total the PDF gives\n%s", got, SummarizeRequests(srv.Requests()))
+	}
+}
