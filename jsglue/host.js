@@ -291,6 +291,113 @@
     resolve: async (host) => (await api.dns.resolve(host)).addresses ?? [],
   };
 
+  // chrome.downloads / browser.downloads ("downloads" permission). A
+  // download is waited for until it completes or fails; one that grows past
+  // maxBytes, or takes longer than downloadWaitMs, is cancelled (the
+  // browser removes the partial file). Progress fires no event, so the
+  // state is polled while it runs.
+  const downloadWaitMs = 120000;
+  const downloadPollMs = 250;
+
+  function downloadInfo(d) {
+    return {
+      id: d.id,
+      url: d.finalUrl || d.url || "",
+      filename: d.filename ?? "",
+      mime: d.mime ?? "",
+      state: d.state ?? "",
+      error: d.error ?? "",
+      bytes: d.bytesReceived ?? 0,
+      total: d.fileSize > 0 ? d.fileSize : (d.totalBytes ?? 0),
+      startTime: d.startTime ?? "",
+      mine: d.byExtensionId === api.runtime.id,
+    };
+  }
+
+  async function downloadItem(id) {
+    const [d] = await api.downloads.search({ id });
+    if (!d) throw new Error(`there is no download ${id} in the browser's list`);
+    return d;
+  }
+
+  async function download(url, maxBytes) {
+    const id = await api.downloads.download({ url, conflictAction: "uniquify", saveAs: false });
+    const started = Date.now();
+    for (;;) {
+      const d = await downloadItem(id);
+      if (d.state !== "in_progress") return downloadInfo(d);
+      const tooBig = maxBytes > 0 && (d.bytesReceived > maxBytes || d.totalBytes > maxBytes);
+      if (tooBig || Date.now() - started > downloadWaitMs) {
+        await api.downloads.cancel(id).catch(() => {});
+        throw new Error(
+          tooBig
+            ? `the file is larger than ${maxBytes} bytes, so the download was cancelled`
+            : `the download did not finish within ${downloadWaitMs / 1000} s and was cancelled`,
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, downloadPollMs));
+    }
+  }
+
+  const downloads = api.downloads && {
+    download,
+    get: async (id) => downloadInfo(await downloadItem(id)),
+    recent: async (limit) => (await api.downloads.search({ orderBy: ["-startTime"], limit })).map(downloadInfo),
+  };
+
+  // PDF text with pdf.js (pdf/pdftext.js), loaded only when a PDF is read,
+  // so neither a wake nor the panel pays for it. Firefox's background page
+  // is a document: it imports the module itself. Chrome's service worker
+  // can neither import a module late nor give pdf.js a document, so an
+  // offscreen document runs it (pdf/offscreen.html) and is closed once no
+  // PDF is being read. Chrome's messages carry JSON, hence base64.
+  const offscreenPath = "pdf/offscreen.html";
+  let offscreenReady = null; // promise of the offscreen document
+  let pdfCalls = 0;
+
+  function ensureOffscreen() {
+    offscreenReady ??= api.offscreen
+      .createDocument({
+        url: offscreenPath,
+        reasons: ["WORKERS"],
+        justification: "Extract the text of a PDF with pdf.js, which parses in a worker.",
+      })
+      .catch((err) => {
+        // A worker restart forgets the promise while Chrome keeps the document.
+        if (!/single offscreen document/i.test(message(err))) {
+          offscreenReady = null;
+          throw err;
+        }
+      });
+    return offscreenReady;
+  }
+
+  function base64(bytes) {
+    let s = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return btoa(s);
+  }
+
+  async function pdfText(bytes, maxPages) {
+    if (!api.offscreen) {
+      const mod = await import(api.runtime.getURL("pdf/pdftext.js"));
+      return mod.pdfText(bytes, maxPages);
+    }
+    pdfCalls++;
+    try {
+      await ensureOffscreen();
+      const r = await api.runtime.sendMessage({ wbPdf: { data: base64(bytes), maxPages } });
+      if (!r) throw new Error("the PDF reader did not answer");
+      if (r.error) throw new Error(r.error);
+      return r;
+    } finally {
+      if (--pdfCalls === 0) {
+        offscreenReady = null;
+        await api.offscreen.closeDocument().catch(() => {});
+      }
+    }
+  }
+
   const alarms = {
     create: (name, periodInMinutes) => api.alarms.create(name, { periodInMinutes }),
     at: (name, when) => api.alarms.create(name, { when }),
@@ -318,6 +425,8 @@
     fetch: fetchBridge,
     debugger: debuggerBridge || null,
     dns: dns || null,
+    downloads: downloads || null,
+    pdf: { text: pdfText },
     alarms,
     broadcast,
   };

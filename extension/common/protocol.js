@@ -173,6 +173,8 @@ export const CATEGORY = Object.freeze({
   NAVIGATE: "navigate",
   FETCH: "fetch",
   SCHEDULE: "schedule",
+  DOWNLOAD: "download",
+  UPLOAD: "upload",
 });
 
 // tabKey is the storage.session key of a STORAGE prefix for a tab.

@@ -108,6 +108,8 @@ const CATEGORY_LABEL = {
   [CATEGORY.NAVIGATE]: "Open a page",
   [CATEGORY.FETCH]: "Fetch a page",
   [CATEGORY.SCHEDULE]: "Schedule a task",
+  [CATEGORY.DOWNLOAD]: "Download a file",
+  [CATEGORY.UPLOAD]: "Upload a file",
 };
 
 // approvalOutcome is the card's final line for an approval_resolved event.

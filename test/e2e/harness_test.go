@@ -15,6 +15,8 @@ import (
 	"os"
 	"testing"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/webbrain/webbrain/test/scenario"
 	"github.com/webbrain/webbrain/test/testenv"
@@ -30,6 +32,8 @@ type browserEnv struct {
 	worker   context.Context // attached to the extension's service worker
 	workerLg *consoleLog     // the service worker's console
 	fixtures *httptest.Server
+	// downloads is the folder the browser saves downloads in.
+	downloads string
 }
 
 func TestMain(m *testing.M) {
@@ -51,6 +55,16 @@ func runSuite(m *testing.M) (int, error) {
 	defer b.Close()
 	root, extID, browser := b.Root, b.ExtID, b.Ctx
 	wlog := &consoleLog{}
+	// Downloads go to a folder of the run, not the user's.
+	downloads, err := os.MkdirTemp("", "webbrain-downloads-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(downloads)
+	setDir := cdpbrowser.SetDownloadBehaviorParams{Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads}
+	if _, err := cdp.Call(browser, chromedp.FromContext(browser).Browser, cdpbrowser.SetDownloadBehavior, setDir); err != nil {
+		return 0, fmt.Errorf("set the download folder: %w", err)
+	}
 	worker, cancelWorker := chromedp.NewContext(browser, chromedp.WithTargetID(b.Worker.TargetID), chromedp.WithListener(wlog.listen))
 	defer cancelWorker()
 	if err := chromedp.Do(worker); err != nil {
@@ -67,6 +81,6 @@ func runSuite(m *testing.M) (int, error) {
 	fixtures := httptest.NewServer(mux)
 	defer fixtures.Close()
 
-	env = &browserEnv{root: root, extID: extID, browser: browser, worker: worker, workerLg: wlog, fixtures: fixtures}
+	env = &browserEnv{root: root, extID: extID, browser: browser, worker: worker, workerLg: wlog, fixtures: fixtures, downloads: downloads}
 	return m.Run(), nil
 }

@@ -22,6 +22,10 @@ func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t,
 func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, chrome{}) }
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, chrome{}) }
 func TestInjection(t *testing.T)               { scenario.Injection(t, chrome{}) }
+func TestFilesAreDownloadedReadAndUploaded(t *testing.T) {
+	scenario.FilesAreDownloadedReadAndUploaded(t, chrome{})
+}
+func TestAskReadsThePDFTab(t *testing.T) { scenario.AskReadsThePDFTab(t, chrome{}) }
 
 // chrome is the scenario.Driver of this suite.
 type chrome struct{}
@@ -37,6 +41,9 @@ func (chrome) OpenURL(t *testing.T, pageURL string, srv *llmtest.Server, p scena
 }
 
 func (s *session) TabID() int { return s.tabID }
+
+// DownloadDir implements scenario.DownloadDirer.
+func (s *session) DownloadDir() string { return env.downloads }
 
 func (s *session) Eval(target scenario.Target, expr string, out any) error {
 	ctx := s.panel

@@ -38,14 +38,17 @@ const (
 type firefox struct {
 	cmd     *exec.Cmd
 	profile string
-	bidi    *bidi
-	log     *lineLog // stdout and stderr, with the add-on's console
-	exited  chan struct{}
+	// downloads is the folder the browser saves downloads in, inside the
+	// profile.
+	downloads string
+	bidi      *bidi
+	log       *lineLog // stdout and stderr, with the add-on's console
+	exited    chan struct{}
 }
 
-// profilePrefs keep a headless test browser quiet on a closed network and
-// pin the add-on's UUID.
-func profilePrefs() string {
+// profilePrefs keep a headless test browser quiet on a closed network,
+// pin the add-on's UUID and save downloads in the folder downloads.
+func profilePrefs(downloads string) string {
 	uuids, _ := json.Marshal(map[string]string{geckoID: addonUUID})
 	prefs := []struct {
 		name  string
@@ -81,6 +84,11 @@ func profilePrefs() string {
 		{"network.dns.localDomains", strings.Join(append([]string{rebindHost}, scenario.InjectionHosts()...), ",")},
 		{"dom.security.https_first", false},
 		{"dom.security.https_first_schemeless", false},
+		{"browser.download.dir", downloads},
+		{"browser.download.folderList", 2},
+		{"browser.download.useDownloadDir", true},
+		{"browser.download.always_ask_before_handling_new_types", false},
+		{"browser.download.panel.shown", true},
 	}
 	var b strings.Builder
 	for _, p := range prefs {
@@ -99,7 +107,12 @@ func startFirefox(ctx context.Context) (*firefox, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(profile, "user.js"), []byte(profilePrefs()), 0o644); err != nil {
+	downloads := filepath.Join(profile, "downloads")
+	if err := os.Mkdir(downloads, 0o755); err != nil {
+		os.RemoveAll(profile)
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(profile, "user.js"), []byte(profilePrefs(downloads)), 0o644); err != nil {
 		os.RemoveAll(profile)
 		return nil, err
 	}
@@ -125,7 +138,7 @@ func startFirefox(ctx context.Context) (*firefox, error) {
 		os.RemoveAll(profile)
 		return nil, fmt.Errorf("start %s: %w", exe, err)
 	}
-	f := &firefox{cmd: cmd, profile: profile, log: &lineLog{}, exited: make(chan struct{})}
+	f := &firefox{cmd: cmd, profile: profile, downloads: downloads, log: &lineLog{}, exited: make(chan struct{})}
 	wsURL := make(chan string, 1)
 	findEndpoint := func(line string) {
 		if m := bidiListening.FindStringSubmatch(line); m != nil {

@@ -148,6 +148,9 @@ func (s *session) Send(mode, prompt string) {
 
 func (s *session) TabID() int { return s.tabID }
 
+// DownloadDir implements scenario.DownloadDirer.
+func (s *session) DownloadDir() string { return env.ff.downloads }
+
 // Eval runs expr in the fixture tab, the panel (adapted by panelExpr) or
 // the bridge page.
 func (s *session) Eval(target scenario.Target, expr string, out any) error {

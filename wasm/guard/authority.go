@@ -60,10 +60,16 @@ func NewAuthority(words []string, startURL string) *Authority {
 }
 
 // Requested reports whether the user's words ask for this kind of action.
-// A generic submission is covered by any request to change something.
+// A generic submission is covered by any request to change something; a
+// download changes nothing on a site.
 func (a *Authority) Requested(c Category) bool {
 	if c == CatSubmit {
-		return len(a.requested) > 0
+		for r := range a.requested {
+			if r != CatDownload {
+				return true
+			}
+		}
+		return false
 	}
 	if c == CatPurchase && a.requested[CatPayment] {
 		return true // "buy" asks for both

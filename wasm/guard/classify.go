@@ -74,6 +74,8 @@ const (
 	CatPurchase Category = protocol.CategoryPurchase // adds to cart, subscribes, buys, books, bids
 	CatShare    Category = protocol.CategoryShare    // shares, invites, grants access or a role, makes public
 	CatAccount  Category = protocol.CategoryAccount  // changes account security or identity
+	CatDownload Category = protocol.CategoryDownload // saves a file through the browser's downloads
+	CatUpload   Category = protocol.CategoryUpload   // gives a file to a page
 )
 
 // Field is one form field that a submission would send.

@@ -60,7 +60,7 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 			return nil, ""
 		}
 	} else if len(data) == 0 && (working || shown) {
-		if tool != protocol.ToolFetchURL {
+		if !isFetch(tool) {
 			g.Visit(u.String())
 		}
 		return nil, ""
@@ -76,7 +76,7 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 		reasons = append(reasons, "The address carries "+dataKinds(data)+" that your request did not give.")
 	}
 	cat, text := protocol.CategoryNavigate, "Open "+host
-	if tool == protocol.ToolFetchURL {
+	if isFetch(tool) {
 		cat, text = protocol.CategoryFetch, "Fetch a page from "+host
 	}
 	if pageURL != "" && linkClick {
@@ -89,11 +89,17 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 		grant:    cat + "|" + site,
 		key:      cat + "|" + u.String(),
 		allowed: func() {
-			if len(data) == 0 || tool != protocol.ToolFetchURL {
+			if len(data) == 0 || !isFetch(tool) {
 				g.Visit(visit)
 			}
 		},
 	}, ""
+}
+
+// isFetch tells the tools that read a URL without cookies and without
+// leaving the page (fetch_url, read_pdf) from navigations.
+func isFetch(tool string) bool {
+	return tool == protocol.ToolFetchURL || tool == protocol.ToolReadPDF
 }
 
 // dataIn lists what a URL carries that the user did not give: secrets and

@@ -63,6 +63,17 @@ type Prober interface {
 	Probe(ctx context.Context, args map[string]any) (Probe, error)
 	// Links returns the page's URL and the links a person can see on it.
 	Links(ctx context.Context) (pageURL string, links []string, err error)
+	// Resource finds what a download from the page would save: for
+	// {ref}, what the element shows or links to; for {url}, that URL when
+	// the page shows media or a link at it.
+	Resource(ctx context.Context, args map[string]any) (Resource, error)
+}
+
+// Resource is the content script's answer to wb_resource.
+type Resource struct {
+	URL  string `json:"url"`
+	Tag  string `json:"tag"`
+	Kind string `json:"kind"` // image, video, audio, document or link
 }
 
 // Probe is the content script's description of a control (wb_probe).
@@ -208,6 +219,14 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 	case protocol.ToolNavigate, protocol.ToolFetchURL:
 		u, _ := args["url"].(string)
 		a, refusal = g.checkURL(ctx, call.Name, u, false, "", "")
+	case protocol.ToolReadPDF:
+		if u, _ := args["url"].(string); strings.TrimSpace(u) != "" {
+			a, refusal = g.checkURL(ctx, call.Name, u, false, "", "")
+		}
+	case protocol.ToolDownloadFiles, protocol.ToolDownloadResource, protocol.ToolDownloadSocialMedia:
+		a, refusal = g.checkDownload(ctx, call.Name, args)
+	case protocol.ToolUploadFile:
+		a, refusal = g.checkUpload(ctx, call.Name, args)
 	}
 	if refusal != "" || a == nil {
 		return refusal, nil

@@ -14,10 +14,11 @@ import (
 
 // fakePage answers probes with a fixed control and lists links.
 type fakePage struct {
-	probe   Probe
-	pageURL string
-	links   []string
-	probed  []map[string]any
+	probe    Probe
+	pageURL  string
+	links    []string
+	probed   []map[string]any
+	resource Resource // what wb_resource answers
 }
 
 func (f *fakePage) Probe(_ context.Context, args map[string]any) (Probe, error) {
@@ -31,6 +32,10 @@ func (f *fakePage) Probe(_ context.Context, args map[string]any) (Probe, error) 
 
 func (f *fakePage) Links(context.Context) (string, []string, error) {
 	return f.pageURL, f.links, nil
+}
+
+func (f *fakePage) Resource(context.Context, map[string]any) (Resource, error) {
+	return f.resource, nil
 }
 
 // fakeUser answers every card with decide and remembers the cards.

@@ -34,6 +34,12 @@ func New() platform.Platform {
 	if d := host.Get("debugger"); d.Truthy() {
 		p.Debugger = debugger{d}
 	}
+	if d := host.Get("downloads"); d.Truthy() {
+		p.Downloads = downloads{d}
+	}
+	if d := host.Get("pdf"); d.Truthy() {
+		p.PDF = pdf{d}
+	}
 	if d := host.Get("dns"); d.Truthy() {
 		p.Resolve = resolver{d}
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"syscall/js"
 	"testing"
 	"time"
@@ -182,4 +183,36 @@ func calls(names ...string) [][]any {
 		}
 	}
 	return out
+}
+
+// A download is waited for until it completes, one that grows past the
+// limit is cancelled, and Recent lists the newest first, each marked as
+// WebBrain's by the browser's byExtensionId.
+func TestDownloads(t *testing.T) {
+	ctx := context.Background()
+	p := New()
+	it, err := p.Downloads.Download(ctx, "https://example.com/report.csv", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := platform.Download{ID: 1, URL: "https://example.com/report.csv", Filename: "/dl/file1", Mime: "text/csv", State: "complete", Bytes: 42, Total: 42, Mine: true}
+	if it != want {
+		t.Fatalf("Download = %+v, want %+v", it, want)
+	}
+	if _, err := p.Downloads.Download(ctx, "http://big.invalid/huge.bin", 1000); err == nil || !strings.Contains(err.Error(), "larger than 1000 bytes") {
+		t.Fatalf("a download past the limit: err = %v", err)
+	}
+	if got := calls("cancelDownload"); len(got) != 1 || got[0][1] != float64(2) {
+		t.Errorf("cancelled %v, want download 2 only", got)
+	}
+	list, err := p.Downloads.Recent(ctx, 10)
+	if err != nil || len(list) != 2 || list[0].ID != 2 || list[1].ID != 1 {
+		t.Fatalf("Recent = %+v, %v; want downloads 2 and 1", list, err)
+	}
+	if got, err := p.Downloads.Get(ctx, 1); err != nil || got.State != "complete" {
+		t.Fatalf("Get(1) = %+v, %v", got, err)
+	}
+	if _, err := p.Downloads.Get(ctx, 9); err == nil {
+		t.Fatal("Get(9) found a download that does not exist")
+	}
 }

@@ -139,6 +139,42 @@ type Dialog struct {
 	Accepted bool   `json:"accepted"` // OK / Leave; false is Cancel / Stay
 }
 
+// Download is one entry of the browser's downloads list.
+type Download struct {
+	ID        int    `json:"id"`
+	URL       string `json:"url"`      // where the file came from, after redirects
+	Filename  string `json:"filename"` // its path on disk
+	Mime      string `json:"mime"`
+	State     string `json:"state"` // in_progress, complete or interrupted
+	Error     string `json:"error"` // why it was interrupted
+	Bytes     int64  `json:"bytes"` // received so far
+	Total     int64  `json:"total"` // the file's size; 0 or less when unknown
+	StartTime string `json:"startTime"`
+	// Mine marks a download WebBrain started (the browser's
+	// byExtensionId); only these may be read back or uploaded.
+	Mine bool `json:"mine"`
+}
+
+// Downloads wraps chrome.downloads / browser.downloads.
+type Downloads interface {
+	// Download saves url in the browser's download folder under the name
+	// the server or the URL gives, and waits until it completes or fails.
+	// A file that grows past maxBytes is cancelled.
+	Download(ctx context.Context, url string, maxBytes int64) (Download, error)
+	// Get returns one download by id.
+	Get(ctx context.Context, id int) (Download, error)
+	// Recent returns up to limit downloads, newest first.
+	Recent(ctx context.Context, limit int) ([]Download, error)
+}
+
+// PDF extracts the text of a PDF with pdf.js, in an extension context
+// that can run it (Chrome's offscreen document, Firefox's background page).
+type PDF interface {
+	// Text returns the text of the first maxPages pages, one string per
+	// page, and the document's page count.
+	Text(ctx context.Context, data []byte, maxPages int) (pages []string, total int, err error)
+}
+
 // Alarms wraps chrome.alarms; used for the keepalive while a run is active.
 type Alarms interface {
 	Create(name string, period time.Duration) error
@@ -170,11 +206,14 @@ type Platform struct {
 	Fetch    Fetcher
 	Resolve  Resolver // nil in Chrome
 	Debugger Debugger // nil in Firefox
-	Alarms   Alarms
-	Clock    Clock
-	UI       Broadcaster
-	Browser  string // "chrome" or "firefox"
-	Self     Extension
+	// Downloads and PDF are nil where the browser offers neither (tests).
+	Downloads Downloads
+	PDF       PDF
+	Alarms    Alarms
+	Clock     Clock
+	UI        Broadcaster
+	Browser   string // "chrome" or "firefox"
+	Self      Extension
 }
 
 // Extension identifies WebBrain itself: runtime messages are answered only

@@ -208,6 +208,8 @@ const (
 	CategoryNavigate = "navigate"
 	CategoryFetch    = "fetch"
 	CategorySchedule = "schedule" // a scheduled task that will run later
+	CategoryDownload = "download" // saving a file through the browser's downloads
+	CategoryUpload   = "upload"   // putting a file into a page's file input or drop zone
 )
 
 // Tools the model may call. Which exist, and where each runs, is the
@@ -238,6 +240,13 @@ const (
 	ToolProgressRead         = "progress_read"
 	ToolScheduleResume       = "schedule_resume"
 	ToolScheduleTask         = "schedule_task"
+	ToolListDownloads        = "list_downloads"
+	ToolReadPDF              = "read_pdf"
+	ToolDownloadFiles        = "download_files"
+	ToolDownloadResource     = "download_resource_from_page"
+	ToolDownloadSocialMedia  = "download_social_media"
+	ToolReadDownloadedFile   = "read_downloaded_file"
+	ToolUploadFile           = "upload_file"
 	// ToolLoadSkill is offered beside the catalog, only with skills.
 	ToolLoadSkill = "load_skill"
 )
@@ -251,6 +260,8 @@ const (
 	PageStatus         = "wb_status"       // the errors and notices the page shows
 	PageTrustedPrepare = "trusted_prepare" // plan Chrome's trusted input
 	PageTrustedFinish  = "trusted_finish"  // report what the input changed
+	PageResource       = "wb_resource"     // the URL of the image, media or document a ref shows
+	PagePutFile        = "wb_put_file"     // give a file to a file input or drop zone
 )
 
 // The groups, each in the order docs/PROTOCOL.md lists it. Groups maps
@@ -286,14 +297,17 @@ var (
 	Categories    = []string{
 		CategorySend, CategoryPublish, CategoryDelete, CategoryPayment, CategoryPurchase, CategoryShare,
 		CategoryAccount, CategorySubmit, CategoryTypeData, CategoryNavigate, CategoryFetch, CategorySchedule,
+		CategoryDownload, CategoryUpload,
 	}
 	Tools = []string{
 		ToolGetAccessibilityTree, ToolReadPage, ToolGetSelection, ToolGetWindowInfo, ToolExtractData,
-		ToolFetchURL, ToolScroll, ToolWaitForStable, ToolWaitForElement, ToolClickAX, ToolTypeAX,
-		ToolSetField, ToolClick, ToolTypeText, ToolPressKeys, ToolNavigate, ToolGoBack, ToolGoForward,
-		ToolDone, ToolClarify, ToolScratchpadWrite, ToolProgressUpdate, ToolProgressRead, ToolScheduleResume, ToolScheduleTask, ToolLoadSkill,
+		ToolFetchURL, ToolReadPDF, ToolListDownloads, ToolScroll, ToolWaitForStable, ToolWaitForElement,
+		ToolClickAX, ToolTypeAX, ToolSetField, ToolClick, ToolTypeText, ToolPressKeys, ToolNavigate,
+		ToolGoBack, ToolGoForward, ToolDownloadFiles, ToolDownloadResource, ToolDownloadSocialMedia,
+		ToolReadDownloadedFile, ToolUploadFile, ToolDone, ToolClarify, ToolScratchpadWrite, ToolProgressUpdate,
+		ToolProgressRead, ToolScheduleResume, ToolScheduleTask, ToolLoadSkill,
 	}
-	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish}
+	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish, PageResource, PagePutFile}
 
 	Groups = map[string][]string{
 		"ACTION": Actions, "MESSAGE": Messages, "EVENT": Events, "STATUS": Statuses, "STORAGE": Keys,

@@ -16,7 +16,7 @@ const (
 	inContent    = iota // content script of the tab's top frame
 	inTabs              // background, through platform.Tabs
 	inAgent             // the agent loop itself (done, clarify)
-	inBackground        // the background alone (fetch_url)
+	inBackground        // the background alone (fetch_url, PDFs, downloads)
 )
 
 // Columns of the spec's tool table.

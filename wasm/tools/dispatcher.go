@@ -22,7 +22,8 @@ type Dispatcher struct {
 	clock   platform.Clock
 	b       Boundary // the run's untrusted-content boundary
 	window  ReadWindow
-	// lastFetch is fetch_url's last document, for its continuations.
+	// lastFetch is the last document fetch_url, read_pdf or
+	// read_downloaded_file read, for its continuations.
 	lastFetch *fetched
 	// allowed are the private hosts the user named (AllowHosts).
 	allowed []allowedHost
@@ -70,7 +71,7 @@ func (d *Dispatcher) ExecuteOnce(ctx context.Context, call llm.ToolCall, r Recei
 	case inTabs:
 		return d.runTabs(ctx, t, args, r)
 	case inBackground:
-		return d.runFetch(ctx, args)
+		return d.runBackground(ctx, t, args)
 	}
 	return "", fmt.Errorf("%s is handled by the agent loop, not the page", t.name)
 }
@@ -185,7 +186,7 @@ func continueHint(name string) string {
 	switch name {
 	case protocol.ToolGetAccessibilityTree:
 		return "Read less at once: pass refId for one subtree, a smaller maxDepth or maxChars, and follow the continuation value the result gives."
-	case protocol.ToolReadPage, protocol.ToolFetchURL:
+	case protocol.ToolReadPage, protocol.ToolFetchURL, protocol.ToolReadPDF, protocol.ToolReadDownloadedFile:
 		return "Pass a smaller maxChars and follow the continuation value the result gives to read the rest."
 	case protocol.ToolExtractData:
 		return "Pass ref to extract from one element at a time."

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,10 +23,13 @@ const (
 	maxRedirects  = 5       // redirects fetch_url follows itself, hop by hop
 )
 
-// fetched is the last document fetch_url read, so following its
-// continuation pages the same text without fetching again.
+// fetched is the last document fetch_url (or read_pdf, or
+// read_downloaded_file) read, so following its continuation pages the
+// same text without fetching again. again holds the arguments that read
+// it, for the continuation hint.
 type fetched struct {
-	url, final, title, text, note string
+	tool, url, final, title, text, note string
+	again                               map[string]any
 }
 
 // runFetch runs fetch_url: a GET of another page, without the user's
@@ -78,7 +82,7 @@ func fetchTarget(raw string) (*url.URL, error) {
 
 // fetchDocument GETs target and converts its body to text.
 func (d *Dispatcher) fetchDocument(ctx context.Context, target *url.URL, tabURL string) (*fetched, error) {
-	resp, final, err := d.get(ctx, target, tabURL)
+	resp, final, err := d.get(ctx, protocol.ToolFetchURL, target, tabURL)
 	if err != nil {
 		return nil, err
 	}
@@ -93,9 +97,9 @@ func (d *Dispatcher) fetchDocument(ctx context.Context, target *url.URL, tabURL 
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, fetchMaxBytes+1))
 	if err != nil {
-		return nil, fetchError(ctx, final, err)
+		return nil, fetchError(ctx, protocol.ToolFetchURL, final, err)
 	}
-	doc := &fetched{url: target.String(), final: final.String()}
+	doc := &fetched{tool: protocol.ToolFetchURL, url: target.String(), final: final.String(), again: map[string]any{"url": target.String()}}
 	if len(body) > fetchMaxBytes {
 		body = body[:fetchMaxBytes]
 		doc.note = fmt.Sprintf("Only the first %d MB of the document were read.", fetchMaxBytes>>20)
@@ -109,7 +113,7 @@ func (d *Dispatcher) fetchDocument(ctx context.Context, target *url.URL, tabURL 
 	return doc, nil
 }
 
-// get requests target with redirects held back, so that every place a
+// get requests target for tool with redirects held back, so that every place a
 // redirect leads passes checkHost before anything is sent there. A
 // redirect whose location the fetcher shows is requested in turn, at most
 // maxRedirects times. A browser hides the location (an opaque redirect,
@@ -117,18 +121,18 @@ func (d *Dispatcher) fetchDocument(ctx context.Context, target *url.URL, tabURL 
 // ended, so a refused host's content never reaches the model, though the
 // browser has sent that host a request (without cookies). The hops share
 // one fetchTimeout, body included.
-func (d *Dispatcher) get(ctx context.Context, target *url.URL, tabURL string) (*platform.Response, *url.URL, error) {
+func (d *Dispatcher) get(ctx context.Context, tool string, target *url.URL, tabURL string) (*platform.Response, *url.URL, error) {
 	deadline := time.Now().Add(fetchTimeout)
 	cur := target
 	for hops := 0; ; hops++ {
-		resp, err := d.request(ctx, cur, platform.RedirectManual, deadline)
+		resp, err := d.request(ctx, tool, cur, platform.RedirectManual, deadline)
 		if err != nil {
 			return nil, nil, err
 		}
 		loc := resp.Header["location"]
 		if resp.Status == 0 {
 			resp.Body.Close()
-			return d.follow(ctx, target, cur, tabURL, deadline)
+			return d.follow(ctx, tool, target, cur, tabURL, deadline)
 		}
 		if !isRedirect(resp.Status) || loc == "" {
 			return resp, cur, nil
@@ -136,17 +140,17 @@ func (d *Dispatcher) get(ctx context.Context, target *url.URL, tabURL string) (*
 		resp.Body.Close()
 		next, err := cur.Parse(loc)
 		if err != nil {
-			return nil, nil, fmt.Errorf("fetch_url: %s redirected to %q, which is not a valid URL", cur, loc)
+			return nil, nil, fmt.Errorf("%s: %s redirected to %q, which is not a valid URL", tool, cur, loc)
 		}
 		if next.Scheme != "http" && next.Scheme != "https" {
-			return nil, nil, fmt.Errorf("fetch_url: %s redirected to a %s: address, which fetch_url does not read", cur, next.Scheme)
+			return nil, nil, fmt.Errorf("%s: %s redirected to a %s: address, which %s does not read", tool, cur, next.Scheme, tool)
 		}
 		next.Fragment = ""
-		if err := d.checkHost(ctx, protocol.ToolFetchURL, next, tabURL); err != nil {
-			return nil, nil, redirectRefusal(target, next, err)
+		if err := d.checkHost(ctx, tool, next, tabURL); err != nil {
+			return nil, nil, redirectRefusal(tool, target, next, err)
 		}
 		if hops == maxRedirects {
-			return nil, nil, fmt.Errorf("fetch_url: %s redirected more than %d times; the last redirect pointed to %s", target, maxRedirects, next.Redacted())
+			return nil, nil, fmt.Errorf("%s: %s redirected more than %d times; the last redirect pointed to %s", tool, target, maxRedirects, next.Redacted())
 		}
 		cur = next
 	}
@@ -154,38 +158,43 @@ func (d *Dispatcher) get(ctx context.Context, target *url.URL, tabURL string) (*
 
 // follow fetches u letting the browser follow its redirects, then applies
 // checkHost to the URL that answered.
-func (d *Dispatcher) follow(ctx context.Context, target, u *url.URL, tabURL string, deadline time.Time) (*platform.Response, *url.URL, error) {
-	resp, err := d.request(ctx, u, platform.RedirectFollow, deadline)
+func (d *Dispatcher) follow(ctx context.Context, tool string, target, u *url.URL, tabURL string, deadline time.Time) (*platform.Response, *url.URL, error) {
+	resp, err := d.request(ctx, tool, u, platform.RedirectFollow, deadline)
 	if err != nil {
 		return nil, nil, err
 	}
 	final, err := url.Parse(resp.URL)
 	if err != nil || resp.URL == "" {
 		resp.Body.Close()
-		return nil, nil, errors.New("fetch_url: the browser did not say which URL answered")
+		return nil, nil, errors.New(tool + ": the browser did not say which URL answered")
 	}
-	if err := d.checkHost(ctx, protocol.ToolFetchURL, final, tabURL); err != nil {
+	if err := d.checkHost(ctx, tool, final, tabURL); err != nil {
 		resp.Body.Close()
-		return nil, nil, redirectRefusal(target, final, err)
+		return nil, nil, redirectRefusal(tool, target, final, err)
 	}
 	return resp, final, nil
 }
 
-// request sends one GET with the time left until deadline.
-func (d *Dispatcher) request(ctx context.Context, u *url.URL, redirect string, deadline time.Time) (*platform.Response, error) {
+// request sends one GET with the time left until deadline. fetch_url
+// asks for documents it can read; the file tools take any type.
+func (d *Dispatcher) request(ctx context.Context, tool string, u *url.URL, redirect string, deadline time.Time) (*platform.Response, error) {
 	left := time.Until(deadline)
 	if left <= 0 {
-		return nil, fetchError(ctx, u, context.DeadlineExceeded)
+		return nil, fetchError(ctx, tool, u, context.DeadlineExceeded)
+	}
+	accept := "*/*"
+	if tool == protocol.ToolFetchURL {
+		accept = "text/html, application/xhtml+xml, text/plain, text/markdown, application/json;q=0.9, */*;q=0.1"
 	}
 	resp, err := d.p.Fetch.Fetch(ctx, &platform.Request{
 		Method:   "GET",
 		URL:      u.String(),
-		Header:   map[string]string{"Accept": "text/html, application/xhtml+xml, text/plain, text/markdown, application/json;q=0.9, */*;q=0.1"},
+		Header:   map[string]string{"Accept": accept},
 		Timeout:  left,
 		Redirect: redirect,
 	})
 	if err != nil {
-		return nil, fetchError(ctx, u, err)
+		return nil, fetchError(ctx, tool, u, err)
 	}
 	return resp, nil
 }
@@ -200,11 +209,11 @@ func isRedirect(status int) bool {
 
 // redirectRefusal says that target led to a refused place; a cancelled
 // run stays a cancellation.
-func redirectRefusal(target, to *url.URL, err error) error {
+func redirectRefusal(tool string, target, to *url.URL, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return fmt.Errorf("fetch_url: %s redirected to %s: %s", target, to.Redacted(), strings.TrimPrefix(err.Error(), "fetch_url: "))
+	return fmt.Errorf("%s: %s redirected to %s: %s", tool, target, to.Redacted(), strings.TrimPrefix(err.Error(), tool+": "))
 }
 
 // contentKind sorts a Content-Type into html or text, or explains why
@@ -223,14 +232,14 @@ func contentKind(contentType string) (string, error) {
 	return "", fmt.Errorf("fetch_url: the document is %s; fetch_url reads only HTML, plain text, Markdown and JSON", mt)
 }
 
-func fetchError(ctx context.Context, target *url.URL, err error) error {
+func fetchError(ctx context.Context, tool string, target *url.URL, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("fetch_url: %s did not answer within %d s", target, int(fetchTimeout/time.Second))
+		return fmt.Errorf("%s: %s did not answer within %d s", tool, target, int(fetchTimeout/time.Second))
 	}
-	return fmt.Errorf("fetch_url: could not read %s: %v", target, err)
+	return fmt.Errorf("%s: could not read %s: %v", tool, target, err)
 }
 
 // page returns the part of the text from offset, at most size characters,
@@ -252,7 +261,7 @@ func (f *fetched) page(offset, size int) (string, error) {
 		return head + "\nThe document has no readable text.", nil
 	}
 	if offset >= total {
-		return "", fmt.Errorf("fetch_url: continuation %d is past the end of the text (%d characters); call fetch_url without continuation", offset, total)
+		return "", fmt.Errorf("%s: continuation %d is past the end of the text (%d characters); call %s without continuation", f.tool, offset, total, f.tool)
 	}
 	rest := f.text[runeIndex(f.text, offset):]
 	part := cutRunes(rest, size)
@@ -265,7 +274,12 @@ func (f *fetched) page(offset, size int) (string, error) {
 	head += fmt.Sprintf("\n(characters %d–%d of %d)\n", offset, end, total)
 	more := "\n[End of document text]"
 	if end < total {
-		more = fmt.Sprintf("\n[More text follows: call fetch_url with {\"url\":%q,\"maxChars\":%d,\"continuation\":\"%d\"}]", f.url, size, end)
+		next := map[string]any{"maxChars": size, "continuation": strconv.Itoa(end)}
+		for k, v := range f.again {
+			next[k] = v
+		}
+		b, _ := json.Marshal(next)
+		more = fmt.Sprintf("\n[More text follows: call %s with %s]", f.tool, b)
 	}
 	return head + strings.TrimSuffix(part, "\n") + more, nil
 }

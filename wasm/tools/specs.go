@@ -60,6 +60,23 @@ var catalog = []tool{
 		cols: colAll, runs: inBackground, readOnly: true,
 	},
 	{
+		name: protocol.ToolReadPDF,
+		desc: "Read the text of a PDF: the PDF this tab shows (omit url), or a PDF link by its URL. Like fetch_url it reads without the user's cookies. " +
+			"The text comes page by page, each marked [Page n]. A long document is cut into parts: when the result says it continues, call again with the continuation value it gives.",
+		params: `{"type":"object","properties":{` +
+			`"url":{"type":"string","description":"absolute http(s) URL of the PDF; omit for the PDF open in this tab"},` +
+			`"maxChars":{"type":"integer","minimum":500,"maximum":6000,"description":"size of one part (default 6000)"},` +
+			`"continuation":{"type":"string","description":"the continuation value from the previous, truncated result"}}}`,
+		cols: colAsk | colMid | colFull, runs: inBackground, readOnly: true,
+	},
+	{
+		name: protocol.ToolListDownloads,
+		desc: "List the browser's recent downloads, newest first: id, file name, the host it came from, size, state and type. " +
+			"Entries marked \"by WebBrain\" were downloaded by you; only those can be read with read_downloaded_file or given to upload_file.",
+		params: `{"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":50,"description":"most entries (default 20)"}}}`,
+		cols:   colAsk | colMid | colFull, runs: inBackground, readOnly: true,
+	},
+	{
 		name: protocol.ToolScroll,
 		desc: "Scroll the page or bring an element into view. Give direction (and optionally amount in pixels, default most of a screen; top and bottom jump to the ends), or ref to scroll that element into view.",
 		params: `{"type":"object","properties":{` +
@@ -153,6 +170,53 @@ var catalog = []tool{
 		desc:   "Go forward one page in the tab's history and wait for it to load.",
 		params: `{"type":"object","properties":{}}`,
 		cols:   colMid | colFull, runs: inTabs,
+	},
+	{
+		name: protocol.ToolDownloadFiles,
+		desc: "Download files the page links to (at most 10, each up to 100 MB) into the browser's download folder, as clicking their links would. " +
+			"Give the links' absolute URLs as the page shows them. Returns each download's id, file name, size and type.",
+		params: `{"type":"object","properties":{` +
+			`"urls":{"type":"array","minItems":1,"maxItems":10,"items":{"type":"string"},"description":"absolute http(s) URLs of links on the page"}},"required":["urls"]}`,
+		cols: colMid | colFull, runs: inBackground,
+	},
+	{
+		name: protocol.ToolDownloadResource,
+		desc: "Download the image, video, audio, embedded document or linked file that the element with this ref shows or links to (its src or href) into the browser's download folder. " +
+			"For media the tree shows without a ref, give its address as url: it must be one the page shows.",
+		params: `{"type":"object","properties":{` +
+			`"ref":{"type":"string","description":"ref of a link or an img, video, audio, object or embed element, or of an element around one"},` +
+			`"url":{"type":"string","description":"absolute URL of an image, video, audio or document the page shows"}}}`,
+		cols: colMid | colFull, runs: inBackground,
+		check: requireOne("ref", "url"),
+	},
+	{
+		name: protocol.ToolDownloadSocialMedia,
+		desc: "Download a public image, video or audio file that a social media post on this page shows, by the ref of the media element or its direct media URL. " +
+			"Only public media: it must be reachable without the user's login. Streamed videos (blob: sources) and post links that need a resolver service cannot be saved.",
+		params: `{"type":"object","properties":{` +
+			`"ref":{"type":"string","description":"ref of the img, video or audio element"},` +
+			`"url":{"type":"string","description":"direct http(s) URL of the media file as the page shows it"}}}`,
+		cols: colMid | colFull, runs: inBackground,
+		check: requireOne("ref", "url"),
+	},
+	{
+		name: protocol.ToolReadDownloadedFile,
+		desc: "Read the text of a file you downloaded (by the id download_files or list_downloads gave): plain text, CSV, JSON, Markdown, XML or PDF. " +
+			"A long file is cut into parts: when the result says it continues, call again with the continuation value it gives.",
+		params: `{"type":"object","properties":{` +
+			`"downloadId":{"type":"integer","description":"the download's id"},` +
+			`"maxChars":{"type":"integer","minimum":500,"maximum":6000,"description":"size of one part (default 6000)"},` +
+			`"continuation":{"type":"string","description":"the continuation value from the previous, truncated result"}},"required":["downloadId"]}`,
+		cols: colMid | colFull, runs: inBackground, readOnly: true,
+	},
+	{
+		name: protocol.ToolUploadFile,
+		desc: "Give a file you downloaded (by its download id, at most 10 MB) to the page: into the file input with this ref, or dropped onto the drop zone with this ref. " +
+			"The page then has the file as if the user had chosen it; a form still needs its own submit.",
+		params: `{"type":"object","properties":{` +
+			`"downloadId":{"type":"integer","description":"the download's id"},` +
+			`"ref":{"type":"string","description":"ref of an <input type=file> (or its label) or of a drop zone"}},"required":["downloadId","ref"]}`,
+		cols: colMid | colFull, runs: inBackground,
 	},
 	{
 		name: protocol.ToolDone,

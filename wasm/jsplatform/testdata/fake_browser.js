@@ -86,6 +86,42 @@
         return { addresses: host === "rebind.example" ? ["10.0.0.7", "2001:db8::1"] : ["93.184.216.34"] };
       },
     },
+    // downloads: a download of http://big.invalid/ grows by 600 bytes a
+    // poll and never ends; any other completes on the second poll.
+    downloads: {
+      items: [],
+      download: async (opts) => {
+        const d = globalThis.chrome.downloads;
+        const id = d.items.length + 1;
+        d.items.push({
+          id,
+          url: opts.url,
+          filename: `/dl/file${id}`,
+          state: "in_progress",
+          bytesReceived: 0,
+          totalBytes: -1,
+          polls: 0,
+          byExtensionId: "fakeid",
+          mime: "text/csv",
+        });
+        rec.calls.push(["download", opts]);
+        return id;
+      },
+      search: async (q) => {
+        const d = globalThis.chrome.downloads;
+        if (q.id === undefined) return d.items.slice().reverse().slice(0, q.limit);
+        const it = d.items.find((x) => x.id === q.id);
+        if (!it) return [];
+        it.polls++;
+        if (it.url.startsWith("http://big.invalid/")) it.bytesReceived += 600;
+        else if (it.polls >= 2) Object.assign(it, { state: "complete", bytesReceived: 42, fileSize: 42 });
+        return [{ ...it }];
+      },
+      cancel: async (id) => {
+        rec.calls.push(["cancelDownload", id]);
+        globalThis.chrome.downloads.items.find((x) => x.id === id).state = "interrupted";
+      },
+    },
     alarms: {
       create: async (name, info) => rec.calls.push(["alarm", name, info.periodInMinutes]),
       clear: async (name) => rec.calls.push(["clearAlarm", name]),

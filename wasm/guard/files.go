@@ -1,0 +1,141 @@
+package guard
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/webbrain/webbrain/wasm/protocol"
+)
+
+// checkDownload decides on saving files through the browser's downloads,
+// which sends a request with the user's cookies as clicking a link would.
+// A file the page links to (or shows, for the resource tools) or whose
+// address the user gave passes when the user's words ask for a download,
+// or when "Ask before consequential actions" is off. An address that
+// carries data the user did not give, or that the page does not show and
+// the user did not give, is always asked about: it is the way a fooled
+// model would send something out.
+func (g *Gate) checkDownload(ctx context.Context, tool string, args map[string]any) (*ask, string) {
+	if g.cfg.Mode != protocol.ModeAct {
+		return nil, "" // Ask offers no download tool: the call is refused, so no card
+	}
+	var urls []string
+	fromPage := tool != protocol.ToolDownloadFiles
+	if fromPage {
+		if g.cfg.Prober == nil {
+			return nil, ""
+		}
+		q := map[string]any{}
+		for _, k := range []string{"ref", "url"} {
+			if v, ok := args[k].(string); ok && v != "" {
+				q[k] = v
+			}
+		}
+		r, err := g.cfg.Prober.Resource(ctx, q)
+		if err != nil {
+			return nil, "" // the tool reports it and downloads nothing
+		}
+		urls = []string{r.URL}
+	} else {
+		list, _ := args["urls"].([]any)
+		for _, v := range list {
+			if s, ok := v.(string); ok {
+				urls = append(urls, s)
+			}
+		}
+	}
+	var pageURL string
+	var links []string
+	if g.cfg.Prober != nil {
+		pageURL, links, _ = g.cfg.Prober.Links(ctx)
+	}
+	auth := g.cfg.Authority
+	var details []Detail
+	var reasons, hosts, shown []string
+	risky := false
+	for _, raw := range urls {
+		u, err := url.Parse(strings.TrimSpace(raw))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+			continue // the tool refuses it
+		}
+		host := strings.ToLower(u.Hostname())
+		named := auth.NamedSite(host)
+		onPage := fromPage || containsURL(links, u)
+		data := g.dataIn(u, named || onPage || g.isVisited(SiteOf(host)))
+		details = append(details, Detail{"File", clipURL(u)})
+		details = append(details, data...)
+		if len(data) > 0 {
+			risky = true
+			reasons = append(reasons, "The address on "+host+" carries "+dataKinds(data)+" that your request did not give.")
+		}
+		if !named && !onPage {
+			risky = true
+			reasons = append(reasons, "The page does not link to "+clipURL(u)+", and you did not give that address.")
+		}
+		hosts = append(hosts, host)
+		shown = append(shown, u.String())
+	}
+	if len(hosts) == 0 {
+		return nil, ""
+	}
+	requested := auth.Requested(CatDownload)
+	if !risky && (requested || !g.cfg.AskBeforeActions) {
+		return nil, ""
+	}
+	if !requested {
+		reasons = append(reasons, "Your request did not ask to download files.")
+	}
+	text := "Download a file from " + hosts[0]
+	if len(hosts) > 1 {
+		text = fmt.Sprintf("Download %d files, from %s", len(hosts), strings.Join(unique(hosts), ", "))
+	}
+	if pageURL != "" {
+		text += " (shown on " + hostOf(pageURL) + ")"
+	}
+	return &ask{
+		approval: Approval{Text: text + ".", Category: protocol.CategoryDownload, Site: hosts[0], URL: maskSecrets(shown[0]), Details: details, Reasons: reasons},
+		grant:    protocol.CategoryDownload + "|" + SiteOf(hosts[0]),
+		key:      protocol.CategoryDownload + "|" + strings.Join(shown, " "),
+	}, ""
+}
+
+// checkUpload decides on giving a downloaded file to the page, which may
+// send it on at once (a drop zone that uploads, a change that submits):
+// it passes when the user's words ask to upload or attach a file, or when
+// "Ask before consequential actions" is off.
+func (g *Gate) checkUpload(ctx context.Context, tool string, args map[string]any) (*ask, string) {
+	if g.cfg.Mode != protocol.ModeAct || g.cfg.Authority.Requested(CatUpload) || !g.cfg.AskBeforeActions {
+		return nil, ""
+	}
+	p, err := g.probe(ctx, tool, args, false)
+	if err != nil {
+		return nil, err.Error()
+	}
+	site := hostOf(p.PageURL)
+	field := firstNonEmpty(p.Name, p.AriaLabel, p.Title, p.Text, "a file field")
+	id := fmt.Sprint(args["downloadId"])
+	return &ask{
+		approval: Approval{
+			Text:     "Give downloaded file " + id + " to " + quoteCaption(field) + " on " + orUnknown(site) + ".",
+			Category: protocol.CategoryUpload, Site: site, URL: p.PageURL,
+			Details: []Detail{{"Field", field}, {"Download", id}},
+			Reasons: []string{"Your request did not ask to upload or attach a file. A page that receives a file may send it on at once."},
+		},
+		grant: protocol.CategoryUpload + "|" + SiteOf(site),
+		key:   protocol.CategoryUpload + "|" + site + "|" + id + "|" + fmt.Sprint(args["ref"]),
+	}, ""
+}
+
+func unique(ss []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
