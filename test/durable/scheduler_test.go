@@ -1,0 +1,111 @@
+//go:build e2e
+
+package durable
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+)
+
+// scheduledRun reports whether req belongs to a scheduled task's run: its
+// latest user message carries WebBrain's scheduled-task note.
+func scheduledRun(req llmtest.Request) bool {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		if m := req.Messages[i]; m.Role == llm.RoleUser {
+			return strings.Contains(m.Content, "[WebBrain: this run is the scheduled task")
+		}
+	}
+	return false
+}
+
+// lastToolOfTurn is lastTool within the latest user turn.
+func lastToolOfTurn(req llmtest.Request) (name, content string) {
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		switch m := req.Messages[i]; m.Role {
+		case llm.RoleTool:
+			return m.Name, m.Content
+		case llm.RoleUser:
+			return "", ""
+		}
+	}
+	return "", ""
+}
+
+// TestScheduledTaskRunsAfterAWorkerStop: the model schedules a task, the
+// user approves it on WebBrain's card, the worker is stopped, and the
+// job's alarm (moved forward through the panel's job_update, as the user
+// would) wakes the worker, which runs the task against the page: the
+// button is clicked exactly once.
+func TestScheduledTaskRunsAfterAWorkerStop(t *testing.T) {
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		name, content := lastToolOfTurn(req)
+		if !scheduledRun(req) {
+			if name == "" {
+				return tool("schedule_task", map[string]any{"title": "Add one", "prompt": "Click the Add one button once.", "mode": "act",
+					"schedule": map[string]any{"kind": "once", "after_seconds": 3600}})
+			}
+			return llmtest.Turn{Text: "Scheduled."}
+		}
+		switch name {
+		case "":
+			return tool("get_accessibility_tree", map[string]any{"filter": "interactive"})
+		case "get_accessibility_tree":
+			m := refRE.FindStringSubmatch(content)
+			if m == nil {
+				return llmtest.Turn{Text: "SCRIPT FAILED: no Add one button in " + content}
+			}
+			return tool("click_ax", map[string]any{"ref": m[1]})
+		}
+		return tool("done", map[string]any{"summary": "Clicked Add one.", "status": "success"})
+	})
+	s := openSession(t, srv)
+	s.typeEnter("act", "In an hour, click Add one on this page", false)
+	waitFor(t, s.panel, "the schedule card", runTimeout, `!!document.querySelector('.approval-card.pending button[data-decision="approve"]')`)
+	if got := s.texts(".approval-card .approval-category"); len(got) != 1 || got[0] != "Schedule a task" {
+		t.Fatalf("card category %v", got)
+	}
+	if err := chromedp.Do(s.panel, chromedp.Click(chromedp.CSS(`.approval-card.pending button[data-decision="approve"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.waitRunEnd(); got != "done" {
+		t.Fatalf("the scheduling run ended %q", got)
+	}
+	type job struct {
+		ID    string `json:"id"`
+		State string `json:"state"`
+		Runs  int    `json:"runs"`
+	}
+	jobs := func() []job {
+		return evalIn[[]job](t, s.panel, `chrome.runtime.sendMessage({action: 'jobs_list'}).then(r => r.jobs)`, chromedp.EvalAwaitPromise)
+	}
+	js := jobs()
+	if len(js) != 1 || js[0].State != "pending" || s.clicks() != 0 {
+		t.Fatalf("jobs %+v, clicks %d", js, s.clicks())
+	}
+	// The user moves the job to two seconds from now; then the browser
+	// reclaims the worker.
+	soon := time.Now().Add(2 * time.Second).UnixMilli()
+	r := evalIn[map[string]any](t, s.panel, fmt.Sprintf(`chrome.runtime.sendMessage({action: 'job_update', id: %q, runAt: %d})`, js[0].ID, soon), chromedp.EvalAwaitPromise)
+	if r["ok"] != true {
+		t.Fatalf("job_update: %v", r)
+	}
+	stopWorker(t)
+	waitFor(t, s.page, "the scheduled click", runTimeout, `(window.__record ?? []).length >= 1`)
+	deadline := time.Now().Add(runTimeout)
+	for js = jobs(); js[0].State != "completed"; js = jobs() {
+		if time.Now().After(deadline) {
+			t.Fatalf("job %+v", js[0])
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if s.clicks() != 1 || js[0].Runs != 1 {
+		t.Fatalf("%d clicks, job %+v", s.clicks(), js[0])
+	}
+}
