@@ -34,6 +34,7 @@ async function load() {
   $("ask-before-actions").checked = settings.askBeforeActions !== false; // absent means on
   $("planner").value = settings.planner || PLANNER.TRY;
   $("plan-review").value = settings.planReview || PLAN_REVIEW.STRICT;
+  $("scheduled-tasks").checked = settings.scheduledTasksEnabled !== false; // absent means on
   $("memory-on").checked = settings.memory !== false; // absent means on
   $("memory-learn").checked = settings.memoryAutoLearn !== false;
   const active = settings.providers.findIndex((p) => p.id === settings.activeProvider);
@@ -237,6 +238,7 @@ $("general-form").addEventListener("submit", (e) => {
       planner: $("planner").value,
       planReview: $("plan-review").value,
       decisionProvider: $("decision-provider").value,
+      scheduledTasksEnabled: $("scheduled-tasks").checked,
       memory: $("memory-on").checked,
       memoryAutoLearn: $("memory-learn").checked,
     },

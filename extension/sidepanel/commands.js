@@ -3,7 +3,7 @@ import { send } from "../common/api.js";
 import { ACTION, MODE } from "../common/protocol.js";
 
 const USAGE =
-  "Commands: /ask, /act or /auto before a message (its mode), /clear, /export --config, /import <json>, /import --file, /memory, /memory --add <text>, /memory --forget <id>";
+  "Commands: /ask, /act or /auto before a message (its mode), /clear, /export --config, /import <json>, /import --file, /memory, /memory --add <text>, /memory --forget <id>, /jobs";
 
 const MODE_COMMANDS = { "/ask": MODE.ASK, "/act": MODE.ACT, "/auto": MODE.AUTO };
 
@@ -33,6 +33,8 @@ export function runCommand(text, ctx) {
       return notice(ctx, "Use /import <json> or /import --file.");
     case "/memory":
       return memoryCommand(arg, ctx);
+    case "/jobs":
+      return ctx.session.transcript.add({ role: "jobs", ephemeral: true });
     default:
       return notice(ctx, `Unknown command ${name}. ${USAGE}`);
   }

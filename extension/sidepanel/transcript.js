@@ -10,9 +10,11 @@
 //   {role: "plan-note", requestId, text}            the plan a run follows unreviewed
 //   {role: "notice" | "error", text, hint?, separator?}
 //   {role: "export", json, masked, ephemeral: true}  never stored
+//   {role: "jobs", ephemeral: true}                  the scheduled jobs (/jobs)
 import { el } from "../common/dom.js";
 import { renderMarkdown } from "../common/markdown.js";
 import { renderApproval, renderClarify } from "./cards.js";
+import { renderJobs } from "./jobs.js";
 import { renderPlanReview } from "./plan-card.js";
 
 const ARG_SUMMARY_MAX = 60;
@@ -164,6 +166,8 @@ export class Transcript {
         );
       case "export":
         return renderExport(item);
+      case "jobs":
+        return renderJobs();
       default:
         return el("div", { className: item.separator ? "msg notice separator" : "msg notice", text: item.text });
     }

@@ -330,3 +330,26 @@ func TestNetworkErrorExplainsHowToStartOllama(t *testing.T) {
 		t.Error("a key error should not suggest starting Ollama")
 	}
 }
+
+func TestJobsListPausesAndDeletes(t *testing.T) {
+	tb := openPanel(t, `
+__fake.jobs = [
+  {id: "job_a", title: "Morning digest", state: "pending", nextRunAt: Date.now() + 3600e3, schedule: {kind: "recurring", intervalMinutes: 1440}},
+  {id: "job_b", title: "Check the deploy", state: "failed", lastRunAt: Date.now() - 60e3, lastError: "its tab was closed", schedule: {kind: "once"}}];
+__fake.replies.jobs_list = () => ({ok: true, jobs: __fake.jobs});
+__fake.replies.job_pause = ({id}) => { __fake.jobs.find(j => j.id === id).state = "paused"; return {ok: true, jobs: __fake.jobs}; };
+__fake.replies.job_delete = ({id}) => { __fake.jobs = __fake.jobs.filter(j => j.id !== id); return {ok: true, jobs: __fake.jobs}; };`)
+	tb.run(chromedp.SendKeys(chromedp.CSS("#prompt"), "/jobs"), pressEnter(false))
+	tb.waitFor("the jobs list", `document.querySelectorAll('.jobs-list li[data-job-id]').length === 2`)
+	if got := eval[string](tb, `document.querySelector('[data-job-id="job_b"]').textContent`); !strings.Contains(got, "its tab was closed") || !strings.Contains(got, "Failed") {
+		t.Errorf("failed job shows %q", got)
+	}
+	tb.screenshot("jobs-list")
+	tb.run(chromedp.Click(chromedp.CSS(`[data-job-id="job_a"] .job-pause`)))
+	tb.waitFor("the paused job", `document.querySelector('[data-job-id="job_a"]').classList.contains('job-paused') && !!document.querySelector('[data-job-id="job_a"] .job-resume')`)
+	tb.run(chromedp.Click(chromedp.CSS(`[data-job-id="job_b"] .job-delete`)))
+	tb.waitFor("the deleted job", `!document.querySelector('[data-job-id="job_b"]')`)
+	if n := len(tb.sent("chat_start")); n != 0 {
+		t.Errorf("/jobs started %d runs", n)
+	}
+}
