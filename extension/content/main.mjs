@@ -15,6 +15,8 @@ import { docInfo, receiptOf, withReceipt } from './receipts.mjs';
 import { READ_ONLY_INTERNAL, dropPending, finishTrusted, prepareTrusted } from './trusted.mjs';
 import { probe, visibleLinks } from './probe.mjs';
 import { status } from './status.mjs';
+import { childFrames, frameBox } from './frames.mjs';
+import { getShadowDom, interactiveElements, shadowDomQuery } from './shadow.mjs';
 
 const TOOLS = {
   get_accessibility_tree: getTree,
@@ -31,6 +33,9 @@ const TOOLS = {
   extract_data: extractData,
   wait_for_element: waitForElement,
   wait_for_stable: waitForStable,
+  get_interactive_elements: interactiveElements,
+  get_shadow_dom: getShadowDom,
+  shadow_dom_query: shadowDomQuery,
 };
 
 // INTERNAL entries are the background's, not the model's: they answer
@@ -42,6 +47,8 @@ const INTERNAL = {
   wb_probe: probe,
   wb_links: visibleLinks,
   wb_status: status,
+  wb_frames: childFrames,
+  wb_frame_box: frameBox,
 };
 
 // runTool answers one message. With a receipt ({id, doc}) the action is

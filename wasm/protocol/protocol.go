@@ -219,6 +219,14 @@ const (
 	ToolGoForward            = "go_forward"
 	ToolDone                 = "done"
 	ToolClarify              = "clarify"
+	ToolGetInteractive       = "get_interactive_elements"
+	ToolGetShadowDOM         = "get_shadow_dom"
+	ToolShadowDOMQuery       = "shadow_dom_query"
+	ToolGetFrames            = "get_frames"
+	ToolPromoteIframe        = "promote_iframe"
+	ToolIframeRead           = "iframe_read"
+	ToolIframeClick          = "iframe_click"
+	ToolIframeType           = "iframe_type"
 	// ToolLoadSkill is offered beside the catalog, only with skills.
 	ToolLoadSkill = "load_skill"
 )
@@ -232,6 +240,8 @@ const (
 	PageStatus         = "wb_status"       // the errors and notices the page shows
 	PageTrustedPrepare = "trusted_prepare" // plan Chrome's trusted input
 	PageTrustedFinish  = "trusted_finish"  // report what the input changed
+	PageFrames         = "wb_frames"       // the iframes of the document, with their refs
+	PageFrameBox       = "wb_frame_box"    // a point in a child frame, in this frame's viewport
 )
 
 // The groups, each in the order docs/PROTOCOL.md lists it. Groups maps
@@ -269,9 +279,10 @@ var (
 		ToolGetAccessibilityTree, ToolReadPage, ToolGetSelection, ToolGetWindowInfo, ToolExtractData,
 		ToolFetchURL, ToolScroll, ToolWaitForStable, ToolWaitForElement, ToolClickAX, ToolTypeAX,
 		ToolSetField, ToolClick, ToolTypeText, ToolPressKeys, ToolNavigate, ToolGoBack, ToolGoForward,
-		ToolDone, ToolClarify, ToolLoadSkill,
+		ToolDone, ToolClarify, ToolGetInteractive, ToolGetShadowDOM, ToolShadowDOMQuery, ToolGetFrames,
+		ToolPromoteIframe, ToolIframeRead, ToolIframeClick, ToolIframeType, ToolLoadSkill,
 	}
-	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish}
+	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish, PageFrames, PageFrameBox}
 
 	Groups = map[string][]string{
 		"ACTION": Actions, "MESSAGE": Messages, "EVENT": Events, "STATUS": Statuses, "STORAGE": Keys,

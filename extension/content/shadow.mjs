@@ -1,0 +1,146 @@
+// Content script part: web components and flat control lists. The tools
+// get_interactive_elements, get_shadow_dom and shadow_dom_query (its open
+// roots; the background adds the closed ones in Chrome).
+import { clip, squash } from './text.mjs';
+import { axExport, describe, doc, fail, hasRef, intArg, isVisible, refOf, resolve } from './core.mjs';
+import { FOCUSABLE } from './pointer.mjs';
+
+// get_interactive_elements: the tree's interactive lines, flat. The tree
+// walks open shadow roots and same-origin frames, so their controls are
+// here with refs like any other.
+export function interactiveElements(args) {
+  const max = intArg(args.maxItems, 200, 1, 500);
+  const r = axExport('__generateAccessibilityTree')({ filter: 'interactive', maxChars: 0 });
+  if (!r || r.error) fail('The page could not be read.');
+  const lines = String(r.tree ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /\[ref_\d+\]/.test(l));
+  if (!lines.length) return 'No interactive elements on the page.';
+  const shown = lines.slice(0, max);
+  const more = lines.length - shown.length;
+  return (
+    `${lines.length} interactive elements:\n` +
+    shown.join('\n') +
+    (more ? `\n[${more} more: call again with a larger maxItems, or read get_accessibility_tree with filter "interactive".]` : '')
+  );
+}
+
+// The open shadow roots under root (root's own included), outermost
+// first; a root inside another is reached through its host's outline.
+function hostsUnder(root) {
+  const hosts = [];
+  const walk = (n) => {
+    for (const el of n.querySelectorAll('*')) {
+      if (el.shadowRoot) hosts.push(el);
+    }
+  };
+  if (root.shadowRoot) hosts.push(root);
+  else walk(root);
+  return hosts;
+}
+
+const SKIP = new Set(['script', 'style', 'template', 'link', 'meta']);
+const CONTROL = `${FOCUSABLE}, [role], [onclick]`;
+
+function startTag(el) {
+  let s = '<' + el.localName;
+  if (el.id) s += '#' + el.id;
+  if (typeof el.className === 'string' && el.className.trim()) s += '.' + el.className.trim().split(/\s+/).join('.');
+  for (const a of ['type', 'name', 'role', 'aria-label', 'placeholder', 'slot']) {
+    const v = el.getAttribute(a);
+    if (v) s += ` ${a}=${JSON.stringify(clip(v, 40))}`;
+  }
+  return s + '>';
+}
+
+// outline writes n's children, one line per element or text, indented.
+function outline(n, depth, max, out) {
+  if (depth > max) return;
+  const pad = ' '.repeat(depth);
+  for (const c of n.childNodes) {
+    if (c.nodeType === 3) {
+      const t = squash(c.nodeValue);
+      if (t) out.push(pad + JSON.stringify(clip(t, 80)));
+      continue;
+    }
+    if (c.nodeType !== 1 || SKIP.has(c.localName)) continue;
+    let line = pad + startTag(c);
+    if (c.matches(CONTROL) && isVisible(c)) line += ' ' + describe(c);
+    if (!isVisible(c)) line += ' hidden';
+    if (c.localName === 'slot') {
+      const assigned = c.assignedNodes({ flatten: true }).filter((a) => a.nodeType === 1 || squash(a.nodeValue));
+      if (assigned.length) line += ' ← ' + assigned.map((a) => (a.nodeType === 1 ? describe(a) : JSON.stringify(clip(squash(a.nodeValue), 40)))).join(', ');
+    }
+    out.push(line);
+    if (c.shadowRoot) {
+      out.push(pad + ' #shadow-root (open)');
+      outline(c.shadowRoot, depth + 2, max + 1, out);
+    }
+    outline(c, depth + 1, max, out);
+  }
+}
+
+// get_shadow_dom {ref, maxDepth}: each open shadow root under the element
+// (the page without ref) as an outline of its tree.
+export function getShadowDom(args) {
+  const root = hasRef(args) ? resolve(args.ref) : doc.documentElement;
+  const max = intArg(args.maxDepth, 12, 1, 30);
+  const all = hostsUnder(root);
+  const hosts = all.filter((h) => !all.some((o) => o !== h && o.shadowRoot.contains(h)));
+  if (!hosts.length) {
+    return `No open shadow root under ${hasRef(args) ? describe(root) : 'the page'}. Closed shadow roots cannot be read by the page's script; in Chrome, shadow_dom_query finds elements in them.`;
+  }
+  const out = [];
+  for (const h of hosts) {
+    out.push(`${startTag(h)} [${refOf(h)}]`, ' #shadow-root (open)');
+    outline(h.shadowRoot, 2, max + 1, out);
+  }
+  return `${hosts.length} shadow host${hosts.length > 1 ? 's' : ''}:\n` + out.join('\n');
+}
+
+// Every open shadow root of d and of its same-origin frames.
+function openRoots(d, out = []) {
+  const walk = (n) => {
+    for (const el of n.querySelectorAll('*')) {
+      if (el.shadowRoot) {
+        out.push(el.shadowRoot);
+        walk(el.shadowRoot);
+      }
+      if (el.localName === 'iframe' || el.localName === 'frame') {
+        let inner = null;
+        try {
+          inner = el.contentDocument;
+        } catch {
+          inner = null;
+        }
+        if (inner) walk(inner);
+      }
+    }
+  };
+  walk(d);
+  return out;
+}
+
+// shadow_dom_query {selector, maxResults}: matches inside open shadow
+// roots, each with a ref (describe registers one).
+export function shadowDomQuery(args) {
+  const selector = String(args.selector ?? '').trim();
+  if (!selector) fail('Pass "selector", a CSS selector.');
+  const max = intArg(args.maxResults, 30, 1, 100);
+  const found = [];
+  for (const root of openRoots(doc)) {
+    let list;
+    try {
+      list = root.querySelectorAll(selector);
+    } catch {
+      fail(`${JSON.stringify(selector)} is not a valid CSS selector.`);
+    }
+    for (const el of list) found.push({ el, host: root.host });
+  }
+  if (!found.length) return 'No match in open shadow roots.';
+  const lines = found
+    .slice(0, max)
+    .map(({ el, host }) => `${describe(el)} ${startTag(el)}${isVisible(el) ? '' : ' hidden'} (in <${host.localName}>)`);
+  return `${found.length} matches in open shadow roots:\n` + lines.join('\n');
+}
