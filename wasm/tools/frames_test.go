@@ -289,4 +289,3 @@ func TestLocateAsksTheTargetFrame(t *testing.T) {
 		t.Errorf("frames got %s", got)
 	}
 }
-
