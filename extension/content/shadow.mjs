@@ -54,6 +54,10 @@ function startTag(el) {
   return s + '>';
 }
 
+// slotted names a node a slot shows: an element as the tree does, text
+// as itself.
+const slotted = (a) => (a.nodeType === 1 ? describe(a) : JSON.stringify(clip(squash(a.nodeValue), 40)));
+
 // outline writes n's children, one line per element or text, indented.
 function outline(n, depth, max, out) {
   if (depth > max) return;
@@ -70,7 +74,7 @@ function outline(n, depth, max, out) {
     if (!isVisible(c)) line += ' hidden';
     if (c.localName === 'slot') {
       const assigned = c.assignedNodes({ flatten: true }).filter((a) => a.nodeType === 1 || squash(a.nodeValue));
-      if (assigned.length) line += ' ← ' + assigned.map((a) => (a.nodeType === 1 ? describe(a) : JSON.stringify(clip(squash(a.nodeValue), 40)))).join(', ');
+      if (assigned.length) line += ' ← ' + assigned.map(slotted).join(', ');
     }
     out.push(line);
     if (c.shadowRoot) {
