@@ -61,7 +61,10 @@
       executeScript: async (injection) => {
         tab(injection.target.tabId);
         if (injection.func) {
-          const frame = (frameId, path, url) => ({ frameId, result: { frameId: null, path, url, title: "", width: 300, height: 150 } });
+          const frame = (frameId, path, url) => ({
+            frameId,
+            result: { frameId: null, path, url, title: "", width: 300, height: 150 },
+          });
           return [frame(0, [], "https://example.com/"), frame(4, [1, 0], "https://pay.example/"), { frameId: 6 }];
         }
         for (const frameId of injection.target.frameIds) {
