@@ -26,6 +26,7 @@ var (
 	frameRefPattern = regexp.MustCompile(`\[(f\d+:ref_\d+)\]`)
 	sameOrigin      = regexp.MustCompile(`(?m)^(f\d+) same-origin: \S+/frame-note\.html`)
 	crossOrigin     = regexp.MustCompile(`(?m)^f\d+ cross-origin: \S+/frame-pay\.html`)
+	srcdocFrame     = regexp.MustCompile(`(?m)^f\d+ same origin as its parent: about:srcdoc "" \d+×\d+, iframe "Terms" \[ref_\d+\]`)
 	closedAt        = regexp.MustCompile(`"Accept terms" at x=(\d+) y=(\d+)`)
 )
 
@@ -71,8 +72,8 @@ func FramesAndShadowDOM(t *testing.T, d Driver, chrome bool) {
 			return CallTool("get_frames", map[string]any{})
 		case 5:
 			m := sameOrigin.FindStringSubmatch(last)
-			if m == nil || !crossOrigin.MatchString(last) {
-				return ScriptFailed(fmt.Errorf("get_frames does not list the same-origin and the cross-origin frame:\n%s", last))
+			if m == nil || !crossOrigin.MatchString(last) || !srcdocFrame.MatchString(last) {
+				return ScriptFailed(fmt.Errorf("get_frames does not list the same-origin, the cross-origin and the srcdoc frame:\n%s", last))
 			}
 			return CallTool("promote_iframe", map[string]any{"frame": m[1]})
 		case 6:

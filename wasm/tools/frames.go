@@ -310,7 +310,7 @@ func (d *Dispatcher) promote(ctx context.Context, arg string) (string, error) {
 	}
 	d.frame = f.ID
 	name := frameName(f.ID)
-	return fmt.Sprintf("Frame %s is now the target: get_accessibility_tree, read_page and the other reads, and actions without a ref (type_text, press_keys, click at x,y, scroll), go to it. Its refs read %s:ref_N; click_ax and type_ax take them. promote_iframe with frame \"f0\" returns to the page.\n", name, name) +
+	return fmt.Sprintf("Frame %s is now the target: get_accessibility_tree, read_page and the other reads, and actions without a ref (type_text, press_keys, click at x,y in the frame's own viewport, scroll), go to it. Its refs read %s:ref_N; click_ax and type_ax take them. promote_iframe with frame \"f0\" returns to the page.\n", name, name) +
 		d.b.PageResult("Frame "+name+": "+f.URL+"\nTitle: "+f.Title, ""), nil
 }
 
