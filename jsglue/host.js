@@ -125,17 +125,19 @@
   // frame's content script finds an iframe element by the same path),
   // its URL, title and size. Chrome gives each result its frameId; in
   // Firefox, whose results come without one, the frame asks runtime.
+  // A frame its parent does not count (one in a shadow tree) has no path.
   function frameInfo() {
-    const path = [];
+    let path = [];
     try {
-      for (let w = window; w.parent !== w; w = w.parent) {
+      for (let w = window; path && w.parent !== w; w = w.parent) {
         const p = w.parent;
         let i = 0;
         while (i < p.frames.length && p.frames[i] !== w) i++;
-        path.unshift(i);
+        if (i < p.frames.length) path.unshift(i);
+        else path = null;
       }
     } catch {
-      path.length = 0;
+      path = null;
     }
     const ext = typeof browser !== "undefined" ? browser : null;
     const frameId = ext && typeof ext.runtime.getFrameId === "function" ? ext.runtime.getFrameId(window) : null;

@@ -70,7 +70,8 @@ type Frame struct {
 	ID int `json:"frameId"`
 	// Path is the frame's place in the tree of windows: its index among
 	// its parent's child frames (window.frames), for each level from the
-	// top; empty for the top frame.
+	// top; empty for the top frame, nil for a frame its parent does not
+	// count among its child frames (an iframe in a shadow tree).
 	Path   []int  `json:"path"`
 	URL    string `json:"url"`
 	Title  string `json:"title"`

@@ -378,7 +378,7 @@ func (d *Dispatcher) pointsToTop(ctx context.Context, frame int, steps []trusted
 		}
 	}
 	if len(path) == 0 {
-		return fmt.Errorf("frame %s is gone; call get_frames", frameName(frame))
+		return fmt.Errorf("frame %s is gone, or its place in the page is unknown, so a click cannot be aimed there", frameName(frame))
 	}
 	for i := range steps {
 		if steps[i].Mouse == nil {
@@ -388,7 +388,7 @@ func (d *Dispatcher) pointsToTop(ctx context.Context, frame int, steps []trusted
 		for level := len(path) - 1; level >= 0; level-- {
 			parent := -1
 			for _, f := range list {
-				if slices.Equal(f.Path, path[:level]) {
+				if level > 0 && slices.Equal(f.Path, path[:level]) || level == 0 && f.ID == 0 {
 					parent = f.ID
 				}
 			}

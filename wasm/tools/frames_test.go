@@ -289,3 +289,35 @@ func TestLocateAsksTheTargetFrame(t *testing.T) {
 		t.Errorf("frames got %s", got)
 	}
 }
+
+// A frame inside a frame is placed by each parent in turn, inner first.
+func TestTrustedClickInANestedFrame(t *testing.T) {
+	r, frames := frameRig(t, protocol.ModeAct, "mid")
+	frames.list = append(frames.list, platform.Frame{ID: 11, Path: []int{0, 2}, URL: "https://pay.example/", Width: 300, Height: 100})
+	dbg := &fakeDebugger{}
+	r.d.p.Debugger = dbg
+	frames.reply = func(frame int, name string, args map[string]any) (json.RawMessage, error) {
+		switch {
+		case name == protocol.PageTrustedPrepare:
+			return objReply(map[string]any{"steps": []any{map[string]any{"mouse": map[string]any{"x": 1, "y": 2}}}})
+		case name == protocol.PageFrameBox && frame == 5 && args["index"] == 2.0:
+			return objReply(map[string]any{"x": args["x"].(float64) + 30, "y": args["y"].(float64) + 40})
+		case name == protocol.PageDoc:
+			return objReply(map[string]any{"doc": "d"})
+		}
+		return okReply("Clicked")
+	}
+	top := r.content.reply
+	r.content.reply = func(name string, args map[string]any) (json.RawMessage, error) {
+		if name == protocol.PageFrameBox && args["index"] == 0.0 {
+			return objReply(map[string]any{"x": args["x"].(float64) + 100, "y": args["y"].(float64) + 200})
+		}
+		return top(name, args)
+	}
+	if _, err := r.run("iframe_click", `{"ref":"f11:ref_2"}`); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(dbg.summary(), " "); !strings.Contains(got, "mousePressed@131,242") {
+		t.Errorf("CDP input %s, want the click at 1,2 + 30,40 + 100,200", got)
+	}
+}
