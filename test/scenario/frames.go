@@ -107,6 +107,9 @@ func FramesAndShadowDOM(t *testing.T, d Driver, chrome bool) {
 			if !chrome {
 				return Answer("Done.")
 			}
+			if !strings.Contains(last, "#shadow-root (closed)") || !strings.Contains(last, `"Accept terms"`) {
+				return ScriptFailed(fmt.Errorf("get_shadow_dom in Chrome does not outline the closed root:\n%s", last))
+			}
 			return CallTool("shadow_dom_query", map[string]any{"selector": "button"})
 		case 15:
 			m := closedAt.FindStringSubmatch(last)

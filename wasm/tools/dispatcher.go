@@ -150,14 +150,10 @@ func (d *Dispatcher) runContentIn(ctx context.Context, frame int, t *tool, args 
 			text += "\n" + loadReport(tab, loaded)
 		}
 	}
-	if t.name == protocol.ToolShadowDOMQuery && toolErr == nil && frame == 0 && d.p.Debugger != nil {
-		closed, err := d.closedShadowMatches(ctx, args)
-		if err != nil {
-			return "", err
-		}
-		if closed != "" {
-			text += "\n" + closed
-		}
+	if closed, err := d.closedShadow(ctx, t, frame, args, toolErr); err != nil {
+		return "", err
+	} else if closed != "" {
+		text += "\n" + closed
 	}
 	text = qualifyRefs(text, frame)
 	if pe := (*pageError)(nil); errors.As(toolErr, &pe) {

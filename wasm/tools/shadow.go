@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Closed shadow roots hide their elements from the content script; in
@@ -83,6 +85,81 @@ func clipRunes(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
+// closedShadow is what the debugger adds to a shadow DOM tool's result
+// from the top page's closed roots: matches for shadow_dom_query, an
+// outline for get_shadow_dom of the whole page.
+func (d *Dispatcher) closedShadow(ctx context.Context, t *tool, frame int, args map[string]any, toolErr error) (string, error) {
+	if toolErr != nil || frame != 0 || d.p.Debugger == nil {
+		return "", nil
+	}
+	switch t.name {
+	case protocol.ToolShadowDOMQuery:
+		return d.closedShadowMatches(ctx, args)
+	case protocol.ToolGetShadowDOM:
+		if _, ok := args["ref"]; !ok {
+			return d.closedShadowOutline(ctx, args)
+		}
+	}
+	return "", nil
+}
+
+// closedShadowOutline outlines the closed shadow roots of the top page
+// for get_shadow_dom: tags and text, as the page's script outlines open
+// ones; "" when there are none.
+func (d *Dispatcher) closedShadowOutline(ctx context.Context, args map[string]any) (string, error) {
+	maxDepth := 12
+	if f, ok := args["maxDepth"].(float64); ok {
+		maxDepth = int(f)
+	}
+	roots, _, err := d.closedRoots(ctx)
+	if err != nil || len(roots) == 0 {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d closed shadow root(s), read through the debugger; their elements have no refs (shadow_dom_query gives points to click):\n", len(roots))
+	var walk func(n *cdpNode, depth int)
+	walk = func(n *cdpNode, depth int) {
+		if depth > maxDepth+1 {
+			return
+		}
+		pad := strings.Repeat(" ", depth)
+		for i := range n.Children {
+			c := &n.Children[i]
+			switch {
+			case c.NodeType == 3:
+				if t := strings.Join(strings.Fields(c.NodeValue), " "); t != "" {
+					fmt.Fprintf(&b, "%s%q\n", pad, clipRunes(t, 80))
+				}
+			case c.NodeType == 1 && c.LocalName != "script" && c.LocalName != "style":
+				b.WriteString(pad + startTag(c) + "\n")
+				walk(c, depth+1)
+			}
+		}
+	}
+	for _, r := range roots {
+		fmt.Fprintf(&b, "<%s>\n #shadow-root (closed)\n", r.host)
+		walk(r.root, 2)
+	}
+	return strings.TrimRight(b.String(), "\n"), nil
+}
+
+// closedRoots reads the top page's document through the debugger, shadow
+// roots included, and returns its closed roots and its nodes by id.
+func (d *Dispatcher) closedRoots(ctx context.Context) ([]closedRoot, map[int]*cdpNode, error) {
+	raw, err := d.p.Debugger.Send(ctx, d.tabID, "DOM.getDocument", map[string]any{"depth": -1, "pierce": true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("the debugger could not read the page's closed shadow roots: %v", err)
+	}
+	var doc struct{ Root cdpNode }
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, nil, fmt.Errorf("the debugger sent an unreadable document")
+	}
+	byID := map[int]*cdpNode{}
+	var roots []closedRoot
+	collectClosed(&doc.Root, byID, &roots)
+	return roots, byID, nil
+}
+
 // closedShadowMatches lists the selector's matches inside the closed
 // shadow roots of the top page; "" when there are none or no debugger.
 func (d *Dispatcher) closedShadowMatches(ctx context.Context, args map[string]any) (string, error) {
@@ -91,17 +168,10 @@ func (d *Dispatcher) closedShadowMatches(ctx context.Context, args map[string]an
 	if f, ok := args["maxResults"].(float64); ok {
 		limit = int(f)
 	}
-	raw, err := d.p.Debugger.Send(ctx, d.tabID, "DOM.getDocument", map[string]any{"depth": -1, "pierce": true})
+	roots, byID, err := d.closedRoots(ctx)
 	if err != nil {
-		return "", fmt.Errorf("the debugger could not read the page's closed shadow roots: %v", err)
+		return "", err
 	}
-	var doc struct{ Root cdpNode }
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return "", fmt.Errorf("the debugger sent an unreadable document")
-	}
-	byID := map[int]*cdpNode{}
-	var roots []closedRoot
-	collectClosed(&doc.Root, byID, &roots)
 	var lines []string
 	total := 0
 	for _, r := range roots {

@@ -180,7 +180,7 @@ var catalog = []tool{
 	},
 	{
 		name: protocol.ToolGetShadowDOM,
-		desc: "Show the open shadow roots (web components' insides) of an element, or of the whole page without ref: each host and its shadow tree as tags, ids, classes, text and refs.",
+		desc: "Show the open shadow roots (web components' insides) of an element, or of the whole page without ref: each host and its shadow tree as tags, ids, classes, text and refs. Where the browser allows, the page's closed roots follow, without refs.",
 		params: `{"type":"object","properties":{` +
 			`"ref":{"type":"string","description":"ref of the host or of an element around hosts; omit for the whole page"},` +
 			`"maxDepth":{"type":"integer","minimum":1,"maximum":30,"description":"levels of each shadow tree to show (default 12)"}}}`,
