@@ -321,3 +321,25 @@ func TestTrustedClickInANestedFrame(t *testing.T) {
 		t.Errorf("CDP input %s, want the click at 1,2 + 30,40 + 100,200", got)
 	}
 }
+
+// The completion judge reads the promoted frame's errors with the page's.
+func TestStatusAddsThePromotedFramesErrors(t *testing.T) {
+	r, frames := frameRig(t, protocol.ModeAct, "mid")
+	top := r.content.reply
+	r.content.reply = func(name string, args map[string]any) (json.RawMessage, error) {
+		if name == protocol.PageStatus {
+			return objReply(map[string]any{"url": "https://shop.example/", "errors": []string{"Top error"}})
+		}
+		return top(name, args)
+	}
+	frames.reply = func(frame int, name string, args map[string]any) (json.RawMessage, error) {
+		return objReply(map[string]any{"url": "https://shop.example/note.html", "errors": []string{"Card declined"}})
+	}
+	if _, err := r.run("promote_iframe", `{"frame":"f5"}`); err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.d.Status(context.Background())
+	if err != nil || s.URL != "https://shop.example/" || strings.Join(s.Errors, "|") != "Top error|Card declined" {
+		t.Errorf("Status = %+v, %v", s, err)
+	}
+}

@@ -71,10 +71,25 @@ type PageStatus struct {
 	Notices []string `json:"notices"`
 }
 
-// Status reads the tab's PageStatus.
+// Status reads the tab's PageStatus: the top page's, with the errors and
+// notices of the frame promote_iframe chose, where the task went on.
 func (d *Dispatcher) Status(ctx context.Context) (PageStatus, error) {
+	s, err := d.statusOf(ctx, 0)
+	if err != nil || d.frame == 0 {
+		return s, err
+	}
+	f, err := d.statusOf(ctx, d.frame)
+	if err != nil {
+		return s, err
+	}
+	s.Errors = append(s.Errors, f.Errors...)
+	s.Notices = append(s.Notices, f.Notices...)
+	return s, nil
+}
+
+func (d *Dispatcher) statusOf(ctx context.Context, frame int) (PageStatus, error) {
 	var s PageStatus
-	raw, err := d.internal(ctx, 0, protocol.PageStatus, map[string]any{})
+	raw, err := d.internal(ctx, frame, protocol.PageStatus, map[string]any{})
 	if err != nil {
 		return s, err
 	}
