@@ -26,19 +26,10 @@ export function interactiveElements(args) {
   );
 }
 
-// The open shadow roots under root (root's own included), outermost
-// first; a root inside another is reached through its host's outline.
-function hostsUnder(root) {
-  const hosts = [];
-  const walk = (n) => {
-    for (const el of n.querySelectorAll('*')) {
-      if (el.shadowRoot) hosts.push(el);
-    }
-  };
-  if (root.shadowRoot) hosts.push(root);
-  else walk(root);
-  return hosts;
-}
+// The hosts of open shadow roots in root's tree, root included, in
+// document order; a host inside a shadow tree shows in its outer host's
+// outline.
+const hostsUnder = (root) => [root, ...root.querySelectorAll('*')].filter((el) => el.shadowRoot);
 
 const SKIP = new Set(['script', 'style', 'template', 'link', 'meta']);
 const CONTROL = `${FOCUSABLE}, [role], [onclick]`;
@@ -54,14 +45,26 @@ function startTag(el) {
   return s + '>';
 }
 
-// slotted names a node a slot shows: an element as the tree does, text
-// as itself.
-const slotted = (a) => (a.nodeType === 1 ? describe(a) : JSON.stringify(clip(squash(a.nodeValue), 40)));
+// text is an element's or a text node's text, quoted and short.
+const text = (n) => JSON.stringify(clip(squash(n.textContent), 40));
 
-// outline writes n's children, one line per element or text, indented.
-function outline(n, depth, max, out) {
-  if (depth > max) return;
-  const pad = ' '.repeat(depth);
+// slotted names a node a slot shows: a control as the tree does, another
+// element by its tag and text, text as itself.
+const slotted = (a) => {
+  if (a.nodeType !== 1) return text(a);
+  if (a.matches(CONTROL)) return describe(a);
+  return squash(a.textContent) ? `${startTag(a)} ${text(a)}` : startTag(a);
+};
+
+// A slot or a display: contents box has no box of its own: what it holds
+// decides what shows.
+const boxless = (el) => el.localName === 'slot' || el.ownerDocument.defaultView.getComputedStyle(el).display === 'contents';
+
+// outline writes n's children, one line per element or text, indented;
+// each shadow tree shows down to max levels.
+function outline(n, indent, level, max, out) {
+  if (level > max) return;
+  const pad = ' '.repeat(indent);
   for (const c of n.childNodes) {
     if (c.nodeType === 3) {
       const t = squash(c.nodeValue);
@@ -69,9 +72,10 @@ function outline(n, depth, max, out) {
       continue;
     }
     if (c.nodeType !== 1 || SKIP.has(c.localName)) continue;
+    const shown = boxless(c) || isVisible(c);
     let line = pad + startTag(c);
-    if (c.matches(CONTROL) && isVisible(c)) line += ' ' + describe(c);
-    if (!isVisible(c)) line += ' hidden';
+    if (!shown) line += ' hidden';
+    else if (c.matches(CONTROL)) line += ' ' + describe(c);
     if (c.localName === 'slot') {
       const assigned = c.assignedNodes({ flatten: true }).filter((a) => a.nodeType === 1 || squash(a.nodeValue));
       if (assigned.length) line += ' ← ' + assigned.map(slotted).join(', ');
@@ -79,9 +83,9 @@ function outline(n, depth, max, out) {
     out.push(line);
     if (c.shadowRoot) {
       out.push(pad + ' #shadow-root (open)');
-      outline(c.shadowRoot, depth + 2, max + 1, out);
+      outline(c.shadowRoot, indent + 2, 1, max, out);
     }
-    outline(c, depth + 1, max, out);
+    outline(c, indent + 1, level + 1, max, out);
   }
 }
 
@@ -90,15 +94,14 @@ function outline(n, depth, max, out) {
 export function getShadowDom(args) {
   const root = hasRef(args) ? resolve(args.ref) : doc.documentElement;
   const max = intArg(args.maxDepth, 12, 1, 30);
-  const all = hostsUnder(root);
-  const hosts = all.filter((h) => !all.some((o) => o !== h && o.shadowRoot.contains(h)));
+  const hosts = hostsUnder(root);
   if (!hosts.length) {
     return `No open shadow root under ${hasRef(args) ? describe(root) : 'the page'}. Closed shadow roots cannot be read by the page's script; in Chrome, shadow_dom_query finds elements in them.`;
   }
   const out = [];
   for (const h of hosts) {
     out.push(`${startTag(h)} [${refOf(h)}]`, ' #shadow-root (open)');
-    outline(h.shadowRoot, 2, max + 1, out);
+    outline(h.shadowRoot, 2, 1, max, out);
   }
   return `${hosts.length} shadow host${hosts.length > 1 ? 's' : ''}:\n` + out.join('\n');
 }

@@ -76,4 +76,17 @@ func TestShadowRootTools(t *testing.T) {
 	if e := p.failing("shadow_dom_query", map[string]any{"selector": "button["}); !strings.Contains(e, "not a valid CSS selector") {
 		t.Errorf("a bad selector: %s", e)
 	}
+
+	// A component inside another's shadow root, with a slot.
+	p.do(`(() => { const outer = document.createElement('x-outer'); outer.innerHTML = '<b>Slotted</b>';
+		const r = outer.attachShadow({mode: 'open'}); r.innerHTML = '<section><slot></slot><x-inner></x-inner></section>';
+		r.querySelector('x-inner').attachShadow({mode: 'open'}).innerHTML = '<div><button>Deep button</button></div>';
+		document.body.append(outer); })()`)
+	outline = p.ok("get_shadow_dom", map[string]any{"ref": p.heldRef("x-outer")})
+	contains(t, "nested get_shadow_dom", outline, "1 shadow host:", `<slot> ← <b> "Slotted"`, "<x-inner>\n    #shadow-root (open)", `button "Deep button" [ref_`)
+	shallow := p.ok("get_shadow_dom", map[string]any{"ref": p.heldRef("x-outer"), "maxDepth": 1})
+	if strings.Contains(shallow, "x-inner") {
+		t.Errorf("maxDepth 1 shows the second level:\n%s", shallow)
+	}
+	contains(t, "shadow_dom_query in a nested root", p.ok("shadow_dom_query", map[string]any{"selector": "button"}), `button "Deep button"`, "(in <x-inner>)")
 }
