@@ -93,7 +93,8 @@ func (d *Dispatcher) sendRaw(ctx context.Context, frame int, msg json.RawMessage
 	}
 	raw, err := d.p.Frames.Send(ctx, d.tabID, frame, msg)
 	if err != nil {
-		return nil, fmt.Errorf("frame %s cannot be reached (%v); it may have been removed: call get_frames, or promote_iframe with frame \"f0\" to return to the page", frameName(frame), err)
+		// The browser's message may quote the frame's address.
+		return nil, fmt.Errorf("frame %s cannot be reached (%s); it may have been removed: call get_frames, or promote_iframe with frame \"f0\" to return to the page", frameName(frame), Neutralise(err.Error()))
 	}
 	return raw, nil
 }
@@ -124,7 +125,7 @@ func (d *Dispatcher) frameList(ctx context.Context) ([]frameView, error) {
 	}
 	list, err := d.p.Frames.List(ctx, d.tabID)
 	if err != nil {
-		return nil, tabError(err)
+		return nil, errors.New(Neutralise(tabError(err).Error()))
 	}
 	owners, err := d.childFrames(ctx, 0)
 	if err != nil {
@@ -225,7 +226,12 @@ func frameByID(list []frameView, id int) (frameView, bool) {
 func (f frameView) usable() error {
 	u, err := url.Parse(f.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "about") {
-		return fmt.Errorf("frame %s is not a web page WebBrain may operate (%s)", frameName(f.ID), f.URL)
+		// The page chose the URL: only its scheme is ours to repeat.
+		scheme := "an unreadable address"
+		if err == nil {
+			scheme = "a " + u.Scheme + ": address"
+		}
+		return fmt.Errorf("frame %s is not a web page WebBrain may operate (%s)", frameName(f.ID), clipRunes(scheme, 40))
 	}
 	if f.Width <= 1 || f.Height <= 1 || (f.owner != nil && !f.owner.Visible) {
 		return fmt.Errorf("frame %s is hidden from the user (%d×%d), so WebBrain does not read or act in it", frameName(f.ID), f.Width, f.Height)
