@@ -125,6 +125,9 @@ func (d *Dispatcher) frameList(ctx context.Context) ([]frameView, error) {
 	}
 	list, err := d.p.Frames.List(ctx, d.tabID)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, errors.New(Neutralise(tabError(err).Error()))
 	}
 	owners, err := d.childFrames(ctx, 0)
