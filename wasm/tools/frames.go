@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
@@ -301,10 +302,32 @@ func (d *Dispatcher) checkFrame(ctx context.Context, id int) error {
 	return f.usable()
 }
 
+// The start of promote_iframe's result, which RestoreTarget reads back.
+const (
+	targetFrame = "Frame "
+	targetIs    = " is now the target"
+	targetPage  = "Reads and actions without a ref go to the page itself again."
+)
+
+// RestoreTarget takes up the frame the last promote_iframe of a resumed
+// run's conversation chose; a restart of the background must not move
+// reads and ref-less actions back to the page behind the model's back.
+func (d *Dispatcher) RestoreTarget(conv []llm.Message) {
+	for i := len(conv) - 1; i >= 0; i-- {
+		m := conv[i]
+		if m.Role != llm.RoleTool || m.Name != protocol.ToolPromoteIframe || !strings.HasPrefix(m.Content, targetFrame) && !strings.HasPrefix(m.Content, targetPage) {
+			continue // a failed promotion left the target as it was
+		}
+		id, _, _ := strings.Cut(strings.TrimPrefix(m.Content, targetFrame+"f"), targetIs)
+		d.frame, _ = strconv.Atoi(id) // the page: 0
+		return
+	}
+}
+
 func (d *Dispatcher) promote(ctx context.Context, arg string) (string, error) {
 	if a := strings.TrimSpace(arg); a == "f0" || a == "0" {
 		d.frame = 0
-		return "Reads and actions without a ref go to the page itself again.", nil
+		return targetPage, nil
 	}
 	f, err := d.resolveFrame(ctx, arg)
 	if err != nil {
@@ -312,14 +335,14 @@ func (d *Dispatcher) promote(ctx context.Context, arg string) (string, error) {
 	}
 	if f.ID == 0 {
 		d.frame = 0
-		return "Reads and actions without a ref go to the page itself again.", nil
+		return targetPage, nil
 	}
 	if err := f.usable(); err != nil {
 		return "", err
 	}
 	d.frame = f.ID
 	name := frameName(f.ID)
-	return fmt.Sprintf("Frame %s is now the target: get_accessibility_tree, read_page and the other reads, and actions without a ref (type_text, press_keys, click at x,y in the frame's own viewport, scroll), go to it. Its refs read %s:ref_N; click_ax and type_ax take them. promote_iframe with frame \"f0\" returns to the page.\n", name, name) +
+	return fmt.Sprintf(targetFrame+"%s"+targetIs+": get_accessibility_tree, read_page and the other reads, and actions without a ref (type_text, press_keys, click at x,y in the frame's own viewport, scroll), go to it. Its refs read %s:ref_N; click_ax and type_ax take them. promote_iframe with frame \"f0\" returns to the page.\n", name, name) +
 		d.b.PageResult("Frame "+name+": "+f.URL+"\nTitle: "+f.Title, ""), nil
 }
 

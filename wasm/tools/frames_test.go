@@ -355,3 +355,31 @@ func TestStatusAddsThePromotedFramesErrors(t *testing.T) {
 		t.Errorf("Status = %+v, %v", s, err)
 	}
 }
+
+// A resumed run keeps the frame its last successful promote_iframe chose.
+func TestRestoreTargetAfterARestart(t *testing.T) {
+	r, frames := frameRig(t, protocol.ModeAct, "mid")
+	out, err := r.run("promote_iframe", `{"frame":"ref_4"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := func(content string) llm.Message {
+		return llm.Message{Role: llm.RoleTool, Name: "promote_iframe", Content: content}
+	}
+	for _, c := range []struct {
+		conv []llm.Message
+		want int
+	}{
+		{[]llm.Message{tool(out)}, 5},
+		{[]llm.Message{tool(out), tool("Error: frame f9 is hidden from the user")}, 5},
+		{[]llm.Message{tool(out), tool(targetPage + "\n\nyou have read the page 3 times")}, 0},
+		{[]llm.Message{{Role: llm.RoleTool, Name: "read_page", Content: "Frame f7 is now the target"}}, 0},
+	} {
+		restarted := newRig(protocol.ModeAct, "mid")
+		restarted.d.p.Frames = frames
+		restarted.d.RestoreTarget(c.conv)
+		if restarted.d.frame != c.want {
+			t.Errorf("after %d messages the target is f%d, want f%d", len(c.conv), restarted.d.frame, c.want)
+		}
+	}
+}
