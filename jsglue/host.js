@@ -120,6 +120,67 @@
       }),
   };
 
+  // The tab's frames. Every frame the extension may script reports itself:
+  // its place among its parent's child windows at each level (the top
+  // frame's content script finds an iframe element by the same path),
+  // its URL, title and size. Chrome gives each result its frameId; in
+  // Firefox, whose results come without one, the frame asks runtime.
+  // A frame its parent does not count (one in a shadow tree) has no path.
+  function frameInfo() {
+    let path = [];
+    try {
+      for (let w = window; path && w.parent !== w; w = w.parent) {
+        const p = w.parent;
+        let i = 0;
+        while (i < p.frames.length && p.frames[i] !== w) i++;
+        if (i < p.frames.length) path.unshift(i);
+        else path = null;
+      }
+    } catch {
+      path = null;
+    }
+    const ext = typeof browser !== "undefined" ? browser : null;
+    const frameId = ext && typeof ext.runtime.getFrameId === "function" ? ext.runtime.getFrameId(window) : null;
+    return { frameId, path, url: location.href, title: document.title, width: innerWidth, height: innerHeight };
+  }
+
+  async function listFrames(tabId) {
+    if (api.scripting) {
+      const results = await api.scripting.executeScript({ target: { tabId, allFrames: true }, func: frameInfo });
+      return results.filter((r) => r.result).map((r) => ({ ...r.result, frameId: r.frameId }));
+    }
+    const results = await api.tabs.executeScript(tabId, {
+      code: `(${frameInfo})()`,
+      allFrames: true,
+      matchAboutBlank: true,
+    });
+    return results.filter((r) => r && typeof r.frameId === "number");
+  }
+
+  async function injectFrame(tabId, frameId) {
+    if (api.scripting) {
+      await api.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: contentFiles });
+      return;
+    }
+    for (const file of contentFiles) {
+      await api.tabs.executeScript(tabId, { file, frameId, matchAboutBlank: true, runAt: "document_idle" });
+    }
+  }
+
+  const frames = {
+    list: (tabId) => tabCall(() => listFrames(tabId)),
+    send: (tabId, frameId, msg) =>
+      tabCall(async () => {
+        try {
+          return await api.tabs.sendMessage(tabId, msg, { frameId });
+        } catch (err) {
+          if (!noReceiverPattern.test(message(err))) throw err;
+          await injectFrame(tabId, frameId);
+          return await api.tabs.sendMessage(tabId, msg, { frameId });
+        }
+      }),
+  };
+
   function storageArea(area) {
     return {
       // No keys means everything in the area.
@@ -420,6 +481,7 @@
     self: { id: api.runtime.id, origin: new URL(api.runtime.getURL("")).origin },
     tabs,
     content,
+    frames,
     local: storageArea(api.storage.local),
     session: storageArea(api.storage.session),
     fetch: fetchBridge,

@@ -16,6 +16,8 @@ import { READ_ONLY_INTERNAL, dropPending, finishTrusted, prepareTrusted } from '
 import { probe, visibleLinks } from './probe.mjs';
 import { status } from './status.mjs';
 import { putFile, resource } from './files.mjs';
+import { childFrames, frameBox } from './frames.mjs';
+import { getShadowDom, interactiveElements, shadowDomQuery } from './shadow.mjs';
 
 const TOOLS = {
   get_accessibility_tree: getTree,
@@ -32,6 +34,9 @@ const TOOLS = {
   extract_data: extractData,
   wait_for_element: waitForElement,
   wait_for_stable: waitForStable,
+  get_interactive_elements: interactiveElements,
+  get_shadow_dom: getShadowDom,
+  shadow_dom_query: shadowDomQuery,
 };
 
 // INTERNAL entries are the background's, not the model's: they answer
@@ -45,6 +50,8 @@ const INTERNAL = {
   wb_status: status,
   wb_resource: resource,
   wb_put_file: putFile,
+  wb_frames: childFrames,
+  wb_frame_box: frameBox,
 };
 
 // runTool answers one message. With a receipt ({id, doc}) the action is

@@ -393,4 +393,13 @@ export async function finishWithReceipt(rc) {
 
 // The background's own calls that only read the page: they leave a waiting
 // trusted input armed, where any other call ends it.
-export const READ_ONLY_INTERNAL = new Set(['trusted_finish', 'wb_probe', 'wb_links', 'wb_doc', 'wb_status', 'wb_resource']);
+export const READ_ONLY_INTERNAL = new Set([
+  'trusted_finish',
+  'wb_probe',
+  'wb_links',
+  'wb_doc',
+  'wb_status',
+  'wb_resource',
+  'wb_frames',
+  'wb_frame_box',
+]);

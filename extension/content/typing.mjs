@@ -190,13 +190,15 @@ export function fieldValueText(el) {
 }
 
 // editableOf finds the text entry a ref stands for: the element, the
-// control of a label, or the one text entry inside a wrapper.
+// control of a label, or the one text entry inside a wrapper (a web
+// component's open shadow root included).
 function editableOf(el) {
   if (isEditable(el)) return el;
   if (el.localName === 'label' && el.control) return isEditable(el.control) ? el.control : null;
-  const inner = [...el.querySelectorAll('input, textarea, [contenteditable]:not([contenteditable=false])')].filter(
-    (e) => isEditable(e) && isVisible(e),
-  );
+  const inner = [el, el.shadowRoot]
+    .filter(Boolean)
+    .flatMap((r) => [...r.querySelectorAll('input, textarea, [contenteditable]:not([contenteditable=false])')])
+    .filter((e) => isEditable(e) && isVisible(e));
   return inner.length === 1 ? inner[0] : null;
 }
 

@@ -26,6 +26,7 @@ func TestFilesAreDownloadedReadAndUploaded(t *testing.T) {
 	scenario.FilesAreDownloadedReadAndUploaded(t, chrome{})
 }
 func TestAskReadsThePDFTab(t *testing.T) { scenario.AskReadsThePDFTab(t, chrome{}) }
+func TestFramesAndShadowDOM(t *testing.T)      { scenario.FramesAndShadowDOM(t, chrome{}, true) }
 
 // chrome is the scenario.Driver of this suite.
 type chrome struct{}

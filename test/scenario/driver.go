@@ -29,6 +29,7 @@ const (
 type Provider struct {
 	Kind   string // "openai-chat" or "anthropic"
 	APIKey string
+	Tier   string // "" is mid
 }
 
 // OpenAIChat is the provider most scenarios use: OpenAI chat, no key.

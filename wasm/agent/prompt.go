@@ -29,6 +29,7 @@ How to work:
 - Look before you act: read the page with get_accessibility_tree (filter "interactive" for controls) or read_page for text.
 - Act on elements by their ref (like ref_12) with click_ax, type_ax and set_field. Use click with x,y only for things the tree does not show.
 - To read another web page without leaving this one, use fetch_url; navigate only when you must act there.
+- An embedded frame from another site shows in the tree as one iframe line: read it with iframe_read and act with the refs it gives (like f3:ref_12). On pages built from web components, get_interactive_elements lists every control.
 - After an action that changes the page, read it again: refs from an earlier read can be stale, and only the page shows whether the action worked.
 - If something does not work twice, try another way instead of repeating it.
 - Do only what the task asks. Before anything the user did not clearly ask for and that cannot be undone (paying, buying, deleting, sending or publishing), or when the task is ambiguous, ask with clarify.

@@ -248,6 +248,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	}
 	var out agent.Outcome
 	if ru.resume != nil {
+		disp.RestoreTarget(ru.resume.Conversation)
 		out, err = agent.Resume(ctx, opts, *ru.resume)
 	} else {
 		out, err = agent.Run(ctx, opts, history, joinNote(ru.text, ru.note))

@@ -210,8 +210,12 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 	switch call.Name {
 	case protocol.ToolClickAX, protocol.ToolClick:
 		a, refusal = g.checkClick(ctx, call.Name, args)
+	case protocol.ToolIframeClick: // a click_ax inside a frame
+		a, refusal = g.checkClick(ctx, protocol.ToolClickAX, args)
 	case protocol.ToolTypeAX, protocol.ToolTypeText, protocol.ToolSetField:
 		a, refusal = g.checkTyping(ctx, call.Name, args)
+	case protocol.ToolIframeType: // a type_ax inside a frame
+		a, refusal = g.checkTyping(ctx, protocol.ToolTypeAX, args)
 	case protocol.ToolPressKeys:
 		if keys, _ := args["keys"].(string); pressesEnter(keys) {
 			a, refusal = g.checkEnter(ctx, call.Name, args)

@@ -233,3 +233,22 @@ func TestALocalAddressIsLeftToTheToolsRefusal(t *testing.T) {
 	}
 	assert.Empty(t, user.cards, "no card for a request that cannot be sent")
 }
+
+// Actions inside a frame pass the same checks as on the page: the probe
+// reaches the frame's element through its frame ref.
+func TestFrameActionsAreJudgedLikePageActions(t *testing.T) {
+	page := &fakePage{pageURL: "https://pay.example.com/", probe: Probe{Tag: "button", Role: "button", Type: "submit", Name: "Submit", InForm: true, FormMethod: "post"}}
+	user := &fakeUser{}
+	g := newGate("act", "what is on this page?", page.pageURL, page, user)
+	ctx := context.Background()
+	r, _ := g.Check(ctx, call("a", "iframe_click", map[string]any{"ref": "f5:ref_1"}))
+	assert.Contains(t, r, "declined")
+	require.Len(t, user.cards, 1)
+	assert.Equal(t, "iframe_click", user.cards[0].Tool)
+	assert.Equal(t, "f5:ref_1", page.probed[0]["ref"])
+
+	r, _ = g.Check(ctx, call("b", "iframe_type", map[string]any{"ref": "f5:ref_2", "text": "my key is sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8t"}))
+	assert.Contains(t, r, "declined")
+	require.Len(t, user.cards, 2)
+	assert.Equal(t, "type_data", user.cards[1].Category)
+}

@@ -19,6 +19,7 @@ func New() platform.Platform {
 		Tabs:    tabs{host.Get("tabs")},
 		Capture: tabs{host.Get("tabs")},
 		Content: content{host.Get("content")},
+		Frames:  frames{host.Get("frames")},
 		Local:   storage{host.Get("local")},
 		Session: storage{host.Get("session")},
 		Fetch:   &Fetcher{host: host.Get("fetch")},

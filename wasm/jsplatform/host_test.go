@@ -76,6 +76,31 @@ func TestContentInjectsOnceThenRetries(t *testing.T) {
 	}
 }
 
+func TestFramesListAndSendToOne(t *testing.T) {
+	ctx := context.Background()
+	p := New()
+	list, err := p.Frames.List(ctx, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 2 || list[1].ID != 4 || !slices.Equal(list[1].Path, []int{1, 0}) || list[1].URL != "https://pay.example/" || list[1].Width != 300 {
+		t.Fatalf("frames = %+v; want the top frame and frame 4 with the ids the browser gave", list)
+	}
+	reply, err := p.Frames.Send(ctx, 5, 4, json.RawMessage(`{"wb":"tool","name":"get_accessibility_tree","args":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(reply) != `{"ok":true,"result":"get_accessibility_tree in frame 4"}` {
+		t.Fatalf("reply = %s", reply)
+	}
+	if got := string(toJSON(fake().Get("injected"))); !strings.Contains(got, `"4:content/accessibility-tree.js","4:content/content.js"`) {
+		t.Fatalf("injected %s; want the two scripts in frame 4", got)
+	}
+	if _, err := p.Frames.List(ctx, 99); !errors.Is(err, platform.ErrNoTab) {
+		t.Fatalf("List of a closed tab err = %v; want ErrNoTab", err)
+	}
+}
+
 func TestStorageRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	for name, s := range map[string]platform.Storage{"local": New().Local, "session": New().Session} {

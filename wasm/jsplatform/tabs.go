@@ -67,3 +67,26 @@ func (c content) Send(ctx context.Context, tabID int, msg json.RawMessage) (json
 	}
 	return toJSON(v), nil
 }
+
+// frames implements platform.Frames over wbHost.frames.
+type frames struct{ js js.Value }
+
+func (f frames) List(ctx context.Context, tabID int) ([]platform.Frame, error) {
+	v, err := call(ctx, f.js, "list", tabID)
+	if err != nil {
+		return nil, tabErr(err)
+	}
+	var list []platform.Frame
+	if err := json.Unmarshal(toJSON(v), &list); err != nil {
+		return nil, err
+	}
+	return list, nil
+}
+
+func (f frames) Send(ctx context.Context, tabID, frameID int, msg json.RawMessage) (json.RawMessage, error) {
+	v, err := call(ctx, f.js, "send", tabID, frameID, fromJSON(msg))
+	if err != nil {
+		return nil, tabErr(err)
+	}
+	return toJSON(v), nil
+}

@@ -53,6 +53,32 @@ type Content interface {
 	Send(ctx context.Context, tabID int, msg json.RawMessage) (json.RawMessage, error)
 }
 
+// Frames reaches the frames of a tab besides its top one (iframes). It is
+// apart from Content so that fakes of the top frame need not implement it;
+// a nil Frames means only the top frame is reached.
+type Frames interface {
+	// List describes every frame of the tab the extension can script, the
+	// top frame (ID 0) first.
+	List(ctx context.Context, tabID int) ([]Frame, error)
+	// Send is Content.Send to the content script of one frame, injecting
+	// the scripts into that frame when it has none.
+	Send(ctx context.Context, tabID, frameID int, msg json.RawMessage) (json.RawMessage, error)
+}
+
+// Frame is one frame of a tab as the frame itself reports it.
+type Frame struct {
+	ID int `json:"frameId"`
+	// Path is the frame's place in the tree of windows: its index among
+	// its parent's child frames (window.frames), for each level from the
+	// top; empty for the top frame, nil for a frame its parent does not
+	// count among its child frames (an iframe in a shadow tree).
+	Path   []int  `json:"path"`
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+}
+
 // Storage is one storage area (chrome.storage.local or .session).
 // Values are JSON documents.
 type Storage interface {
@@ -201,6 +227,7 @@ type Platform struct {
 	Tabs     Tabs
 	Capture  Capturer // nil: no screenshots
 	Content  Content
+	Frames   Frames  // nil: the top frame only
 	Local    Storage // chrome.storage.local: settings
 	Session  Storage // chrome.storage.session: conversations, run journals
 	Fetch    Fetcher

@@ -247,6 +247,14 @@ const (
 	ToolDownloadSocialMedia  = "download_social_media"
 	ToolReadDownloadedFile   = "read_downloaded_file"
 	ToolUploadFile           = "upload_file"
+	ToolGetInteractive       = "get_interactive_elements"
+	ToolGetShadowDOM         = "get_shadow_dom"
+	ToolShadowDOMQuery       = "shadow_dom_query"
+	ToolGetFrames            = "get_frames"
+	ToolPromoteIframe        = "promote_iframe"
+	ToolIframeRead           = "iframe_read"
+	ToolIframeClick          = "iframe_click"
+	ToolIframeType           = "iframe_type"
 	// ToolLoadSkill is offered beside the catalog, only with skills.
 	ToolLoadSkill = "load_skill"
 )
@@ -262,6 +270,8 @@ const (
 	PageTrustedFinish  = "trusted_finish"  // report what the input changed
 	PageResource       = "wb_resource"     // the URL of the image, media or document a ref shows
 	PagePutFile        = "wb_put_file"     // give a file to a file input or drop zone
+	PageFrames         = "wb_frames"       // the iframes of the document, with their refs
+	PageFrameBox       = "wb_frame_box"    // a point in a child frame, in this frame's viewport
 )
 
 // The groups, each in the order docs/PROTOCOL.md lists it. Groups maps
@@ -305,9 +315,12 @@ var (
 		ToolClickAX, ToolTypeAX, ToolSetField, ToolClick, ToolTypeText, ToolPressKeys, ToolNavigate,
 		ToolGoBack, ToolGoForward, ToolDownloadFiles, ToolDownloadResource, ToolDownloadSocialMedia,
 		ToolReadDownloadedFile, ToolUploadFile, ToolDone, ToolClarify, ToolScratchpadWrite, ToolProgressUpdate,
-		ToolProgressRead, ToolScheduleResume, ToolScheduleTask, ToolLoadSkill,
+		ToolProgressRead, ToolScheduleResume, ToolScheduleTask, ToolGetInteractive, ToolGetShadowDOM,
+		ToolShadowDOMQuery, ToolGetFrames, ToolPromoteIframe, ToolIframeRead, ToolIframeClick, ToolIframeType,
+		ToolLoadSkill,
 	}
-	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish, PageResource, PagePutFile}
+	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish,
+		PageResource, PagePutFile, PageFrames, PageFrameBox}
 
 	Groups = map[string][]string{
 		"ACTION": Actions, "MESSAGE": Messages, "EVENT": Events, "STATUS": Statuses, "STORAGE": Keys,

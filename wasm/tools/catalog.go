@@ -17,6 +17,7 @@ const (
 	inTabs              // background, through platform.Tabs
 	inAgent             // the agent loop itself (done, clarify)
 	inBackground        // the background alone (fetch_url, PDFs, downloads)
+	inFrame             // the frames of the tab (frames.go)
 )
 
 // Columns of the spec's tool table.
@@ -46,6 +47,8 @@ type tool struct {
 	// chromeOnly tools need an API only Chrome has (the debugger, the
 	// WebMCP domain); Firefox never offers them (the table's "C").
 	chromeOnly bool
+	// page is the content-script tool an iframe_* tool runs in its frame.
+	page string
 	// check enforces argument rules a flat schema cannot express.
 	check func(args map[string]any) error
 }

@@ -27,6 +27,9 @@ type Dispatcher struct {
 	lastFetch *fetched
 	// allowed are the private hosts the user named (AllowHosts).
 	allowed []allowedHost
+	// frame is the frame promote_iframe made the target of reads and of
+	// actions without a ref (0: the top page); frames.go.
+	frame int
 }
 
 // NewDispatcher returns a Dispatcher for the tab that wraps page content
@@ -72,6 +75,8 @@ func (d *Dispatcher) ExecuteOnce(ctx context.Context, call llm.ToolCall, r Recei
 		return d.runTabs(ctx, t, args, r)
 	case inBackground:
 		return d.runBackground(ctx, t, args)
+	case inFrame:
+		return d.runFrame(ctx, t, args, call.Arguments, r)
 	}
 	return "", fmt.Errorf("%s is handled by the agent loop, not the page", t.name)
 }
@@ -87,6 +92,17 @@ type contentReply struct {
 }
 
 func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]any, raw string, r Receipt) (string, error) {
+	frame := d.route(args)
+	if frame != 0 && !t.readOnly {
+		if err := d.checkFrame(ctx, frame); err != nil {
+			return "", err
+		}
+	}
+	return d.runContentIn(ctx, frame, t, args, raw, r)
+}
+
+// runContentIn runs t in the content script of frame.
+func (d *Dispatcher) runContentIn(ctx context.Context, frame int, t *tool, args map[string]any, raw string, r Receipt) (string, error) {
 	limit := MaxResultChars
 	if t.name == protocol.ToolGetAccessibilityTree || t.name == protocol.ToolReadPage {
 		page := d.window.pageSize(t.name, args, raw)
@@ -107,9 +123,9 @@ func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]an
 	var text, note string
 	var toolErr error
 	if d.usesTrustedInput(t) {
-		text, note, toolErr = d.sendTrusted(ctx, t, args, msg, receipt)
+		text, note, toolErr = d.sendTrusted(ctx, frame, t, args, msg, receipt)
 	} else {
-		text, toolErr = d.send(ctx, t, msg)
+		text, toolErr = d.send(ctx, frame, t, msg)
 		// A dialog the page opened (a timer, a synthetic action) is
 		// reported with the result it happened during.
 		note = d.b.dialogNote(d.takeDialogs(ctx))
@@ -135,9 +151,15 @@ func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]an
 			text += "\n" + loadReport(tab, loaded)
 		}
 	}
+	if closed, err := d.closedShadow(ctx, t, frame, args, toolErr); err != nil {
+		return "", err
+	} else if closed != "" {
+		text += "\n" + closed
+	}
+	text = qualifyRefs(text, frame)
 	if pe := (*pageError)(nil); errors.As(toolErr, &pe) {
 		prefix := t.name + " failed. The page's message:\n"
-		return "", errors.New(prefix + d.b.pageResultWithin(pe.text, "", MaxResultChars-len(prefix)))
+		return "", errors.New(prefix + d.b.pageResultWithin(qualifyRefs(pe.text, frame), "", MaxResultChars-len(prefix)))
 	}
 	if toolErr != nil {
 		return "", errors.New(Neutralise(toolErr.Error()))
@@ -155,9 +177,10 @@ type pageError struct{ text string }
 
 func (e *pageError) Error() string { return e.text }
 
-// send delivers the tool message and decodes the reply.
-func (d *Dispatcher) send(ctx context.Context, t *tool, msg json.RawMessage) (string, error) {
-	raw, err := d.p.Content.Send(ctx, d.tabID, msg)
+// send delivers the tool message to frame's content script and decodes
+// the reply.
+func (d *Dispatcher) send(ctx context.Context, frame int, t *tool, msg json.RawMessage) (string, error) {
+	raw, err := d.sendRaw(ctx, frame, msg)
 	if err != nil {
 		return "", fmt.Errorf("%s could not reach the page: %v", t.name, err)
 	}

@@ -182,7 +182,7 @@ func (d *Dispatcher) download(ctx context.Context, tool string, urls []string) (
 // a link at it.
 func (d *Dispatcher) Resource(ctx context.Context, args map[string]any) (guard.Resource, error) {
 	var r guard.Resource
-	raw, err := d.internal(ctx, protocol.PageResource, args)
+	raw, err := d.internal(ctx, 0, protocol.PageResource, args)
 	if err != nil {
 		return r, err
 	}
@@ -420,7 +420,7 @@ func (d *Dispatcher) uploadFile(ctx context.Context, args map[string]any) (strin
 	if err != nil {
 		return "", err
 	}
-	text, err := d.send(ctx, byName()[tool], msg)
+	text, err := d.send(ctx, 0, byName()[tool], msg)
 	if pe := (*pageError)(nil); errors.As(err, &pe) {
 		prefix := tool + " failed. The page's message:\n"
 		return "", errors.New(prefix + d.b.pageResultWithin(pe.text, "", MaxResultChars-len(prefix)))

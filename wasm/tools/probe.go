@@ -14,7 +14,7 @@ import (
 // an action would reach (wb_probe) without acting on it.
 func (d *Dispatcher) Probe(ctx context.Context, args map[string]any) (guard.Probe, error) {
 	var p guard.Probe
-	raw, err := d.internal(ctx, protocol.PageProbe, args)
+	raw, err := d.internal(ctx, d.route(args), protocol.PageProbe, args)
 	if err != nil {
 		return p, err
 	}
@@ -26,7 +26,7 @@ func (d *Dispatcher) Probe(ctx context.Context, args map[string]any) (guard.Prob
 
 // Links implements guard.Prober: the page's URL and its visible links.
 func (d *Dispatcher) Links(ctx context.Context) (string, []string, error) {
-	raw, err := d.internal(ctx, protocol.PageLinks, map[string]any{})
+	raw, err := d.internal(ctx, 0, protocol.PageLinks, map[string]any{})
 	if err != nil {
 		return "", nil, err
 	}
@@ -40,14 +40,14 @@ func (d *Dispatcher) Links(ctx context.Context) (string, []string, error) {
 	return l.URL, l.Links, nil
 }
 
-// internal runs one of the content script's background-only entries and
-// returns its result object.
-func (d *Dispatcher) internal(ctx context.Context, name string, args map[string]any) (json.RawMessage, error) {
+// internal runs one of the background-only entries of frame's content
+// script and returns its result object.
+func (d *Dispatcher) internal(ctx context.Context, frame int, name string, args map[string]any) (json.RawMessage, error) {
 	msg, err := json.Marshal(map[string]any{"wb": "tool", "name": name, "args": args})
 	if err != nil {
 		return nil, err
 	}
-	raw, err := d.p.Content.Send(ctx, d.tabID, msg)
+	raw, err := d.sendRaw(ctx, frame, msg)
 	if err != nil {
 		return nil, fmt.Errorf("WebBrain could not check the page before acting: %v", err)
 	}
@@ -71,10 +71,25 @@ type PageStatus struct {
 	Notices []string `json:"notices"`
 }
 
-// Status reads the tab's PageStatus.
+// Status reads the tab's PageStatus: the top page's, with the errors and
+// notices of the frame promote_iframe chose, where the task went on.
 func (d *Dispatcher) Status(ctx context.Context) (PageStatus, error) {
+	s, err := d.statusOf(ctx, 0)
+	if err != nil || d.frame == 0 {
+		return s, err
+	}
+	f, err := d.statusOf(ctx, d.frame)
+	if err != nil {
+		return s, err
+	}
+	s.Errors = append(s.Errors, f.Errors...)
+	s.Notices = append(s.Notices, f.Notices...)
+	return s, nil
+}
+
+func (d *Dispatcher) statusOf(ctx context.Context, frame int) (PageStatus, error) {
 	var s PageStatus
-	raw, err := d.internal(ctx, protocol.PageStatus, map[string]any{})
+	raw, err := d.internal(ctx, frame, protocol.PageStatus, map[string]any{})
 	if err != nil {
 		return s, err
 	}

@@ -39,8 +39,12 @@ func (d *Dispatcher) Locate(ctx context.Context, call llm.ToolCall) (string, err
 		return "", nil
 	}
 	switch {
-	case t.runs == inContent:
-		raw, err := d.send(ctx, t, json.RawMessage(`{"wb":"tool","name":"`+protocol.PageDoc+`","args":{}}`))
+	case t.runs == inContent || t.runs == inFrame:
+		args, err := parseArgs(t, call.Arguments)
+		if err != nil {
+			return "", nil // the dispatch reports it
+		}
+		raw, err := d.send(ctx, d.route(args), t, json.RawMessage(`{"wb":"tool","name":"`+protocol.PageDoc+`","args":{}}`))
 		if err != nil {
 			return "", err
 		}

@@ -286,6 +286,70 @@ var catalog = []tool{
 			`"append":{"type":"boolean","description":"add to the note instead of replacing it"}},"required":["text"]}`,
 		cols: colActAll, runs: inAgent, readOnly: true,
 	},
+	{
+		name: protocol.ToolGetInteractive,
+		desc: "List every control of the page in one flat list: links, buttons, fields, checkboxes and the like, also those inside web components (shadow DOM) and same-origin frames, each with its role, name, value or state and ref. " +
+			"Use it on pages built from web components, or to find a control quickly.",
+		params: `{"type":"object","properties":{` +
+			`"maxItems":{"type":"integer","minimum":1,"maximum":500,"description":"most controls to list (default 200)"}}}`,
+		cols: colAsk | colMid | colFull, runs: inContent, readOnly: true,
+	},
+	{
+		name: protocol.ToolGetShadowDOM,
+		desc: "Show the open shadow roots (web components' insides) of an element, or of the whole page without ref: each host and its shadow tree as tags, ids, classes, text and refs. Where the browser allows, the page's closed roots follow, without refs.",
+		params: `{"type":"object","properties":{` +
+			`"ref":{"type":"string","description":"ref of the host or of an element around hosts; omit for the whole page"},` +
+			`"maxDepth":{"type":"integer","minimum":1,"maximum":30,"description":"levels of each shadow tree to show (default 12)"}}}`,
+		cols: colFull, runs: inContent, readOnly: true,
+	},
+	{
+		name: protocol.ToolShadowDOMQuery,
+		desc: "Find elements by CSS selector inside the page's shadow roots, open and closed. Matches in open roots come with refs; matches in closed roots come with the x,y to click them at.",
+		params: `{"type":"object","properties":{` +
+			`"selector":{"type":"string","description":"CSS selector, matched inside each shadow root"},` +
+			`"maxResults":{"type":"integer","minimum":1,"maximum":100,"description":"most matches to return (default 30)"}},"required":["selector"]}`,
+		cols: colFull, runs: inContent, readOnly: true, chromeOnly: true,
+	},
+	{
+		name:   protocol.ToolGetFrames,
+		desc:   "List the frames (iframes) of the tab: id, URL, same-origin or cross-origin, size, and the ref of the iframe in the page's tree.",
+		params: `{"type":"object","properties":{}}`,
+		cols:   colFull, runs: inFrame, readOnly: true,
+	},
+	{
+		name: protocol.ToolPromoteIframe,
+		desc: "Make a frame the target of the following reads and of actions without a ref (get_accessibility_tree, read_page, type_text, press_keys, click at x,y), for a task that lives inside an embedded frame (a payment form, a chat widget, an editor). " +
+			"frame is the iframe's ref in the tree or a frame id from get_frames; \"f0\" returns to the page. To open the frame's page on its own, navigate to its URL instead.",
+		params: `{"type":"object","properties":{"frame":{"type":"string","description":"ref of the iframe (ref_7), a frame id (f3), or f0 for the page"}},"required":["frame"]}`,
+		cols:   colMid | colFull, runs: inFrame, readOnly: true,
+	},
+	{
+		name: protocol.ToolIframeRead,
+		desc: "Read a frame (iframe) of the page, also a cross-origin one, as an accessibility tree whose refs look like f3:ref_12 (or its text with text true). iframe_click and iframe_type take those refs.",
+		params: `{"type":"object","properties":{` +
+			`"frame":{"type":"string","description":"ref of the iframe in the page's tree (ref_7) or a frame id from get_frames (f3)"},` +
+			`"text":{"type":"boolean","description":"read the frame's text instead of its tree"},` +
+			`"filter":{"type":"string","enum":["interactive","visible","all"]},` +
+			`"maxChars":{"type":"integer","minimum":500,"maximum":6000},` +
+			`"continuation":{"type":"string","description":"the continuation value from the previous, truncated result"}},"required":["frame"]}`,
+		cols: colMid | colFull, runs: inFrame, readOnly: true,
+	},
+	{
+		name:   protocol.ToolIframeClick,
+		desc:   "Click an element inside a frame by the ref iframe_read gave (like f3:ref_12).",
+		params: `{"type":"object","properties":{"ref":{"type":"string","description":"element ref from iframe_read, e.g. f3:ref_12"}},"required":["ref"]}`,
+		cols:   colMid | colFull, runs: inFrame, page: protocol.ToolClickAX, mayNavigate: true,
+	},
+	{
+		name: protocol.ToolIframeType,
+		desc: "Type text into a field inside a frame by the ref iframe_read gave (like f3:ref_12). It replaces the current value unless clear is false; submit presses Enter afterwards.",
+		params: `{"type":"object","properties":{` +
+			`"ref":{"type":"string","description":"element ref from iframe_read, e.g. f3:ref_12"},` +
+			`"text":{"type":"string"},` +
+			`"clear":{"type":"boolean","description":"replace the current value (default true); false appends"},` +
+			`"submit":{"type":"boolean","description":"press Enter after typing (default false)"}},"required":["ref","text"]}`,
+		cols: colMid | colFull, runs: inFrame, page: protocol.ToolTypeAX, mayNavigate: true,
+	},
 }
 
 // requireOne accepts arguments that carry at least one of the names.

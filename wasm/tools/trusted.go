@@ -40,14 +40,14 @@ type trustedStep struct {
 // (no debugger could attach: another debugger, a chrome:// page) nothing
 // reached the page, so the synthetic path runs instead and note says so.
 // A failure part-way is an error: repeating the input could duplicate it.
-func (d *Dispatcher) sendTrusted(ctx context.Context, t *tool, args map[string]any, synthetic json.RawMessage, receipt map[string]string) (text, note string, err error) {
+func (d *Dispatcher) sendTrusted(ctx context.Context, frame int, t *tool, args map[string]any, synthetic json.RawMessage, receipt map[string]string) (text, note string, err error) {
 	// Under a receipt the page answers a prepare it has seen with what is
 	// still missing, or with Done (docs/decisions/exactly-once.md).
 	prep, err := json.Marshal(map[string]any{"wb": "tool", "name": protocol.PageTrustedPrepare, "args": map[string]any{"tool": t.name, "args": args}, "receipt": receipt})
 	if err != nil {
 		return "", "", err
 	}
-	raw, err := d.send(ctx, t, prep)
+	raw, err := d.send(ctx, frame, t, prep)
 	if err != nil {
 		return "", "", err
 	}
@@ -58,13 +58,17 @@ func (d *Dispatcher) sendTrusted(ctx context.Context, t *tool, args map[string]a
 	if plan.Done != "" {
 		return plan.Done, "", nil
 	}
+	// A frame's points are in its own viewport; CDP input takes the top's.
+	if err := d.pointsToTop(ctx, frame, plan.Steps); err != nil {
+		return "", "", fmt.Errorf("%s: %v", t.name, err)
+	}
 	sent, cdpErr := d.dispatchSteps(ctx, plan.Steps)
 	if ctx.Err() != nil {
 		return "", "", ctx.Err()
 	}
 	if cdpErr != nil && sent == 0 {
 		note = fmt.Sprintf("Trusted input was unavailable (%v), so synthetic events were used; pages that check event.isTrusted may ignore them.", cdpErr)
-		text, err = d.send(ctx, t, synthetic)
+		text, err = d.send(ctx, frame, t, synthetic)
 		return text, note, err
 	}
 	if cdpErr != nil {
@@ -76,7 +80,7 @@ func (d *Dispatcher) sendTrusted(ctx context.Context, t *tool, args map[string]a
 	if err != nil {
 		return "", "", err
 	}
-	text, err = d.send(ctx, t, finish)
+	text, err = d.send(ctx, frame, t, finish)
 	return text, d.b.dialogNote(d.takeDialogs(ctx)), err
 }
 

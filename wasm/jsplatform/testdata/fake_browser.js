@@ -5,7 +5,7 @@
 
 (() => {
   const noReceiver = () => new Error("Could not establish connection. Receiving end does not exist.");
-  const rec = { calls: [], injected: [], requests: [], contentReady: false };
+  const rec = { calls: [], injected: [], requests: [], ready: new Set() };
   globalThis.fakeBrowser = rec;
 
   function area() {
@@ -51,14 +51,26 @@
       },
       sendMessage: async (id, msg, opts) => {
         tab(id);
-        if (!rec.contentReady) throw noReceiver();
+        if (!rec.ready.has(opts.frameId)) throw noReceiver();
         return { ok: true, result: `${msg.name} in frame ${opts.frameId}` };
       },
     },
     scripting: {
+      // Tab 5 has a top frame and frame 4, a child of the top's second
+      // child frame; a frame where nothing can run gives no result.
       executeScript: async (injection) => {
-        rec.injected.push(...injection.files);
-        rec.contentReady = true;
+        tab(injection.target.tabId);
+        if (injection.func) {
+          const frame = (frameId, path, url) => ({
+            frameId,
+            result: { frameId: null, path, url, title: "", width: 300, height: 150 },
+          });
+          return [frame(0, [], "https://example.com/"), frame(4, [1, 0], "https://pay.example/"), { frameId: 6 }];
+        }
+        for (const frameId of injection.target.frameIds) {
+          rec.injected.push(...injection.files.map((f) => (frameId ? `${frameId}:${f}` : f)));
+          rec.ready.add(frameId);
+        }
         return [];
       },
     },
