@@ -25,8 +25,8 @@ func TestInjection(t *testing.T)               { scenario.Injection(t, chrome{})
 func TestFilesAreDownloadedReadAndUploaded(t *testing.T) {
 	scenario.FilesAreDownloadedReadAndUploaded(t, chrome{})
 }
-func TestAskReadsThePDFTab(t *testing.T) { scenario.AskReadsThePDFTab(t, chrome{}) }
-func TestFramesAndShadowDOM(t *testing.T)      { scenario.FramesAndShadowDOM(t, chrome{}, true) }
+func TestAskReadsThePDFTab(t *testing.T)  { scenario.AskReadsThePDFTab(t, chrome{}) }
+func TestFramesAndShadowDOM(t *testing.T) { scenario.FramesAndShadowDOM(t, chrome{}, true) }
 
 // chrome is the scenario.Driver of this suite.
 type chrome struct{}

@@ -22,8 +22,8 @@ func TestInjection(t *testing.T)               { scenario.Injection(t, firefoxDr
 func TestFilesAreDownloadedReadAndUploaded(t *testing.T) {
 	scenario.FilesAreDownloadedReadAndUploaded(t, firefoxDriver{})
 }
-func TestAskReadsThePDFTab(t *testing.T) { scenario.AskReadsThePDFTab(t, firefoxDriver{}) }
-func TestFramesAndShadowDOM(t *testing.T)      { scenario.FramesAndShadowDOM(t, firefoxDriver{}, false) }
+func TestAskReadsThePDFTab(t *testing.T)  { scenario.AskReadsThePDFTab(t, firefoxDriver{}) }
+func TestFramesAndShadowDOM(t *testing.T) { scenario.FramesAndShadowDOM(t, firefoxDriver{}, false) }
 
 // firefoxDriver is the scenario.Driver of this suite: the panel opens as a
 // tab of sidepanel.html bound to the fixture tab.
