@@ -45,6 +45,23 @@
     capture: (tabId) => tabCall(() => capture(tabId)),
   };
 
+  // The window that shows a tab: new_tab opens a tab beside it without
+  // switching to it; resize_window sets its outer size (a maximized or
+  // full-screen window cannot take a size, so it becomes a normal one).
+  const windows = {
+    openTab: (tabId, url) =>
+      tabCall(async () => {
+        const t = await api.tabs.get(tabId);
+        return tabInfo(await api.tabs.create({ url, windowId: t.windowId, index: t.index + 1, active: false }));
+      }),
+    resize: (tabId, width, height) =>
+      tabCall(async () => {
+        const t = await api.tabs.get(tabId);
+        const w = await api.windows.update(t.windowId, { state: "normal", width, height });
+        return { width: w.width ?? 0, height: w.height ?? 0, state: w.state ?? "" };
+      }),
+  };
+
   // Screenshots of the visible viewport as JPEG, resolving to
   // {mediaType, data} with data in base64. Firefox captures any tab with
   // tabs.captureTab. Chrome uses the debugger (attached for trusted input
@@ -311,6 +328,7 @@
     // The router answers only senders with this id and origin.
     self: { id: api.runtime.id, origin: new URL(api.runtime.getURL("")).origin },
     tabs,
+    windows,
     content,
     local: storageArea(api.storage.local),
     session: storageArea(api.storage.session),

@@ -154,6 +154,8 @@ export const CATEGORY = Object.freeze({
   TYPE_DATA: "type_data",
   NAVIGATE: "navigate",
   FETCH: "fetch",
+  CAPTCHA: "captcha",
+  WEBMCP: "webmcp",
 });
 
 // tabKey is the storage.session key of a STORAGE prefix for a tab.

@@ -15,6 +15,10 @@ import { docInfo, receiptOf, withReceipt } from './receipts.mjs';
 import { READ_ONLY_INTERNAL, dropPending, finishTrusted, prepareTrusted } from './trusted.mjs';
 import { probe, visibleLinks } from './probe.mjs';
 import { status } from './status.mjs';
+import { hover } from './hover.mjs';
+import { dragDrop } from './drag.mjs';
+import { verifyForm } from './verify.mjs';
+import { applyCaptcha, findCaptcha } from './captcha.mjs';
 
 const TOOLS = {
   get_accessibility_tree: getTree,
@@ -31,6 +35,9 @@ const TOOLS = {
   extract_data: extractData,
   wait_for_element: waitForElement,
   wait_for_stable: waitForStable,
+  hover,
+  drag_drop: dragDrop,
+  verify_form: verifyForm,
 };
 
 // INTERNAL entries are the background's, not the model's: they answer
@@ -42,6 +49,9 @@ const INTERNAL = {
   wb_probe: probe,
   wb_links: visibleLinks,
   wb_status: status,
+  wb_viewport: () => ({ width: window.innerWidth, height: window.innerHeight }),
+  wb_captcha: findCaptcha,
+  wb_captcha_apply: applyCaptcha,
 };
 
 // runTool answers one message. With a receipt ({id, doc}) the action is

@@ -20,6 +20,8 @@ import {
 } from './typing.mjs';
 import { MODIFIERS, MOD_KEYS, NAMED, charKey, named, parseChord, parseKeys, pressChord } from './keys.mjs';
 import { observe, watch } from './observe.mjs';
+import { hoverReport, hoverTarget, revealWatch } from './hover.mjs';
+import { dragPlan, dragReport, html5OrPointer } from './drag.mjs';
 import {
   changedReply,
   evidenceNow,
@@ -183,12 +185,45 @@ function preparePress(args) {
   };
 }
 
+// A hover is one pointer move; what it revealed is read at the finish.
+function prepareHover(args) {
+  const h = hoverTarget(args);
+  const shownNow = revealWatch(h.el);
+  return {
+    kind: 'hover',
+    el: h.el,
+    what: describe(h.el),
+    steps: [{ hover: toTop(h.el, h.point) }],
+    redo: () => prepareHover(args),
+    watch: () => watch(h.el, { reportSubject: false }),
+    finish: (changes) => hoverReport(h, changes, shownNow(), false),
+  };
+}
+
+// A pointer drag is sent as trusted input; HTML5 drag and drop is run
+// here with synthetic DragEvents (trusted mouse input cannot carry a
+// DataTransfer without intercepting the browser's drag).
+async function prepareDrag(args) {
+  const plan = dragPlan(args);
+  if (plan.method === 'html5') return { done: await html5OrPointer(plan) };
+  return {
+    kind: 'drag',
+    el: plan.src,
+    what: describe(plan.src),
+    steps: [{ drag: { from: toTop(plan.src, plan.from), to: toTop(plan.tgt, plan.to) } }],
+    watch: () => watch(plan.src, { reportSubject: false }),
+    finish: (changes) => dragReport(plan, changes, null),
+  };
+}
+
 const PREPARE = {
   click_ax: (a) => prepareClick(resolve(a.ref)),
   click: (a) => (hasRef(a) ? prepareClick(resolve(a.ref)) : preparePointClick(a)),
   type_ax: (a) => prepareTyping(typeAxField(a), String(a.text), { clear: a.clear !== false, submit: !!a.submit }),
   type_text: (a) => prepareTyping(focusedField(a), String(a.text), { clear: false, submit: false }),
   press_keys: preparePress,
+  hover: prepareHover,
+  drag_drop: prepareDrag,
 };
 
 function planFor(args) {
@@ -278,7 +313,7 @@ export async function prepareWithReceipt(args, rc) {
 async function resumePlan(r, id) {
   const m = missing(r);
   if (m.done) return { done: r.finish(await changesOf(id)) };
-  if (r.kind === 'click') return r.redo();
+  if (r.kind === 'click' || r.kind === 'hover') return r.redo();
   if (r.kind === 'press') return { ...r, steps: r.steps.slice(m.from), chords: r.chords.slice(m.from) };
   if (m.all) return { ...r, steps: typingSteps(r.el, r.text, r.opts) };
   const steps = typingSteps(r.el, m.text, { clear: false, submit: m.enter });
@@ -317,7 +352,7 @@ export async function syntheticRest(r, id, act) {
 
 function interrupted(r, detail) {
   fail(
-    `The ${r.kind === 'click' ? 'click on' : r.kind === 'type' ? 'typing into' : 'key presses on'} ${r.what} was interrupted ` +
+    `The ${{ click: 'click on', type: 'typing into', drag: 'drag of' }[r.kind] || 'key presses on'} ${r.what} was interrupted ` +
       `(the extension restarted while sending its input) and ${detail}, so whether it took effect is unknown. ` +
       'Read the page before acting again; do not repeat it blindly.',
   );
@@ -332,6 +367,8 @@ function connected(r, detail) {
 // planned again in full; {from}: press_keys from that key on; {text,
 // enter}: the part of the text the field does not hold yet, and Enter.
 function missing(r) {
+  if (r.kind === 'hover') return { all: true }; // moving the pointer there again changes nothing more
+  if (r.kind === 'drag') interrupted(r, 'whether the drop happened cannot be told from the page');
   if (r.kind === 'click') {
     if (seen.clicks > r.clicksAt) return { done: true };
     connected(r, 'no click had reached the page');
@@ -393,4 +430,12 @@ export async function finishWithReceipt(rc) {
 
 // The background's own calls that only read the page: they leave a waiting
 // trusted input armed, where any other call ends it.
-export const READ_ONLY_INTERNAL = new Set(['trusted_finish', 'wb_probe', 'wb_links', 'wb_doc', 'wb_status']);
+export const READ_ONLY_INTERNAL = new Set([
+  'trusted_finish',
+  'wb_probe',
+  'wb_links',
+  'wb_doc',
+  'wb_status',
+  'wb_viewport',
+  'wb_captcha',
+]);

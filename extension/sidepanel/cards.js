@@ -107,6 +107,8 @@ const CATEGORY_LABEL = {
   [CATEGORY.TYPE_DATA]: "Enter your data",
   [CATEGORY.NAVIGATE]: "Open a page",
   [CATEGORY.FETCH]: "Fetch a page",
+  [CATEGORY.CAPTCHA]: "Solve a CAPTCHA",
+  [CATEGORY.WEBMCP]: "Run a page's tool",
 };
 
 // approvalOutcome is the card's final line for an approval_resolved event.

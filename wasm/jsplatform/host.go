@@ -34,6 +34,9 @@ func New() platform.Platform {
 	if d := host.Get("debugger"); d.Truthy() {
 		p.Debugger = debugger{d}
 	}
+	if w := host.Get("windows"); w.Truthy() {
+		p.Windows = windows{w}
+	}
 	if d := host.Get("dns"); d.Truthy() {
 		p.Resolve = resolver{d}
 	}

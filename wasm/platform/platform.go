@@ -38,6 +38,25 @@ type Tabs interface {
 	GoForward(ctx context.Context, tabID int) error
 }
 
+// Windows reaches the browser window that shows a tab. It is apart from
+// Tabs so that tab fakes need not implement it; nil means unavailable.
+type Windows interface {
+	// OpenTab opens url in a new tab beside tabID, in its window, without
+	// switching to it, and returns the new tab.
+	OpenTab(ctx context.Context, tabID int, url string) (Tab, error)
+	// Resize sets the outer size of tabID's window (CSS pixels; a
+	// maximized or full-screen window becomes a normal one first) and
+	// returns the size the browser gave it.
+	Resize(ctx context.Context, tabID, width, height int) (Window, error)
+}
+
+// Window is a browser window's outer size and state.
+type Window struct {
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	State  string `json:"state"` // normal, maximized, minimized, fullscreen
+}
+
 // Capturer takes a screenshot of the visible part of a tab. It is apart
 // from Tabs so that tab fakes need not implement it; a nil Capturer means
 // screenshots are unavailable.
@@ -160,6 +179,7 @@ type Broadcaster interface {
 // Platform bundles everything the background needs.
 type Platform struct {
 	Tabs     Tabs
+	Windows  Windows  // nil: no new tabs or window sizes
 	Capture  Capturer // nil: no screenshots
 	Content  Content
 	Local    Storage // chrome.storage.local: settings

@@ -194,6 +194,8 @@ const (
 	CategoryTypeData = "type_data" // typing a secret that came from a page
 	CategoryNavigate = "navigate"
 	CategoryFetch    = "fetch"
+	CategoryCaptcha  = "captcha" // a CAPTCHA sent to the user's solver service
+	CategoryWebMCP   = "webmcp"  // a tool the page registered through WebMCP
 )
 
 // Tools the model may call. Which exist, and where each runs, is the
@@ -217,6 +219,14 @@ const (
 	ToolNavigate             = "navigate"
 	ToolGoBack               = "go_back"
 	ToolGoForward            = "go_forward"
+	ToolHover                = "hover"
+	ToolDragDrop             = "drag_drop"
+	ToolVerifyForm           = "verify_form"
+	ToolResizeWindow         = "resize_window"
+	ToolNewTab               = "new_tab"
+	ToolSolveCaptcha         = "solve_captcha"
+	ToolListWebMCPTools      = "list_webmcp_tools"
+	ToolExecuteWebMCPTool    = "execute_webmcp_tool"
 	ToolDone                 = "done"
 	ToolClarify              = "clarify"
 	// ToolLoadSkill is offered beside the catalog, only with skills.
@@ -226,12 +236,15 @@ const (
 // Entries of the content script that only the background calls, never the
 // model ({wb: "tool", name, args}).
 const (
-	PageDoc            = "wb_doc"          // this document's id and URL
-	PageProbe          = "wb_probe"        // describe a control for the action gate
-	PageLinks          = "wb_links"        // the links a person can see
-	PageStatus         = "wb_status"       // the errors and notices the page shows
-	PageTrustedPrepare = "trusted_prepare" // plan Chrome's trusted input
-	PageTrustedFinish  = "trusted_finish"  // report what the input changed
+	PageDoc            = "wb_doc"           // this document's id and URL
+	PageProbe          = "wb_probe"         // describe a control for the action gate
+	PageLinks          = "wb_links"         // the links a person can see
+	PageStatus         = "wb_status"        // the errors and notices the page shows
+	PageTrustedPrepare = "trusted_prepare"  // plan Chrome's trusted input
+	PageTrustedFinish  = "trusted_finish"   // report what the input changed
+	PageViewport       = "wb_viewport"      // the viewport's size, after resize_window
+	PageCaptcha        = "wb_captcha"       // the CAPTCHA widget the page shows, for solve_captcha
+	PageCaptchaApply   = "wb_captcha_apply" // put a solver's token into the widget's response field
 )
 
 // The groups, each in the order docs/PROTOCOL.md lists it. Groups maps
@@ -249,6 +262,7 @@ var (
 		EventModeChanged, EventRunMode, EventLoopWarning, EventContextCompacted,
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
 	}
+	Browsers      = []string{BrowserChrome, BrowserFirefox}
 	Statuses      = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct}
@@ -264,14 +278,19 @@ var (
 	Categories    = []string{
 		CategorySend, CategoryPublish, CategoryDelete, CategoryPayment, CategoryPurchase, CategoryShare,
 		CategoryAccount, CategorySubmit, CategoryTypeData, CategoryNavigate, CategoryFetch,
+		CategoryCaptcha, CategoryWebMCP,
 	}
 	Tools = []string{
 		ToolGetAccessibilityTree, ToolReadPage, ToolGetSelection, ToolGetWindowInfo, ToolExtractData,
 		ToolFetchURL, ToolScroll, ToolWaitForStable, ToolWaitForElement, ToolClickAX, ToolTypeAX,
 		ToolSetField, ToolClick, ToolTypeText, ToolPressKeys, ToolNavigate, ToolGoBack, ToolGoForward,
-		ToolDone, ToolClarify, ToolLoadSkill,
+		ToolHover, ToolDragDrop, ToolVerifyForm, ToolResizeWindow, ToolNewTab, ToolSolveCaptcha,
+		ToolListWebMCPTools, ToolExecuteWebMCPTool, ToolDone, ToolClarify, ToolLoadSkill,
 	}
-	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish}
+	PageEntries = []string{
+		PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish,
+		PageViewport, PageCaptcha, PageCaptchaApply,
+	}
 
 	Groups = map[string][]string{
 		"ACTION": Actions, "MESSAGE": Messages, "EVENT": Events, "STATUS": Statuses, "STORAGE": Keys,

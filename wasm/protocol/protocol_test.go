@@ -88,7 +88,7 @@ var groupOf = map[string][]string{
 	"Kind": protocol.Kinds, "Decision": protocol.Decisions, "Resolved": protocol.Resolved,
 	"Compacted": protocol.Compacted, "Category": protocol.Categories, "Tool": protocol.Tools,
 	"Page": protocol.PageEntries, "Planner": protocol.Planners, "Review": protocol.Reviews,
-	"Plan": protocol.PlanDecisions, "Route": protocol.Routes,
+	"Plan": protocol.PlanDecisions, "Route": protocol.Routes, "Browser": protocol.Browsers,
 }
 
 // TestGroupsHoldEveryConstant: every string constant of the package is in

@@ -37,6 +37,12 @@ type Settings struct {
 	// DecisionProvider is the id of the provider that answers closed
 	// questions about the user's words (package decide); "" for none.
 	DecisionProvider string `json:"decisionProvider"`
+	// ExperimentalWebMCP offers list_webmcp_tools and execute_webmcp_tool
+	// in Chrome (off by default).
+	ExperimentalWebMCP bool `json:"experimentalWebMCP"`
+	// CaptchaSolverKey is the user's CapSolver key for solve_captcha; ""
+	// for none. Like a provider's key, it never goes back to a page.
+	CaptchaSolverKey string `json:"captchaSolverKey"`
 }
 
 // DefaultMaxSteps is the step limit of a first start.

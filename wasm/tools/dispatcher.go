@@ -26,6 +26,12 @@ type Dispatcher struct {
 	lastFetch *fetched
 	// allowed are the private hosts the user named (AllowHosts).
 	allowed []allowedHost
+	// features are the opt-in settings that are on (WithFeatures).
+	features []Feature
+	// captchaKey is the user's CAPTCHA solver key; "" for none.
+	captchaKey string
+	// tabsOpened counts new_tab's tabs in this run.
+	tabsOpened int
 }
 
 // NewDispatcher returns a Dispatcher for the tab that wraps page content
@@ -46,6 +52,19 @@ func (d *Dispatcher) WithContextWindow(tokens int) *Dispatcher {
 	return d
 }
 
+// WithFeatures turns on opt-in settings' tools (they must be the ones
+// ForMode was given).
+func (d *Dispatcher) WithFeatures(on ...Feature) *Dispatcher {
+	d.features = on
+	return d
+}
+
+// WithCaptchaKey gives solve_captcha the user's solver key ("" for none).
+func (d *Dispatcher) WithCaptchaKey(key string) *Dispatcher {
+	d.captchaKey = key
+	return d
+}
+
 // Execute runs one call. Every failure, including a tool this mode does
 // not offer, is an error the agent reports to the model as the result.
 func (d *Dispatcher) Execute(ctx context.Context, call llm.ToolCall) (string, error) {
@@ -56,7 +75,7 @@ func (d *Dispatcher) Execute(ctx context.Context, call llm.ToolCall) (string, er
 // that already ran it answers with what it did instead of running it
 // again, and a page that is no longer the one r names runs nothing.
 func (d *Dispatcher) ExecuteOnce(ctx context.Context, call llm.ToolCall, r Receipt) (string, error) {
-	if err := NotOffered(d.mode, d.tier, d.browser, call.Name); err != nil {
+	if err := NotOffered(d.mode, d.tier, d.browser, call.Name, d.features...); err != nil {
 		return "", err
 	}
 	t := byName()[call.Name]
@@ -70,9 +89,26 @@ func (d *Dispatcher) ExecuteOnce(ctx context.Context, call llm.ToolCall, r Recei
 	case inTabs:
 		return d.runTabs(ctx, t, args, r)
 	case inBackground:
-		return d.runFetch(ctx, args)
+		return d.runBackground(ctx, t, args)
 	}
 	return "", fmt.Errorf("%s is handled by the agent loop, not the page", t.name)
+}
+
+// runBackground runs a tool the background carries out itself.
+func (d *Dispatcher) runBackground(ctx context.Context, t *tool, args map[string]any) (string, error) {
+	switch t.name {
+	case protocol.ToolNewTab:
+		return d.newTab(ctx, args)
+	case protocol.ToolResizeWindow:
+		return d.resizeWindow(ctx, args)
+	case protocol.ToolSolveCaptcha:
+		return d.solveCaptcha(ctx)
+	case protocol.ToolListWebMCPTools:
+		return d.listWebMCP(ctx)
+	case protocol.ToolExecuteWebMCPTool:
+		return d.executeWebMCP(ctx)
+	}
+	return d.runFetch(ctx, args)
 }
 
 // contentReply is the content script's answer (docs/PROTOCOL.md).
