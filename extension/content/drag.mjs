@@ -26,7 +26,8 @@ function endOf(args, end) {
   const x = Number(args[`${end}X`]),
     y = Number(args[`${end}Y`]);
   if (!Number.isFinite(x) || !Number.isFinite(y)) fail(`Pass ${end}Ref, or both ${end}X and ${end}Y (viewport CSS pixels).`);
-  if (!inViewport({ x, y })) fail(`(${x}, ${y}), the ${end} of the drag, is outside the ${win.innerWidth}×${win.innerHeight} viewport.`);
+  if (!inViewport({ x, y }))
+    fail(`(${x}, ${y}), the ${end} of the drag, is outside the ${win.innerWidth}×${win.innerHeight} viewport.`);
   const el = doc.elementFromPoint(x, y);
   if (!el) fail(`Nothing is at (${x}, ${y}), the ${end} of the drag.`);
   return { el, at: () => ({ x, y }) };
@@ -43,7 +44,8 @@ function positionOf(el) {
 export function dragPlan(args) {
   const src = endOf(args, 'source');
   const tgt = endOf(args, 'target');
-  if (src.el === tgt.el || src.el.contains(tgt.el)) fail(`The target is the dragged element itself (${describe(src.el)}); drop it on another element.`);
+  if (src.el === tgt.el || src.el.contains(tgt.el))
+    fail(`The target is the dragged element itself (${describe(src.el)}); drop it on another element.`);
   scrollIntoViewIfNeeded(src.el);
   if (!inViewport(tgt.at())) tgt.el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
   const from = src.at(),
@@ -121,7 +123,8 @@ export function dragReport(plan, changes, outcome) {
     now = positionOf(plan.src);
   if (!plan.src.isConnected) parts.push('The dragged element was removed from the page (the page may have replaced it)');
   else if (now.parent !== b.parent) parts.push(`It is now inside ${describe(now.parent)}, item ${now.index + 1} of ${now.count}`);
-  else if (now.index !== b.index) parts.push(`It moved from item ${b.index + 1} to item ${now.index + 1} of ${now.count} in its list`);
+  else if (now.index !== b.index)
+    parts.push(`It moved from item ${b.index + 1} to item ${now.index + 1} of ${now.count} in its list`);
   else parts.push('It is still where it was in its list');
   return sentences(...parts, changes);
 }

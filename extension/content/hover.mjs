@@ -61,10 +61,11 @@ export function movePointer(target, x, y, extra = {}) {
   if (prev !== target) {
     const into = chain(target);
     if (prev) {
+      const left = chain(prev).filter((e) => !into.includes(e));
       fireMouse(prev, 'pointerout', x, y, { ...extra, relatedTarget: target });
-      for (const e of chain(prev).filter((e) => !into.includes(e))) fireMouse(e, 'pointerleave', x, y, extra);
+      for (const e of left) fireMouse(e, 'pointerleave', x, y, extra);
       fireMouse(prev, 'mouseout', x, y, { ...extra, relatedTarget: target });
-      for (const e of chain(prev).filter((e) => !into.includes(e))) fireMouse(e, 'mouseleave', x, y, extra);
+      for (const e of left) fireMouse(e, 'mouseleave', x, y, extra);
     }
     const from = prev ? chain(prev) : [];
     const entered = into.filter((e) => !from.includes(e)).reverse(); // outermost first

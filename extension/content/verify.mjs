@@ -26,16 +26,19 @@ function typeOf(f) {
   return f.getAttribute('role') || 'contenteditable';
 }
 
-// valueOf is the field's value as a person sees it; a password shows only
+// shownValue is the field's value as a person sees it; a password shows only
 // its length (other secrets are masked by the background).
-function valueOf(f, type) {
+function shownValue(f, type) {
   if (f.localName === 'select') {
     const picked = [...f.selectedOptions].map((o) => JSON.stringify(clip(squash(o.text), 80)));
-    return picked.length ? `${picked.join(', ')} selected (of ${f.options.length} options)` : `nothing selected (of ${f.options.length} options)`;
+    return picked.length
+      ? `${picked.join(', ')} selected (of ${f.options.length} options)`
+      : `nothing selected (of ${f.options.length} options)`;
   }
   if (type === 'checkbox' || type === 'radio') return f.checked ? 'checked' : 'unchecked';
   if (type === 'password') return f.value ? `(${f.value.length} characters, hidden)` : 'empty';
-  if (f.localName === 'input' || f.localName === 'textarea') return f.value ? JSON.stringify(clip(f.value, VALUE_CHARS)) : 'empty';
+  if (f.localName === 'input' || f.localName === 'textarea')
+    return f.value ? JSON.stringify(clip(f.value, VALUE_CHARS)) : 'empty';
   if (f.isContentEditable) {
     const t = squash(f.innerText);
     return t ? JSON.stringify(clip(t, VALUE_CHARS)) : 'empty';
@@ -92,7 +95,7 @@ function fieldLine(f, n) {
   if (required) flags.push('required');
   if (isDisabled(f)) flags.push('disabled');
   if (f.readOnly) flags.push('read-only');
-  let line = `${n}. ${describe(f)} (${flags.join(', ')}): ${valueOf(f, type)}`;
+  let line = `${n}. ${describe(f)} (${flags.join(', ')}): ${shownValue(f, type)}`;
   const problems = [];
   const browser = f.validity && !f.validity.valid ? f.validationMessage || 'invalid' : '';
   if (browser) problems.push(`the browser says ${JSON.stringify(clip(squash(browser), MESSAGE_CHARS))}`);

@@ -118,13 +118,18 @@ func SaveSettings(t testing.TB, s Session, srv *llmtest.Server, p Provider) {
 		// The Anthropic adapter appends /v1/messages itself.
 		baseURL = srv.URL
 	}
+	tier := p.Tier
+	if tier == "" {
+		tier = "mid"
+	}
 	settings := map[string]any{
 		"providers": []map[string]any{{
 			"id": "fake", "name": "Fake", "kind": p.Kind, "baseUrl": baseURL, "apiKey": p.APIKey,
-			"model": llmtest.Model, "tier": "mid", "contextWindow": 0,
+			"model": llmtest.Model, "tier": tier, "contextWindow": 0,
 		}},
-		"activeProvider": "fake",
-		"maxSteps":       30,
+		"activeProvider":     "fake",
+		"maxSteps":           30,
+		"experimentalWebMCP": p.WebMCP,
 	}
 	msg, err := json.Marshal(map[string]any{"action": "settings_save", "settings": settings})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/secrets"
 )
 
 // Dispatcher runs tool calls against one tab in one mode and tier. It
@@ -176,6 +177,11 @@ func (d *Dispatcher) runContent(ctx context.Context, t *tool, args map[string]an
 	}
 	if toolErr != nil {
 		return "", errors.New(Neutralise(toolErr.Error()))
+	}
+	if t.name == protocol.ToolVerifyForm {
+		// Field values read back: a token or key in a field is shown by
+		// kind and hint, never whole (passwords the page already hid).
+		text = secrets.Mask(text, nil)
 	}
 	if limit > MaxResultChars { // an expanded tree read; never a trusted-input tool
 		return d.b.pageResultWithin(text, continueHint(t.name), limit), nil

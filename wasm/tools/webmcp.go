@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/webbrain/webbrain/wasm/llm"
-	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // WebMCP is Chrome's experimental DevTools domain through which a page's
@@ -44,18 +41,6 @@ func (d *Dispatcher) listWebMCP(ctx context.Context) (string, error) {
 
 func (d *Dispatcher) executeWebMCP(ctx context.Context) (string, error) {
 	return "", d.webmcpUnavailable(ctx)
-}
-
-// Preflight implements guard.Preflighter: a WebMCP call that cannot run
-// is refused before the user is asked to approve it.
-func (d *Dispatcher) Preflight(ctx context.Context, call llm.ToolCall) error {
-	if call.Name != protocol.ToolExecuteWebMCPTool {
-		return nil
-	}
-	if err := NotOffered(d.mode, d.tier, d.browser, call.Name, d.features...); err != nil {
-		return err
-	}
-	return d.webmcpUnavailable(ctx)
 }
 
 // unknownMethod reports whether a CDP error says the method does not
