@@ -312,22 +312,28 @@ func SolveCaptchaWithoutSolverAsksTheUser(t *testing.T, d Driver) {
 }
 
 // WebMCPFollowsItsSetting: off (the default), the WebMCP tools are not
-// offered and a call is refused naming the setting; on, Chrome offers them
-// and, as this browser has no WebMCP domain, says so without asking the
-// user to approve anything; Firefox never offers them.
+// offered and a call is refused naming the setting. On, Chrome lists the
+// tool the page registered under an opaque id and runs it only after the
+// user approves that call on a card without "approve on this site"; the
+// page records the call and its output comes back. Firefox never offers
+// them.
 func WebMCPFollowsItsSetting(t *testing.T, d Driver) {
-	calls := func(req llmtest.Request, n int) llmtest.Turn {
+	var id string
+	script := func(n int, req llmtest.Request) llmtest.Turn {
 		switch n {
 		case 0:
 			return CallTool("list_webmcp_tools", map[string]any{})
 		case 1:
-			return CallTool("execute_webmcp_tool", map[string]any{"toolId": "wmcp_1", "input": map[string]any{}})
+			if m := regexp.MustCompile(`(wmcp_\d+): "add_note"`).FindStringSubmatch(LastToolResult(req)); m != nil {
+				id = m[1]
+			}
+			return CallTool("execute_webmcp_tool", map[string]any{"toolId": firstOf(id, "wmcp_1"), "input": map[string]any{"text": "buy milk"}})
 		}
-		return Answer("No WebMCP here.")
+		return Answer("Done.")
 	}
-	off := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn { return calls(req, n) })
-	s := d.Open(t, "buttons.html", off, fullTier)
-	s.Send("act", "Use the page's WebMCP tools.")
+	off := llmtest.New(script)
+	s := d.Open(t, "webmcp.html", off, fullTier)
+	s.Send("act", "Add the note 'buy milk' with the page's WebMCP tool.")
 	if got := WaitRunEnd(t, s); got != "done" {
 		t.Fatalf("setting off: run status %q", got)
 	}
@@ -338,38 +344,58 @@ func WebMCPFollowsItsSetting(t *testing.T, d Driver) {
 	if got := toolResult(reqs, 0); !strings.Contains(got, "Experimental WebMCP is off") {
 		t.Errorf("setting off: list_webmcp_tools gave %q", got)
 	}
+	if rec := PageRecord(t, s); len(rec) != 0 {
+		t.Errorf("setting off: the page recorded %q", rec)
+	}
 
-	on := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn { return calls(req, n) })
+	on := llmtest.New(script)
 	p := fullTier
 	p.WebMCP = true
-	s = d.Open(t, "article.html", on, p) // another page: each session's tab has its own URL
-	s.Send("act", "Use the page's WebMCP tools.")
-	if got := WaitRunEnd(t, s); got != "done" {
-		t.Fatalf("setting on: run status %q", got)
+	s = d.Open(t, "webmcp.html?on", on, p) // another URL: each session's tab has its own
+	watchApprovals(t, s)
+	s.Send("act", "Add the note 'buy milk' with the page's WebMCP tool.")
+	var cards []string
+	status, _ := AnswerCardsUntilEnd(t, s, func(card string) string {
+		cards = append(cards, card)
+		return "approve"
+	})
+	if status != "done" {
+		t.Fatalf("setting on: run status %q", status)
 	}
 	reqs = on.Requests()
-	offered := slices.Contains(reqs[0].Tools, "list_webmcp_tools") && slices.Contains(reqs[0].Tools, "execute_webmcp_tool")
 	if inFirefox(t, s) {
-		if offered || slices.Contains(reqs[0].Tools, "list_webmcp_tools") {
+		if slices.Contains(reqs[0].Tools, "list_webmcp_tools") || slices.Contains(reqs[0].Tools, "execute_webmcp_tool") {
 			t.Errorf("Firefox offers WebMCP tools: %v", reqs[0].Tools)
 		}
 		if got := toolResult(reqs, 0); !strings.Contains(got, "not available in this browser") {
 			t.Errorf("Firefox: list_webmcp_tools gave %q", got)
 		}
-	} else {
-		if !offered {
-			t.Errorf("setting on: Chrome does not offer the WebMCP tools: %v", reqs[0].Tools)
+		if len(cards) != 0 {
+			t.Errorf("Firefox: %d approval cards", len(cards))
 		}
-		for i, name := range []string{"list_webmcp_tools", "execute_webmcp_tool"} {
-			if got := toolResult(reqs, i); !strings.Contains(got, "does not expose WebMCP") {
-				t.Errorf("%s gave %q", name, got)
-			}
-		}
+		return
 	}
-	if n := Count(t, s, "#transcript .approval-card"); n != 0 {
-		t.Errorf("%d approval cards for WebMCP calls that cannot run", n)
+	if !slices.Contains(reqs[0].Tools, "list_webmcp_tools") || !slices.Contains(reqs[0].Tools, "execute_webmcp_tool") {
+		t.Fatalf("setting on: Chrome does not offer the WebMCP tools: %v", reqs[0].Tools)
 	}
-	if rec := PageRecord(t, s); len(rec) != 0 {
-		t.Errorf("the page recorded %q", rec)
+	if got := toolResult(reqs, 0); !strings.Contains(got, `"add_note"`) || !strings.Contains(got, "Adds a note") {
+		t.Fatalf("list_webmcp_tools gave %q", got)
 	}
+	if len(cards) != 1 || !strings.Contains(cards[0], `"webmcp"`) || !strings.Contains(cards[0], "add_note") ||
+		strings.Contains(cards[0], "approve_site") {
+		t.Errorf("want one webmcp card naming add_note without approve_site, got %q", cards)
+	}
+	if got := PageRecord(t, s); !slices.Equal(got, []string{"note:buy milk"}) {
+		t.Errorf("the page recorded %q, want [note:buy milk]", got)
+	}
+	if got := toolResult(reqs, 1); !strings.Contains(got, "Saved note: buy milk") {
+		t.Errorf("execute_webmcp_tool gave %q", got)
+	}
+}
+
+func firstOf(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
 }

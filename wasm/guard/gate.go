@@ -208,12 +208,12 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 	case protocol.ToolDragDrop:
 		a, refusal = g.checkDrop(ctx, call.Name, args)
 	case protocol.ToolSolveCaptcha:
-		if !g.preflightFails(ctx, call) {
+		if _, ok := g.preflight(ctx, call.Name, args); ok {
 			a, refusal = g.checkCaptcha(ctx)
 		}
 	case protocol.ToolExecuteWebMCPTool:
-		if !g.preflightFails(ctx, call) {
-			a, refusal = g.checkWebMCP(ctx, args)
+		if pf, ok := g.preflight(ctx, call.Name, args); ok {
+			a, refusal = g.checkWebMCP(ctx, args, pf)
 		}
 	}
 	if refusal != "" || a == nil {

@@ -6,23 +6,33 @@ import (
 	"strings"
 
 	"github.com/webbrain/webbrain/wasm/clip"
-	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Preflighter is a Prober that can tell before the user is asked that a
-// call cannot run (no solver key, no WebMCP in this browser): a card for
-// it would ask about nothing. The call then goes on to fail with the
-// executor's own reason, having done nothing.
+// call cannot run (no solver key, no WebMCP in this browser, a WebMCP
+// tool the page no longer offers): a card for it would ask about nothing,
+// so the call goes on to fail with the executor's own reason, having done
+// nothing. For a call that can run it says what the card should show.
 type Preflighter interface {
-	Preflight(ctx context.Context, call llm.ToolCall) error
+	Preflight(ctx context.Context, tool string, args map[string]any) (Preflight, error)
 }
 
-// preflightFails reports whether the executor already knows call cannot
-// run.
-func (g *Gate) preflightFails(ctx context.Context, call llm.ToolCall) bool {
+// Preflight is what the executor knows about a call the user is asked
+// about: the origin it acts on and labelled values.
+type Preflight struct {
+	Site    string
+	Details []Detail
+}
+
+// preflight asks the executor; ok is false when the call cannot run.
+func (g *Gate) preflight(ctx context.Context, tool string, args map[string]any) (Preflight, bool) {
 	pf, ok := g.cfg.Prober.(Preflighter)
-	return ok && pf.Preflight(ctx, call) != nil
+	if !ok {
+		return Preflight{}, true
+	}
+	p, err := pf.Preflight(ctx, tool, args)
+	return p, err == nil
 }
 
 // checkDrop judges what a drop lands on, as a click on it: dropping a
@@ -73,20 +83,22 @@ func (g *Gate) checkCaptcha(ctx context.Context) (*ask, string) {
 
 // checkWebMCP asks before every call of a page's WebMCP tool: the page
 // wrote the tool, its description and its "read-only" hints, so nothing
-// about it is trusted, and an approval covers that one call only.
-func (g *Gate) checkWebMCP(ctx context.Context, args map[string]any) (*ask, string) {
+// about it is trusted, and an approval covers that one call only. The
+// card names the origin of the frame that registered the tool.
+func (g *Gate) checkWebMCP(ctx context.Context, args map[string]any, pf Preflight) (*ask, string) {
 	page := g.pageURL(ctx)
-	site := hostOf(page)
+	site := firstNonEmpty(hostOf(pf.Site), hostOf(page))
 	id, _ := args["toolId"].(string)
 	input, _ := json.Marshal(args["input"])
 	if args["input"] == nil {
 		input = []byte("{}")
 	}
+	details := append([]Detail{{"Id", clip.Line(id, 40)}}, pf.Details...)
 	return &ask{
 		approval: Approval{
 			Text:     "Run the tool " + clip.Line(id, 40) + " that the page on " + orUnknown(site) + " offers through WebMCP.",
 			Category: protocol.CategoryWebMCP, Site: site, URL: maskSecrets(page),
-			Details: []Detail{{"Tool", clip.Line(id, 80)}, {"Input", clip.Line(maskSecrets(string(input)), 300)}},
+			Details: append(details, Detail{"Input", clip.Line(maskSecrets(string(input)), 300)}),
 			Reasons: []string{"A page's WebMCP tool can do anything the page can, whatever it says about itself; every call is asked about."},
 		},
 		fresh: true,

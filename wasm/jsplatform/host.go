@@ -34,6 +34,9 @@ func New() platform.Platform {
 	if d := host.Get("debugger"); d.Truthy() {
 		p.Debugger = debugger{d}
 	}
+	if w := host.Get("webmcp"); w.Truthy() {
+		p.WebMCP = webmcp{w}
+	}
 	if w := host.Get("windows"); w.Truthy() {
 		p.Windows = windows{w}
 	}

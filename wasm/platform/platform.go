@@ -150,6 +150,38 @@ type Debugger interface {
 	Dialogs(ctx context.Context, tabID int) ([]Dialog, error)
 }
 
+// WebMCP reaches the tools a page registered through Chrome's
+// experimental WebMCP DevTools domain; nil where there is none (Firefox).
+// Everything it returns was written by the page.
+type WebMCP interface {
+	// Tools enables the domain in the tab (attaching the debugger) and
+	// returns the tools registered there, each with the URL and origin its
+	// frame has now.
+	Tools(ctx context.Context, tabID int) ([]WebMCPTool, error)
+	// Invoke runs a tool in its frame and waits for its answer (at most 30
+	// s, then it is cancelled); ctx ending cancels it too.
+	Invoke(ctx context.Context, tabID int, frameID, name string, input json.RawMessage) (WebMCPResult, error)
+}
+
+// WebMCPTool is one registration (WebMCP.Tool) with its frame's address.
+type WebMCPTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+	Annotations map[string]bool `json:"annotations"`
+	FrameID     string          `json:"frameId"`
+	FrameURL    string          `json:"frameUrl"`
+	FrameOrigin string          `json:"frameOrigin"`
+}
+
+// WebMCPResult is an invocation's answer (WebMCP.toolResponded): status
+// Completed with its output, Error with errorText, or Canceled.
+type WebMCPResult struct {
+	Status    string          `json:"status"`
+	Output    json.RawMessage `json:"output"`
+	ErrorText string          `json:"errorText"`
+}
+
 // Dialog is one native JavaScript dialog the debugger answered.
 type Dialog struct {
 	Type     string `json:"type"` // alert, confirm, prompt or beforeunload
@@ -187,6 +219,7 @@ type Platform struct {
 	Fetch    Fetcher
 	Resolve  Resolver // nil in Chrome
 	Debugger Debugger // nil in Firefox
+	WebMCP   WebMCP   // nil in Firefox
 	Alarms   Alarms
 	Clock    Clock
 	UI       Broadcaster

@@ -9,7 +9,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
@@ -31,24 +30,6 @@ const (
 // user solves the CAPTCHA, never the model another way.
 var errNoSolver = errors.New("solve_captcha: no CAPTCHA solver is configured in WebBrain's settings. " +
 	"Ask the user with clarify to solve the CAPTCHA on the page by hand and to answer when it is done, then continue; do not try to get around it")
-
-// Preflight implements guard.Preflighter: a solve without a solver key,
-// or a WebMCP call in a browser without WebMCP, is refused before the
-// user is asked to approve it.
-func (d *Dispatcher) Preflight(ctx context.Context, call llm.ToolCall) error {
-	if err := NotOffered(d.mode, d.tier, d.browser, call.Name, d.features...); err != nil {
-		return err
-	}
-	switch call.Name {
-	case protocol.ToolSolveCaptcha:
-		if d.captchaKey == "" {
-			return errNoSolver
-		}
-	case protocol.ToolExecuteWebMCPTool:
-		return d.webmcpUnavailable(ctx)
-	}
-	return nil
-}
 
 // captchaWidget is what wb_captcha found on the page.
 type captchaWidget struct {

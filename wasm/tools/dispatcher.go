@@ -33,6 +33,8 @@ type Dispatcher struct {
 	captchaKey string
 	// tabsOpened counts new_tab's tabs in this run.
 	tabsOpened int
+	// webmcp are the WebMCP registrations given ids, by frame and name.
+	webmcp map[string]*webmcpEntry
 }
 
 // NewDispatcher returns a Dispatcher for the tab that wraps page content
@@ -105,9 +107,9 @@ func (d *Dispatcher) runBackground(ctx context.Context, t *tool, args map[string
 	case protocol.ToolSolveCaptcha:
 		return d.solveCaptcha(ctx)
 	case protocol.ToolListWebMCPTools:
-		return d.listWebMCP(ctx)
+		return d.listWebMCP(ctx, args)
 	case protocol.ToolExecuteWebMCPTool:
-		return d.executeWebMCP(ctx)
+		return d.executeWebMCP(ctx, args)
 	}
 	return d.runFetch(ctx, args)
 }
