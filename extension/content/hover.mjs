@@ -132,7 +132,7 @@ export function hoverReport(h, changes, shown, synthetic) {
     const rule = hoverRule(h.el);
     if (rule)
       note =
-        `The page shows more on hover through CSS :hover (${JSON.stringify(rule)}), which synthetic events cannot trigger in this browser, so that stays hidden. ` +
+        `The page shows more on hover through CSS :hover (${JSON.stringify(rule)}), which cannot be triggered by synthetic events in this browser, so that stays hidden. ` +
         'Try click_ax on the item, or focus it with press_keys Tab (many menus also open on focus)';
   }
   return sentences(head, revealed, changes || (revealed || note ? '' : NO_CHANGE), note);
