@@ -211,6 +211,7 @@ async function prepareDrag(args) {
     el: plan.src,
     what: describe(plan.src),
     steps: [{ drag: { from: toTop(plan.src, plan.from), to: toTop(plan.tgt, plan.to) } }],
+    redo: () => prepareDrag(args),
     watch: () => watch(plan.src, { reportSubject: false }),
     finish: (changes) => dragReport(plan, changes, null),
   };
@@ -313,7 +314,7 @@ export async function prepareWithReceipt(args, rc) {
 async function resumePlan(r, id) {
   const m = missing(r);
   if (m.done) return { done: r.finish(await changesOf(id)) };
-  if (r.kind === 'click' || r.kind === 'hover') return r.redo();
+  if (r.kind === 'click' || r.kind === 'hover' || r.kind === 'drag') return r.redo();
   if (r.kind === 'press') return { ...r, steps: r.steps.slice(m.from), chords: r.chords.slice(m.from) };
   if (m.all) return { ...r, steps: typingSteps(r.el, r.text, r.opts) };
   const steps = typingSteps(r.el, m.text, { clear: false, submit: m.enter });
@@ -368,7 +369,12 @@ function connected(r, detail) {
 // enter}: the part of the text the field does not hold yet, and Enter.
 function missing(r) {
   if (r.kind === 'hover') return { all: true }; // moving the pointer there again changes nothing more
-  if (r.kind === 'drag') interrupted(r, 'whether the drop happened cannot be told from the page');
+  if (r.kind === 'drag') {
+    // Once the press arrived, how far the drag got cannot be told.
+    if (seen.presses > r.pressesAt) interrupted(r, 'whether the drop happened cannot be told from the page');
+    connected(r, 'no press had reached the page');
+    return { all: true };
+  }
   if (r.kind === 'click') {
     if (seen.clicks > r.clicksAt) return { done: true };
     connected(r, 'no click had reached the page');
