@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
@@ -266,11 +267,15 @@ func NewTabOpensForTheUser(t *testing.T, d Driver) {
 	if got := toolResult(srv.Requests(), 0); !strings.Contains(got, "keeps working on its own tab") {
 		t.Errorf("new_tab result: %q", got)
 	}
-	urls := Eval[[]string](t, s, Extension, extAPI+`.tabs.query({}).then(ts => ts.map(t => t.url || t.pendingUrl || ''))`)
+	// A new tab shows about:blank until its load commits (Firefox).
+	var urls []string
 	opened := 0
-	for _, u := range urls {
-		if strings.HasSuffix(u, "article.html?newtab=1") {
-			opened++
+	for deadline := time.Now().Add(5 * time.Second); opened == 0 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		urls = Eval[[]string](t, s, Extension, extAPI+`.tabs.query({}).then(ts => ts.map(t => t.url || t.pendingUrl || ''))`)
+		for _, u := range urls {
+			if strings.HasSuffix(u, "article.html?newtab=1") {
+				opened++
+			}
 		}
 	}
 	if opened != 1 {
