@@ -233,6 +233,13 @@ func ResizeWindowReportsTheViewport(t *testing.T, d Driver) {
 		return Answer("Resized.")
 	})
 	s := d.Open(t, "article.html", srv, fullTier)
+	// The suite's later scenarios share the browser: give the window its
+	// size back.
+	win := fmt.Sprintf(`%s.tabs.get(%d).then(t => %s.windows.get(t.windowId))`, extAPI, s.TabID(), extAPI)
+	size := Eval[struct{ ID, Width, Height int }](t, s, Extension, win+`.then(w => ({id: w.id, width: w.width, height: w.height}))`)
+	t.Cleanup(func() {
+		_ = s.Eval(Extension, fmt.Sprintf(`%s.windows.update(%d, {width: %d, height: %d}).then(() => true)`, extAPI, size.ID, size.Width, size.Height), nil)
+	})
 	s.Send("act", "Make the window 820 by 640.")
 	if got := WaitRunEnd(t, s); got != "done" {
 		t.Fatalf("run status %q, want done", got)
