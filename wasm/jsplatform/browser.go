@@ -53,6 +53,10 @@ func (d debugger) Dialogs(ctx context.Context, tabID int) ([]platform.Dialog, er
 // webmcp implements platform.WebMCP over wbHost.webmcp (Chrome only).
 type webmcp struct{ js js.Value }
 
+// webmcpCancelTimeout bounds the cancel sent after Stop: the run's own
+// context has ended, and the command is local.
+const webmcpCancelTimeout = 5 * time.Second
+
 func (w webmcp) Tools(ctx context.Context, tabID int) ([]platform.WebMCPTool, error) {
 	v, err := call(ctx, w.js, "tools", tabID)
 	if err != nil {
@@ -69,7 +73,7 @@ func (w webmcp) Invoke(ctx context.Context, tabID int, frameID, name string, inp
 	v, err := call(ctx, w.js, "invoke", tabID, frameID, name, fromJSON(input))
 	if ctx.Err() != nil {
 		// Stop: the page's tool must not go on running for nobody.
-		cctx, cancel := context.WithTimeout(context.Background(), alarmTimeout)
+		cctx, cancel := context.WithTimeout(context.Background(), webmcpCancelTimeout)
 		defer cancel()
 		_, _ = call(cctx, w.js, "cancel", tabID)
 		return platform.WebMCPResult{}, ctx.Err()
