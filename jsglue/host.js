@@ -45,6 +45,23 @@
     capture: (tabId) => tabCall(() => capture(tabId)),
   };
 
+  // The window that shows a tab: new_tab opens a tab beside it without
+  // switching to it; resize_window sets its outer size (a maximized or
+  // full-screen window cannot take a size, so it becomes a normal one).
+  const windows = {
+    openTab: (tabId, url) =>
+      tabCall(async () => {
+        const t = await api.tabs.get(tabId);
+        return tabInfo(await api.tabs.create({ url, windowId: t.windowId, index: t.index + 1, active: false }));
+      }),
+    resize: (tabId, width, height) =>
+      tabCall(async () => {
+        const t = await api.tabs.get(tabId);
+        const w = await api.windows.update(t.windowId, { state: "normal", width, height });
+        return { width: w.width ?? 0, height: w.height ?? 0, state: w.state ?? "" };
+      }),
+  };
+
   // Screenshots of the visible viewport as JPEG, resolving to
   // {mediaType, data} with data in base64. Firefox captures any tab with
   // tabs.captureTab. Chrome uses the debugger (attached for trusted input
@@ -295,6 +312,7 @@
     attached.delete(tabId);
     answered.delete(tabId);
     leaveGrants.delete(tabId);
+    mcp.delete(tabId);
   }
 
   function answerDialog(tabId, params) {
@@ -338,10 +356,115 @@
       return list;
     },
   };
+  // WebMCP (Chrome's experimental DevTools domain): the tools a page
+  // registered arrive as toolsAdded/toolsRemoved events once the domain is
+  // enabled, and an invocation's answer as toolResponded. The catalog is
+  // kept per tab, bounded; each tool carries the URL and origin of the
+  // frame that registered it, read from the frame tree when asked.
+  const mcp = new Map(); // tabId -> {enabled, tools: Map(key -> tool), waiting: Map(id -> fn), results: Map(id -> result)}
+  const mcpMaxTools = 200;
+  const mcpSettleMs = 300; // for the toolsAdded that enabling triggers
+  const mcpInvokeMs = 30000;
+
+  function mcpState(tabId) {
+    let s = mcp.get(tabId);
+    if (!s) {
+      s = { enabled: null, tools: new Map(), waiting: new Map(), results: new Map() };
+      mcp.set(tabId, s);
+    }
+    return s;
+  }
+
+  function onMCPEvent(tabId, method, params) {
+    const s = mcp.get(tabId);
+    if (!s) return;
+    if (method === "WebMCP.toolsAdded") {
+      for (const t of params.tools ?? []) {
+        if (s.tools.size >= mcpMaxTools) break;
+        s.tools.set(`${t.frameId}\n${t.name}`, t);
+      }
+    } else if (method === "WebMCP.toolsRemoved") {
+      for (const t of params.tools ?? []) s.tools.delete(`${t.frameId}\n${t.name}`);
+    } else if (method === "WebMCP.toolResponded") {
+      const done = s.waiting.get(params.invocationId);
+      if (done) done(params);
+      else s.results.set(params.invocationId, params);
+    }
+  }
+
+  async function mcpEnable(tabId) {
+    await attach(tabId);
+    const s = mcpState(tabId);
+    if (!s.enabled) {
+      s.enabled = api.debugger
+        .sendCommand({ tabId }, "WebMCP.enable", {})
+        .then(() => new Promise((r) => setTimeout(r, mcpSettleMs)));
+      s.enabled.catch(() => {
+        if (mcp.get(tabId) === s) mcp.delete(tabId);
+      });
+    }
+    await s.enabled;
+    return s;
+  }
+
+  function frameURLs(tree, out = new Map()) {
+    out.set(tree.frame.id, { url: tree.frame.url ?? "", origin: tree.frame.securityOrigin ?? "" });
+    for (const c of tree.childFrames ?? []) frameURLs(c, out);
+    return out;
+  }
+
+  const webmcp = api.debugger && {
+    async tools(tabId) {
+      const s = await mcpEnable(tabId);
+      const { frameTree } = await api.debugger.sendCommand({ tabId }, "Page.getFrameTree", {});
+      const byFrame = frameURLs(frameTree);
+      return [...s.tools.values()].map((t) => ({
+        name: t.name,
+        description: t.description ?? "",
+        inputSchema: t.inputSchema ?? null,
+        annotations: t.annotations ?? {},
+        frameId: t.frameId,
+        frameUrl: byFrame.get(t.frameId)?.url ?? "",
+        frameOrigin: byFrame.get(t.frameId)?.origin ?? "",
+      }));
+    },
+    async invoke(tabId, frameId, toolName, input) {
+      const s = await mcpEnable(tabId);
+      const { invocationId } = await api.debugger.sendCommand({ tabId }, "WebMCP.invokeTool", { frameId, toolName, input });
+      const early = s.results.get(invocationId);
+      s.results.delete(invocationId);
+      const answer =
+        early ??
+        (await new Promise((resolve, reject) => {
+          const timer = setTimeout(() => {
+            s.waiting.delete(invocationId);
+            api.debugger.sendCommand({ tabId }, "WebMCP.cancelInvocation", { invocationId }).catch(() => {});
+            reject(new Error(`the page's tool gave no answer within ${mcpInvokeMs / 1000} s; it was cancelled`));
+          }, mcpInvokeMs);
+          s.waiting.set(invocationId, (params) => {
+            clearTimeout(timer);
+            s.waiting.delete(invocationId);
+            resolve(params);
+          });
+        }));
+      return { status: answer.status ?? "", output: answer.output ?? null, errorText: answer.errorText ?? "" };
+    },
+    // cancel ends the tab's invocations still waiting (Stop).
+    async cancel(tabId) {
+      const s = mcp.get(tabId);
+      if (!s) return;
+      for (const [invocationId, done] of s.waiting) {
+        await api.debugger.sendCommand({ tabId }, "WebMCP.cancelInvocation", { invocationId }).catch(() => {});
+        done({ status: "Canceled" });
+      }
+    },
+  };
+
   if (api.debugger) {
     api.debugger.onDetach.addListener((source) => forget(source.tabId));
     api.debugger.onEvent.addListener((source, method, params) => {
       if (method === "Page.javascriptDialogOpening" && attached.has(source.tabId)) answerDialog(source.tabId, params);
+      else if (method.startsWith("WebMCP.")) onMCPEvent(source.tabId, method, params);
     });
   }
 
@@ -480,12 +603,14 @@
     // The router answers only senders with this id and origin.
     self: { id: api.runtime.id, origin: new URL(api.runtime.getURL("")).origin },
     tabs,
+    windows,
     content,
     frames,
     local: storageArea(api.storage.local),
     session: storageArea(api.storage.session),
     fetch: fetchBridge,
     debugger: debuggerBridge || null,
+    webmcp: webmcp || null,
     dns: dns || null,
     downloads: downloads || null,
     pdf: { text: pdfText },

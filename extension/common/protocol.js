@@ -175,6 +175,8 @@ export const CATEGORY = Object.freeze({
   SCHEDULE: "schedule",
   DOWNLOAD: "download",
   UPLOAD: "upload",
+  CAPTCHA: "captcha",
+  WEBMCP: "webmcp",
 });
 
 // tabKey is the storage.session key of a STORAGE prefix for a tab.

@@ -18,6 +18,10 @@ import { status } from './status.mjs';
 import { putFile, resource } from './files.mjs';
 import { childFrames, frameBox } from './frames.mjs';
 import { getShadowDom, interactiveElements, shadowDomQuery } from './shadow.mjs';
+import { hover } from './hover.mjs';
+import { dragDrop } from './drag.mjs';
+import { verifyForm } from './verify.mjs';
+import { applyCaptcha, findCaptcha } from './captcha.mjs';
 
 const TOOLS = {
   get_accessibility_tree: getTree,
@@ -37,6 +41,9 @@ const TOOLS = {
   get_interactive_elements: interactiveElements,
   get_shadow_dom: getShadowDom,
   shadow_dom_query: shadowDomQuery,
+  hover,
+  drag_drop: dragDrop,
+  verify_form: verifyForm,
 };
 
 // INTERNAL entries are the background's, not the model's: they answer
@@ -52,6 +59,9 @@ const INTERNAL = {
   wb_put_file: putFile,
   wb_frames: childFrames,
   wb_frame_box: frameBox,
+  wb_viewport: () => ({ width: window.innerWidth, height: window.innerHeight }),
+  wb_captcha: findCaptcha,
+  wb_captcha_apply: applyCaptcha,
 };
 
 // runTool answers one message. With a receipt ({id, doc}) the action is

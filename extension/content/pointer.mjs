@@ -64,9 +64,9 @@ export function clickableFor(el) {
 // Events are built with this script's own constructors: in a Firefox
 // content script the page's constructors are reached through Xray
 // wrappers, and an event from either realm dispatches the same.
-function fireMouse(target, type, x, y, extra = {}) {
+export function fireMouse(target, type, x, y, extra = {}) {
   const w = target.ownerDocument.defaultView;
-  const noBubble = type === 'mouseenter' || type === 'pointerenter';
+  const noBubble = /^(mouse|pointer)(enter|leave)$/.test(type);
   const init = {
     bubbles: !noBubble,
     cancelable: !noBubble,
@@ -129,23 +129,25 @@ export function clickAt(target, x, y) {
 // ----------------------------------------------------------- click tools
 
 // aimAt scrolls el into view and finds where a pointer must go to click
-// it, refusing a hidden, disabled or covered target.
-export function aimAt(el) {
+// it, refusing a hidden, disabled or covered target (a pointer that only
+// moves over it, verb "hovered", may reach a disabled one).
+export function aimAt(el, verb = 'clicked') {
   const target0 = clickableFor(el);
   scrollIntoViewIfNeeded(target0);
   const point = clickPoint(target0);
   if (!point || !isVisible(target0)) {
     fail(
-      `${describe(el)} is not visible on the page (hidden or zero size), so it cannot be clicked. ` +
+      `${describe(el)} is not visible on the page (hidden or zero size), so it cannot be ${verb}. ` +
         'It may appear after opening a menu or section; read the tree again.',
     );
   }
-  if (isDisabled(el)) fail(`${describe(el)} is disabled; a click would do nothing. Complete the fields it depends on first.`);
+  if (verb === 'clicked' && isDisabled(el))
+    fail(`${describe(el)} is disabled; a click would do nothing. Complete the fields it depends on first.`);
   const hit = hitTest(target0, point.x, point.y);
   if (hit.outside) fail(`${describe(el)} is outside the viewport even after scrolling.`);
   if (hit.blocker) {
     fail(
-      `${describe(el)} is covered by ${describeShowing(hit.blocker)} at (${point.x}, ${point.y}), so a click would hit that instead. ` +
+      `${describe(el)} is covered by ${describeShowing(hit.blocker)} at (${point.x}, ${point.y}), so ${verb === 'clicked' ? 'a click would hit' : 'the pointer would reach'} that instead. ` +
         'Close or dismiss the covering element first (a dialog, banner or overlay), or scroll so the target is clear.',
     );
   }

@@ -92,7 +92,8 @@ export async function withReceipt(name, args, rc, act, internal) {
 
 // ------------------------------------------------- evidence of trusted input
 
-// seen counts the trusted clicks and keeps the keys of trusted key presses
+// seen counts the trusted clicks and mouse presses (a drag starts with
+// one) and keeps the keys of trusted key presses
 // the page received, from capture listeners installed on the first
 // trusted_prepare with a receipt (and on the frames it acts in).
 // Key positions are absolute: keyBase is how many were dropped.
@@ -100,13 +101,20 @@ export let seen = null;
 const KEYS_KEPT = 10000;
 
 export function listenOn(w) {
-  if (!seen) seen = { clicks: 0, keys: [], keyBase: 0, wins: new WeakSet() };
+  if (!seen) seen = { clicks: 0, presses: 0, keys: [], keyBase: 0, wins: new WeakSet() };
   try {
     if (!w || seen.wins.has(w)) return;
     w.addEventListener(
       'click',
       (e) => {
         if (e.isTrusted) seen.clicks++;
+      },
+      true,
+    );
+    w.addEventListener(
+      'mousedown',
+      (e) => {
+        if (e.isTrusted) seen.presses++;
       },
       true,
     );
@@ -128,7 +136,11 @@ export function listenOn(w) {
   }
 }
 
-export const evidenceNow = () => ({ clicksAt: seen.clicks, keysAt: seen.keyBase + seen.keys.length });
+export const evidenceNow = () => ({
+  clicksAt: seen.clicks,
+  pressesAt: seen.presses,
+  keysAt: seen.keyBase + seen.keys.length,
+});
 
 // keysSince returns the keys seen since position at, or null when they
 // were dropped.

@@ -20,6 +20,8 @@ import {
 } from './typing.mjs';
 import { MODIFIERS, MOD_KEYS, NAMED, charKey, named, parseChord, parseKeys, pressChord } from './keys.mjs';
 import { observe, watch } from './observe.mjs';
+import { hoverReport, hoverTarget, revealWatch } from './hover.mjs';
+import { dragPlan, dragReport, html5OrPointer } from './drag.mjs';
 import {
   changedReply,
   evidenceNow,
@@ -183,12 +185,46 @@ function preparePress(args) {
   };
 }
 
+// A hover is one pointer move; what it revealed is read at the finish.
+function prepareHover(args) {
+  const h = hoverTarget(args);
+  const shownNow = revealWatch(h.el);
+  return {
+    kind: 'hover',
+    el: h.el,
+    what: describe(h.el),
+    steps: [{ hover: toTop(h.el, h.point) }],
+    redo: () => prepareHover(args),
+    watch: () => watch(h.el, { reportSubject: false }),
+    finish: (changes) => hoverReport(h, changes, shownNow(), false),
+  };
+}
+
+// A pointer drag is sent as trusted input; HTML5 drag and drop is run
+// here with synthetic DragEvents (trusted mouse input cannot carry a
+// DataTransfer without intercepting the browser's drag).
+async function prepareDrag(args) {
+  const plan = dragPlan(args);
+  if (plan.method === 'html5') return { done: await html5OrPointer(plan) };
+  return {
+    kind: 'drag',
+    el: plan.src,
+    what: describe(plan.src),
+    steps: [{ drag: { from: toTop(plan.src, plan.from), to: toTop(plan.tgt, plan.to) } }],
+    redo: () => prepareDrag(args),
+    watch: () => watch(plan.src, { reportSubject: false }),
+    finish: (changes) => dragReport(plan, changes, null),
+  };
+}
+
 const PREPARE = {
   click_ax: (a) => prepareClick(resolve(a.ref)),
   click: (a) => (hasRef(a) ? prepareClick(resolve(a.ref)) : preparePointClick(a)),
   type_ax: (a) => prepareTyping(typeAxField(a), String(a.text), { clear: a.clear !== false, submit: !!a.submit }),
   type_text: (a) => prepareTyping(focusedField(a), String(a.text), { clear: false, submit: false }),
   press_keys: preparePress,
+  hover: prepareHover,
+  drag_drop: prepareDrag,
 };
 
 function planFor(args) {
@@ -278,7 +314,7 @@ export async function prepareWithReceipt(args, rc) {
 async function resumePlan(r, id) {
   const m = missing(r);
   if (m.done) return { done: r.finish(await changesOf(id)) };
-  if (r.kind === 'click') return r.redo();
+  if (r.kind === 'click' || r.kind === 'hover' || r.kind === 'drag') return r.redo();
   if (r.kind === 'press') return { ...r, steps: r.steps.slice(m.from), chords: r.chords.slice(m.from) };
   if (m.all) return { ...r, steps: typingSteps(r.el, r.text, r.opts) };
   const steps = typingSteps(r.el, m.text, { clear: false, submit: m.enter });
@@ -317,7 +353,7 @@ export async function syntheticRest(r, id, act) {
 
 function interrupted(r, detail) {
   fail(
-    `The ${r.kind === 'click' ? 'click on' : r.kind === 'type' ? 'typing into' : 'key presses on'} ${r.what} was interrupted ` +
+    `The ${{ click: 'click on', type: 'typing into', drag: 'drag of' }[r.kind] || 'key presses on'} ${r.what} was interrupted ` +
       `(the extension restarted while sending its input) and ${detail}, so whether it took effect is unknown. ` +
       'Read the page before acting again; do not repeat it blindly.',
   );
@@ -332,6 +368,13 @@ function connected(r, detail) {
 // planned again in full; {from}: press_keys from that key on; {text,
 // enter}: the part of the text the field does not hold yet, and Enter.
 function missing(r) {
+  if (r.kind === 'hover') return { all: true }; // moving the pointer there again changes nothing more
+  if (r.kind === 'drag') {
+    // Once the press arrived, how far the drag got cannot be told.
+    if (seen.presses > r.pressesAt) interrupted(r, 'whether the drop happened cannot be told from the page');
+    connected(r, 'no press had reached the page');
+    return { all: true };
+  }
   if (r.kind === 'click') {
     if (seen.clicks > r.clicksAt) return { done: true };
     connected(r, 'no click had reached the page');
@@ -402,4 +445,6 @@ export const READ_ONLY_INTERNAL = new Set([
   'wb_resource',
   'wb_frames',
   'wb_frame_box',
+  'wb_viewport',
+  'wb_captcha',
 ]);

@@ -1,5 +1,6 @@
 // Settings page (also the options page): providers, agent limits, site
-// notes, asking before actions and planning. Every save sends the whole settings
+// notes, asking before actions, planning, the CAPTCHA solver key and
+// Experimental WebMCP. Every save sends the whole settings
 // object; the background validates it and either stores all of it or
 // nothing, naming the invalid field.
 import { send } from "../common/api.js";
@@ -18,6 +19,8 @@ let settings = {
   askBeforeActions: true,
   planner: PLANNER.TRY,
   planReview: PLAN_REVIEW.STRICT,
+  experimentalWebMCP: false,
+  captchaSolverKeySet: false,
 };
 let editing = null; // {index} of the provider in the form; index -1 = new
 
@@ -37,6 +40,8 @@ async function load() {
   $("scheduled-tasks").checked = settings.scheduledTasksEnabled !== false; // absent means on
   $("memory-on").checked = settings.memory !== false; // absent means on
   $("memory-learn").checked = settings.memoryAutoLearn !== false;
+  $("experimental-webmcp").checked = settings.experimentalWebMCP === true; // absent means off
+  showCaptchaKeyState();
   const active = settings.providers.findIndex((p) => p.id === settings.activeProvider);
   if (active >= 0) edit(active);
 }
@@ -113,10 +118,26 @@ async function save(candidate, fallbackError) {
     return false;
   }
   // Keep only what the background would send back: never a typed key.
-  settings = { ...candidate, providers: candidate.providers.map(withoutKey) };
+  settings = {
+    ...candidate,
+    providers: candidate.providers.map(withoutKey),
+    captchaSolverKey: "",
+    captchaSolverKeySet: Boolean(candidate.captchaSolverKey) || candidate.captchaSolverKeySet === true,
+  };
+  showCaptchaKeyState();
   renderList();
   $("saved").textContent = "Saved.";
   return true;
+}
+
+// showCaptchaKeyState says whether a solver key is saved; the key itself
+// never comes back from the background.
+function showCaptchaKeyState() {
+  const set = settings.captchaSolverKeySet === true;
+  $("captcha-key").value = "";
+  $("captcha-key-state").hidden = !set;
+  $("captcha-key-state").textContent = set ? "A key is saved. Type a new one to replace it." : "";
+  $("captcha-key-clear").hidden = !set;
 }
 
 function withoutKey(p) {
@@ -194,6 +215,7 @@ function fieldElement(path) {
     .replace(/^settings\./, "")
     .split(".");
   if (parts[0] === "maxSteps") return $("max-steps-error");
+  if (parts[0] === "captchaSolverKey") return $("captcha-key-error");
   if (parts[0] === "activeProvider") return $("provider-list-error");
   const inForm = parts[0] === "providers" && Number(parts[1]) === editing?.index;
   return inForm && PROVIDER_FIELDS.includes(parts[2]) ? $(`p-${parts[2]}-error`) : null;
@@ -241,8 +263,14 @@ $("general-form").addEventListener("submit", (e) => {
       scheduledTasksEnabled: $("scheduled-tasks").checked,
       memory: $("memory-on").checked,
       memoryAutoLearn: $("memory-learn").checked,
+      experimentalWebMCP: $("experimental-webmcp").checked,
+      captchaSolverKey: $("captcha-key").value.trim(),
+      captchaSolverKeySet: settings.captchaSolverKeySet === true,
     },
     $("max-steps-error"),
   );
+});
+$("captcha-key-clear").addEventListener("click", () => {
+  save({ ...settings, captchaSolverKey: "", captchaSolverKeySet: false }, $("captcha-key-error"));
 });
 load();

@@ -110,6 +110,8 @@ const CATEGORY_LABEL = {
   [CATEGORY.SCHEDULE]: "Schedule a task",
   [CATEGORY.DOWNLOAD]: "Download a file",
   [CATEGORY.UPLOAD]: "Upload a file",
+  [CATEGORY.CAPTCHA]: "Solve a CAPTCHA",
+  [CATEGORY.WEBMCP]: "Run a page's tool",
 };
 
 // approvalOutcome is the card's final line for an approval_resolved event.

@@ -48,7 +48,11 @@ func TestMain(m *testing.M) {
 func runSuite(m *testing.M) (int, error) {
 	b, err := testenv.StartExtensionBrowser(chromedp.WindowSize(1280, 900),
 		// The injection suite's sites answer on loopback under public names.
-		testenv.MapHostsToLoopback(scenario.InjectionHosts()...))
+		testenv.MapHostsToLoopback(scenario.InjectionHosts()...),
+		// Pages may register WebMCP tools (document.modelContext), which
+		// Chromium offers only behind this feature; chromedp's own features
+		// stay on.
+		chromedp.Flag("enable-features", "NetworkService,NetworkServiceInProcess,WebMCPTesting"))
 	if err != nil {
 		return 0, err
 	}

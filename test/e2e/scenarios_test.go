@@ -83,3 +83,14 @@ func TestFalseSuccessIsNotReported(t *testing.T) { scenario.FalseSuccessIsNotRep
 func TestMemoryReachesTheModelAndLearnsFromTheUser(t *testing.T) {
 	scenario.MemoryReachesTheModelAndLearnsFromTheUser(t, chrome{})
 }
+func TestHoverOpensMenus(t *testing.T)           { scenario.HoverOpensMenus(t, chrome{}) }
+func TestDragDropReordersAndDrops(t *testing.T)  { scenario.DragDropReordersAndDrops(t, chrome{}) }
+func TestVerifyFormReadsValidation(t *testing.T) { scenario.VerifyFormReadsValidation(t, chrome{}) }
+func TestResizeWindowReportsTheViewport(t *testing.T) {
+	scenario.ResizeWindowReportsTheViewport(t, chrome{})
+}
+func TestNewTabOpensForTheUser(t *testing.T) { scenario.NewTabOpensForTheUser(t, chrome{}) }
+func TestSolveCaptchaWithoutSolverAsksTheUser(t *testing.T) {
+	scenario.SolveCaptchaWithoutSolverAsksTheUser(t, chrome{})
+}
+func TestWebMCPFollowsItsSetting(t *testing.T) { scenario.WebMCPFollowsItsSetting(t, chrome{}) }

@@ -59,3 +59,18 @@ func TestFalseSuccessIsNotReported(t *testing.T) {
 func TestMemoryReachesTheModelAndLearnsFromTheUser(t *testing.T) {
 	scenario.MemoryReachesTheModelAndLearnsFromTheUser(t, firefoxDriver{})
 }
+func TestHoverOpensMenus(t *testing.T) { scenario.HoverOpensMenus(t, firefoxDriver{}) }
+func TestDragDropReordersAndDrops(t *testing.T) {
+	scenario.DragDropReordersAndDrops(t, firefoxDriver{})
+}
+func TestVerifyFormReadsValidation(t *testing.T) {
+	scenario.VerifyFormReadsValidation(t, firefoxDriver{})
+}
+func TestResizeWindowReportsTheViewport(t *testing.T) {
+	scenario.ResizeWindowReportsTheViewport(t, firefoxDriver{})
+}
+func TestNewTabOpensForTheUser(t *testing.T) { scenario.NewTabOpensForTheUser(t, firefoxDriver{}) }
+func TestSolveCaptchaWithoutSolverAsksTheUser(t *testing.T) {
+	scenario.SolveCaptchaWithoutSolverAsksTheUser(t, firefoxDriver{})
+}
+func TestWebMCPFollowsItsSetting(t *testing.T) { scenario.WebMCPFollowsItsSetting(t, firefoxDriver{}) }

@@ -25,11 +25,13 @@ const (
 	Extension
 )
 
-// Provider is the part of the saved provider a scenario chooses.
+// Provider is the part of the saved settings a scenario chooses.
 type Provider struct {
 	Kind   string // "openai-chat" or "anthropic"
 	APIKey string
 	Tier   string // "" is mid
+	// WebMCP turns on the setting Experimental WebMCP.
+	WebMCP bool
 }
 
 // OpenAIChat is the provider most scenarios use: OpenAI chat, no key.

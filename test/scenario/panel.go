@@ -127,8 +127,9 @@ func SaveSettings(t testing.TB, s Session, srv *llmtest.Server, p Provider) {
 			"id": "fake", "name": "Fake", "kind": p.Kind, "baseUrl": baseURL, "apiKey": p.APIKey,
 			"model": llmtest.Model, "tier": tier, "contextWindow": 0,
 		}},
-		"activeProvider": "fake",
-		"maxSteps":       30,
+		"activeProvider":     "fake",
+		"maxSteps":           30,
+		"experimentalWebMCP": p.WebMCP,
 	}
 	msg, err := json.Marshal(map[string]any{"action": "settings_save", "settings": settings})
 	if err != nil {

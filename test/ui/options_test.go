@@ -39,3 +39,36 @@ func TestVisionAndSiteNotesSwitchesRoundTrip(t *testing.T) {
 		t.Error("saving one provider's vision changed another provider")
 	}
 }
+
+// Experimental WebMCP is off unless stored on; the CAPTCHA solver key is
+// sent once when typed, never shown again, kept by captchaSolverKeySet and
+// removed by Remove key.
+func TestWebMCPSwitchAndCaptchaKey(t *testing.T) {
+	tb := openSettings(t)
+	if eval[bool](tb, `document.querySelector('#experimental-webmcp').checked`) {
+		t.Error("#experimental-webmcp is on although experimentalWebMCP is not stored (its default is off)")
+	}
+	if !eval[bool](tb, `document.querySelector('#captcha-key-clear').hidden`) {
+		t.Error("Remove key is shown without a saved key")
+	}
+	tb.do(`document.querySelector('#experimental-webmcp').scrollIntoView()`)
+	tb.run(chromedp.Click(chromedp.CSS("#experimental-webmcp")))
+	setValue(tb, "#captcha-key", "CAP-0123456789abcdef")
+	tb.run(chromedp.Click(chromedp.CSS("#save-general")))
+	tb.waitFor("the general settings saved", `__fake.settings.experimentalWebMCP === true && __fake.settings.captchaSolverKey === 'CAP-0123456789abcdef'`)
+	if v := eval[string](tb, `document.querySelector('#captcha-key').value`); v != "" {
+		t.Errorf("the key stays in the field after saving: %q", v)
+	}
+	if !eval[bool](tb, `!document.querySelector('#captcha-key-state').hidden && !document.querySelector('#captcha-key-clear').hidden`) {
+		t.Error("the page does not say a key is saved")
+	}
+	// Saving again without typing keeps the stored key (the background
+	// reads captchaSolverKeySet).
+	tb.run(chromedp.Click(chromedp.CSS("#save-general")))
+	tb.waitFor("saved again", `__fake.settings.captchaSolverKey === '' && __fake.settings.captchaSolverKeySet === true`)
+	tb.run(chromedp.Click(chromedp.CSS("#captcha-key-clear")))
+	tb.waitFor("the key removed", `__fake.settings.captchaSolverKey === '' && __fake.settings.captchaSolverKeySet === false`)
+	if !eval[bool](tb, `document.querySelector('#captcha-key-clear').hidden`) {
+		t.Error("Remove key is still shown after removing the key")
+	}
+}

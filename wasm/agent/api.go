@@ -75,7 +75,10 @@ type Options struct {
 	Mode     string // protocol.ModeAsk or protocol.ModeAct
 	Tier     string // protocol.TierCompact, TierMid or TierFull
 	Browser  string // "chrome" or "firefox": decides Chrome-only tools
-	MaxSteps int    // 0: DefaultMaxSteps
+	// Features are the opt-in settings that add tools (tools.Feature); the
+	// Executor must have the same.
+	Features []tools.Feature
+	MaxSteps int // 0: DefaultMaxSteps
 	// ContextWindow is the model's context in tokens (ContextWindow(cfg)
 	// gives the default): when the last request used 75% of it the
 	// conversation is compacted, and it decides the read window of the

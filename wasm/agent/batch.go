@@ -52,8 +52,13 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 				return "", false, nil
 			}
 			// The gate decides before the call is recorded as dispatched: a
-			// restart while the user is asked checks (and asks) again.
-			refusal, err := r.gateCheck(ctx, call)
+			// restart while the user is asked checks (and asks) again. A
+			// call this mode does not offer never runs, so it asks nothing.
+			var refusal string
+			var err error
+			if r.offered(call.Name) {
+				refusal, err = r.gateCheck(ctx, call)
+			}
 			if err != nil || ctx.Err() != nil {
 				r.closeCalls(calls[i:], resultStopped)
 				return "", false, ctx.Err()
@@ -122,6 +127,12 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 	return "", false, nil
 }
 
+// offered reports whether the run offers the tool: the catalog's in this
+// mode, tier, browser and features, and load_skill.
+func (r *run) offered(name string) bool {
+	return name == protocol.ToolLoadSkill || tools.Offered(r.opts.Mode, r.opts.Tier, r.opts.Browser, name, r.opts.Features...)
+}
+
 // receiptFor asks the executor where call will take effect and names
 // its dispatch; a call that changes nothing, or a page that cannot say,
 // gets no receipt (a restart then reports its effect as unknown).
@@ -162,7 +173,7 @@ func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) 
 		result, isErr = r.loadSkill(call)
 		return result, isErr, ""
 	}
-	if err := tools.NotOffered(r.opts.Mode, r.opts.Tier, r.opts.Browser, call.Name); err != nil {
+	if err := tools.NotOffered(r.opts.Mode, r.opts.Tier, r.opts.Browser, call.Name, r.opts.Features...); err != nil {
 		return "Error: " + err.Error() + ".", true, ""
 	}
 	switch call.Name {

@@ -129,7 +129,7 @@ func newRun(opts Options) *run {
 	if opts.Tier == protocol.TierCompact {
 		opts.Skills = nil // Compact has no skill surface
 	}
-	specs := tools.ForMode(opts.Mode, opts.Tier, opts.Browser, opts.ContextWindow)
+	specs := tools.ForMode(opts.Mode, opts.Tier, opts.Browser, opts.ContextWindow, opts.Features...)
 	if len(opts.Skills) > 0 {
 		specs = append(specs, tools.LoadSkillSpec(skillIDs(opts.Skills)))
 	}

@@ -24,11 +24,13 @@ type providerView struct {
 // settingsView is the settings object of settings_get.
 type settingsView struct {
 	settings.Settings
-	Providers []providerView `json:"providers"`
+	Providers           []providerView `json:"providers"`
+	CaptchaSolverKeySet bool           `json:"captchaSolverKeySet"`
 }
 
 func viewOf(s settings.Settings) settingsView {
-	v := settingsView{Settings: s, Providers: make([]providerView, len(s.Providers))}
+	v := settingsView{Settings: s, Providers: make([]providerView, len(s.Providers)), CaptchaSolverKeySet: s.CaptchaSolverKey != ""}
+	v.CaptchaSolverKey = ""
 	for i, p := range s.Providers {
 		v.Providers[i] = providerView{Config: p, APIKeySet: p.APIKey != ""}
 		v.Providers[i].APIKey = ""
@@ -73,9 +75,14 @@ func (r *Router) settingsSave(ctx context.Context, m message) reply {
 		return errReply(err)
 	}
 	var flags struct {
-		Providers []keySet `json:"providers"`
+		Providers           []keySet `json:"providers"`
+		CaptchaSolverKeySet bool     `json:"captchaSolverKeySet"`
 	}
 	_ = json.Unmarshal(m.Settings, &flags) // Decode accepted its shape
+	if s.CaptchaSolverKey == "" && flags.CaptchaSolverKeySet {
+		stored, _ := settings.Load(ctx, r.p.Local)
+		s.CaptchaSolverKey = stored.CaptchaSolverKey
+	}
 	for i := range s.Providers {
 		p := &s.Providers[i]
 		if p.APIKey == "" && i < len(flags.Providers) && flags.Providers[i].APIKeySet {
@@ -128,6 +135,7 @@ func (r *Router) configExport(ctx context.Context) reply {
 		p.APIKey = settings.MaskKey(p.APIKey)
 		masked.Settings.Providers[i] = p
 	}
+	masked.Settings.CaptchaSolverKey = settings.MaskKey(s.CaptchaSolverKey)
 	out := okReply("config", doc, "masked", masked)
 	if problem != nil {
 		out["warning"] = problem.Error() + "; exporting the defaults."

@@ -264,3 +264,46 @@ func TestConfigExportMasksKeysForDisplay(t *testing.T) {
 		t.Errorf("masked copy carries the key: %s", masked)
 	}
 }
+
+// The CAPTCHA solver key is kept like a provider's: settings_get says only
+// that one is saved, a save without a typed key keeps it when
+// captchaSolverKeySet says so, the export carries it (masked on screen),
+// and an import of the masked text is refused.
+func TestCaptchaSolverKeyIsKeptLikeAProvidersKey(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns())
+	s, _ := settings.Load(context.Background(), e.local)
+	s.CaptchaSolverKey = "CAP-secret-solver-9876"
+	if err := settings.Save(context.Background(), e.local, s); err != nil {
+		t.Fatal(err)
+	}
+	stored := func() string {
+		got, _ := settings.Load(context.Background(), e.local)
+		return got.CaptchaSolverKey
+	}
+	reply := e.mustOK(map[string]any{"action": "settings_get"})
+	raw, _ := json.Marshal(reply)
+	if strings.Contains(string(raw), "secret-solver") {
+		t.Fatalf("settings_get carries the solver key: %s", raw)
+	}
+	view := reply["settings"].(map[string]any)
+	if view["captchaSolverKey"] != "" || view["captchaSolverKeySet"] != true {
+		t.Fatalf("view %v", view)
+	}
+	e.mustOK(map[string]any{"action": "settings_save", "settings": view})
+	if got := stored(); got != "CAP-secret-solver-9876" {
+		t.Fatalf("key after saving the view: %q", got)
+	}
+	exported := e.mustOK(map[string]any{"action": "config_export"})
+	key := func(doc any) any { return doc.(map[string]any)["settings"].(map[string]any)["captchaSolverKey"] }
+	if key(exported["config"]) != "CAP-secret-solver-9876" || key(exported["masked"]) != "CAP…9876" {
+		t.Errorf("export %v, masked %v", key(exported["config"]), key(exported["masked"]))
+	}
+	if rep := e.send(map[string]any{"action": "config_import", "config": exported["masked"]}); rep["ok"] != false || rep["field"] != "settings.captchaSolverKey" {
+		t.Errorf("importing the masked key: %v", rep)
+	}
+	view["captchaSolverKeySet"] = false
+	e.mustOK(map[string]any{"action": "settings_save", "settings": view})
+	if got := stored(); got != "" {
+		t.Fatalf("key after removing: %q", got)
+	}
+}

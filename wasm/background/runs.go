@@ -199,13 +199,18 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	}
 	// Hosts on this computer or the local network are reached only when the
 	// user's own request names them.
+	var features []tools.Feature
+	if s.ExperimentalWebMCP {
+		features = append(features, tools.FeatureWebMCP)
+	}
 	disp := tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser, boundary).WithContextWindow(window).
-		AllowHosts(guard.HostsIn(ru.text))
+		AllowHosts(guard.HostsIn(ru.text)).WithFeatures(features...).WithCaptchaKey(s.CaptchaSolverKey)
 	opts := agent.Options{
 		Provider:      prov,
 		Mode:          ru.mode,
 		Tier:          cfg.Tier,
 		Browser:       r.p.Browser,
+		Features:      features,
 		MaxSteps:      s.MaxSteps,
 		ContextWindow: window,
 		Executor:      disp,

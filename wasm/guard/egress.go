@@ -60,7 +60,7 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 			return nil, ""
 		}
 	} else if len(data) == 0 && (working || shown) {
-		if !isFetch(tool) {
+		if movesTab(tool) {
 			g.Visit(u.String())
 		}
 		return nil, ""
@@ -76,8 +76,11 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 		reasons = append(reasons, "The address carries "+dataKinds(data)+" that your request did not give.")
 	}
 	cat, text := protocol.CategoryNavigate, "Open "+host
-	if isFetch(tool) {
+	switch {
+	case isFetch(tool):
 		cat, text = protocol.CategoryFetch, "Fetch a page from "+host
+	case tool == protocol.ToolNewTab:
+		text = "Open " + host + " in a new tab"
 	}
 	if pageURL != "" && linkClick {
 		text += " (a link on " + hostOf(pageURL) + ")"
@@ -89,7 +92,9 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 		grant:    cat + "|" + site,
 		key:      cat + "|" + u.String(),
 		allowed: func() {
-			if len(data) == 0 || !isFetch(tool) {
+			// An approved clean fetch marks its site as one the run reads;
+			// a new tab is the user's, not the run's.
+			if tool != protocol.ToolNewTab && (len(data) == 0 || !isFetch(tool)) {
 				g.Visit(visit)
 			}
 		},
@@ -100,6 +105,13 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 // leaving the page (fetch_url, read_pdf) from navigations.
 func isFetch(tool string) bool {
 	return tool == protocol.ToolFetchURL || tool == protocol.ToolReadPDF
+}
+
+// movesTab reports whether tool takes the run's tab to its URL: the
+// fetches only read it, and new_tab opens it in a tab the run does not
+// work on.
+func movesTab(tool string) bool {
+	return !isFetch(tool) && tool != protocol.ToolNewTab
 }
 
 // dataIn lists what a URL carries that the user did not give: secrets and

@@ -220,7 +220,7 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 		if keys, _ := args["keys"].(string); pressesEnter(keys) {
 			a, refusal = g.checkEnter(ctx, call.Name, args)
 		}
-	case protocol.ToolNavigate, protocol.ToolFetchURL:
+	case protocol.ToolNavigate, protocol.ToolFetchURL, protocol.ToolNewTab:
 		u, _ := args["url"].(string)
 		a, refusal = g.checkURL(ctx, call.Name, u, false, "", "")
 	case protocol.ToolReadPDF:
@@ -231,6 +231,16 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 		a, refusal = g.checkDownload(ctx, call.Name, args)
 	case protocol.ToolUploadFile:
 		a, refusal = g.checkUpload(ctx, call.Name, args)
+	case protocol.ToolDragDrop:
+		a, refusal = g.checkDrop(ctx, call.Name, args)
+	case protocol.ToolSolveCaptcha:
+		if _, ok := g.preflight(ctx, call.Name, args); ok {
+			a, refusal = g.checkCaptcha(ctx)
+		}
+	case protocol.ToolExecuteWebMCPTool:
+		if pf, ok := g.preflight(ctx, call.Name, args); ok {
+			a, refusal = g.checkWebMCP(ctx, args, pf)
+		}
 	}
 	if refusal != "" || a == nil {
 		return refusal, nil
@@ -244,11 +254,13 @@ type ask struct {
 	grant    string // grant key for approve_site
 	key      string // identity of the action, for "declined already"
 	allowed  func() // what an approval makes true for the run (a visited site)
+	// fresh: every call is asked about; no approval covers the next one.
+	fresh bool
 }
 
 func (g *Gate) askUser(ctx context.Context, call llm.ToolCall, a *ask) (string, error) {
 	g.mu.Lock()
-	if g.grants[a.grant] {
+	if !a.fresh && g.grants[a.grant] {
 		g.mu.Unlock()
 		g.allow(a)
 		return "", nil
@@ -268,6 +280,9 @@ func (g *Gate) askUser(ctx context.Context, call llm.ToolCall, a *ask) (string, 
 	}
 	ap.Tool = call.Name
 	ap.Choices = []string{string(Approve), string(ApproveSite), string(Decline)}
+	if a.fresh {
+		ap.Choices = []string{string(Approve), string(Decline)}
+	}
 	if g.cfg.Approver == nil {
 		return "This action needs the user's approval, and the user cannot be asked in this run. It was not done.", nil
 	}
@@ -280,6 +295,10 @@ func (g *Gate) askUser(ctx context.Context, call llm.ToolCall, a *ask) (string, 
 		g.allow(a)
 		return "", nil
 	case ApproveSite:
+		if a.fresh { // not a choice on its card
+			g.allow(a)
+			return "", nil
+		}
 		g.mu.Lock()
 		g.grants[a.grant] = true
 		g.mu.Unlock()

@@ -50,6 +50,44 @@ func (d debugger) Dialogs(ctx context.Context, tabID int) ([]platform.Dialog, er
 	return out, nil
 }
 
+// webmcp implements platform.WebMCP over wbHost.webmcp (Chrome only).
+type webmcp struct{ js js.Value }
+
+// webmcpCancelTimeout bounds the cancel sent after Stop: the run's own
+// context has ended, and the command is local.
+const webmcpCancelTimeout = 5 * time.Second
+
+func (w webmcp) Tools(ctx context.Context, tabID int) ([]platform.WebMCPTool, error) {
+	v, err := call(ctx, w.js, "tools", tabID)
+	if err != nil {
+		return nil, tabErr(err)
+	}
+	var out []platform.WebMCPTool
+	if err := json.Unmarshal(toJSON(v), &out); err != nil {
+		return nil, fmt.Errorf("webmcp: unreadable tool list: %v", err)
+	}
+	return out, nil
+}
+
+func (w webmcp) Invoke(ctx context.Context, tabID int, frameID, name string, input json.RawMessage) (platform.WebMCPResult, error) {
+	v, err := call(ctx, w.js, "invoke", tabID, frameID, name, fromJSON(input))
+	if ctx.Err() != nil {
+		// Stop: the page's tool must not go on running for nobody.
+		cctx, cancel := context.WithTimeout(context.Background(), webmcpCancelTimeout)
+		defer cancel()
+		_, _ = call(cctx, w.js, "cancel", tabID)
+		return platform.WebMCPResult{}, ctx.Err()
+	}
+	if err != nil {
+		return platform.WebMCPResult{}, tabErr(err)
+	}
+	var out platform.WebMCPResult
+	if err := json.Unmarshal(toJSON(v), &out); err != nil {
+		return out, fmt.Errorf("webmcp: unreadable answer: %v", err)
+	}
+	return out, nil
+}
+
 // resolver implements platform.Resolver over wbHost.dns (Firefox only).
 type resolver struct{ js js.Value }
 

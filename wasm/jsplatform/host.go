@@ -41,6 +41,12 @@ func New() platform.Platform {
 	if d := host.Get("pdf"); d.Truthy() {
 		p.PDF = pdf{d}
 	}
+	if w := host.Get("webmcp"); w.Truthy() {
+		p.WebMCP = webmcp{w}
+	}
+	if w := host.Get("windows"); w.Truthy() {
+		p.Windows = windows{w}
+	}
 	if d := host.Get("dns"); d.Truthy() {
 		p.Resolve = resolver{d}
 	}

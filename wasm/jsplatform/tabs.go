@@ -90,3 +90,26 @@ func (f frames) Send(ctx context.Context, tabID, frameID int, msg json.RawMessag
 	}
 	return toJSON(v), nil
 }
+
+// windows implements platform.Windows over wbHost.windows.
+type windows struct{ js js.Value }
+
+func (w windows) OpenTab(ctx context.Context, tabID int, url string) (platform.Tab, error) {
+	v, err := call(ctx, w.js, "openTab", tabID, url)
+	if err != nil {
+		return platform.Tab{}, tabErr(err)
+	}
+	var tab platform.Tab
+	err = json.Unmarshal(toJSON(v), &tab)
+	return tab, err
+}
+
+func (w windows) Resize(ctx context.Context, tabID, width, height int) (platform.Window, error) {
+	v, err := call(ctx, w.js, "resize", tabID, width, height)
+	if err != nil {
+		return platform.Window{}, tabErr(err)
+	}
+	var win platform.Window
+	err = json.Unmarshal(toJSON(v), &win)
+	return win, err
+}

@@ -38,6 +38,25 @@ type Tabs interface {
 	GoForward(ctx context.Context, tabID int) error
 }
 
+// Windows reaches the browser window that shows a tab. It is apart from
+// Tabs so that tab fakes need not implement it; nil means unavailable.
+type Windows interface {
+	// OpenTab opens url in a new tab beside tabID, in its window, without
+	// switching to it, and returns the new tab.
+	OpenTab(ctx context.Context, tabID int, url string) (Tab, error)
+	// Resize sets the outer size of tabID's window (CSS pixels; a
+	// maximized or full-screen window becomes a normal one first) and
+	// returns the size the browser gave it.
+	Resize(ctx context.Context, tabID, width, height int) (Window, error)
+}
+
+// Window is a browser window's outer size and state.
+type Window struct {
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	State  string `json:"state"` // normal, maximized, minimized, fullscreen
+}
+
 // Capturer takes a screenshot of the visible part of a tab. It is apart
 // from Tabs so that tab fakes need not implement it; a nil Capturer means
 // screenshots are unavailable.
@@ -157,6 +176,38 @@ type Debugger interface {
 	Dialogs(ctx context.Context, tabID int) ([]Dialog, error)
 }
 
+// WebMCP reaches the tools a page registered through Chrome's
+// experimental WebMCP DevTools domain; nil where there is none (Firefox).
+// Everything it returns was written by the page.
+type WebMCP interface {
+	// Tools enables the domain in the tab (attaching the debugger) and
+	// returns the tools registered there, each with the URL and origin its
+	// frame has now.
+	Tools(ctx context.Context, tabID int) ([]WebMCPTool, error)
+	// Invoke runs a tool in its frame and waits for its answer (at most 30
+	// s, then it is cancelled); ctx ending cancels it too.
+	Invoke(ctx context.Context, tabID int, frameID, name string, input json.RawMessage) (WebMCPResult, error)
+}
+
+// WebMCPTool is one registration (WebMCP.Tool) with its frame's address.
+type WebMCPTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+	Annotations map[string]bool `json:"annotations"`
+	FrameID     string          `json:"frameId"`
+	FrameURL    string          `json:"frameUrl"`
+	FrameOrigin string          `json:"frameOrigin"`
+}
+
+// WebMCPResult is an invocation's answer (WebMCP.toolResponded): status
+// Completed with its output, Error with errorText, or Canceled.
+type WebMCPResult struct {
+	Status    string          `json:"status"`
+	Output    json.RawMessage `json:"output"`
+	ErrorText string          `json:"errorText"`
+}
+
 // Dialog is one native JavaScript dialog the debugger answered.
 type Dialog struct {
 	Type     string `json:"type"` // alert, confirm, prompt or beforeunload
@@ -225,6 +276,7 @@ type Broadcaster interface {
 // Platform bundles everything the background needs.
 type Platform struct {
 	Tabs     Tabs
+	Windows  Windows  // nil: no new tabs or window sizes
 	Capture  Capturer // nil: no screenshots
 	Content  Content
 	Frames   Frames  // nil: the top frame only
@@ -236,6 +288,7 @@ type Platform struct {
 	// Downloads and PDF are nil where the browser offers neither (tests).
 	Downloads Downloads
 	PDF       PDF
+	WebMCP    WebMCP // nil in Firefox
 	Alarms    Alarms
 	Clock     Clock
 	UI        Broadcaster

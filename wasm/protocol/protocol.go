@@ -210,6 +210,8 @@ const (
 	CategorySchedule = "schedule" // a scheduled task that will run later
 	CategoryDownload = "download" // saving a file through the browser's downloads
 	CategoryUpload   = "upload"   // putting a file into a page's file input or drop zone
+	CategoryCaptcha  = "captcha"  // a CAPTCHA sent to the user's solver service
+	CategoryWebMCP   = "webmcp"   // a tool the page registered through WebMCP
 )
 
 // Tools the model may call. Which exist, and where each runs, is the
@@ -233,6 +235,14 @@ const (
 	ToolNavigate             = "navigate"
 	ToolGoBack               = "go_back"
 	ToolGoForward            = "go_forward"
+	ToolHover                = "hover"
+	ToolDragDrop             = "drag_drop"
+	ToolVerifyForm           = "verify_form"
+	ToolResizeWindow         = "resize_window"
+	ToolNewTab               = "new_tab"
+	ToolSolveCaptcha         = "solve_captcha"
+	ToolListWebMCPTools      = "list_webmcp_tools"
+	ToolExecuteWebMCPTool    = "execute_webmcp_tool"
 	ToolDone                 = "done"
 	ToolClarify              = "clarify"
 	ToolScratchpadWrite      = "scratchpad_write"
@@ -262,16 +272,19 @@ const (
 // Entries of the content script that only the background calls, never the
 // model ({wb: "tool", name, args}).
 const (
-	PageDoc            = "wb_doc"          // this document's id and URL
-	PageProbe          = "wb_probe"        // describe a control for the action gate
-	PageLinks          = "wb_links"        // the links a person can see
-	PageStatus         = "wb_status"       // the errors and notices the page shows
-	PageTrustedPrepare = "trusted_prepare" // plan Chrome's trusted input
-	PageTrustedFinish  = "trusted_finish"  // report what the input changed
-	PageResource       = "wb_resource"     // the URL of the image, media or document a ref shows
-	PagePutFile        = "wb_put_file"     // give a file to a file input or drop zone
-	PageFrames         = "wb_frames"       // the iframes of the document, with their refs
-	PageFrameBox       = "wb_frame_box"    // a point in a child frame, in this frame's viewport
+	PageDoc            = "wb_doc"           // this document's id and URL
+	PageProbe          = "wb_probe"         // describe a control for the action gate
+	PageLinks          = "wb_links"         // the links a person can see
+	PageStatus         = "wb_status"        // the errors and notices the page shows
+	PageTrustedPrepare = "trusted_prepare"  // plan Chrome's trusted input
+	PageTrustedFinish  = "trusted_finish"   // report what the input changed
+	PageResource       = "wb_resource"      // the URL of the image, media or document a ref shows
+	PagePutFile        = "wb_put_file"      // give a file to a file input or drop zone
+	PageFrames         = "wb_frames"        // the iframes of the document, with their refs
+	PageFrameBox       = "wb_frame_box"     // a point in a child frame, in this frame's viewport
+	PageViewport       = "wb_viewport"      // the viewport's size, after resize_window
+	PageCaptcha        = "wb_captcha"       // the CAPTCHA widget the page shows, for solve_captcha
+	PageCaptchaApply   = "wb_captcha_apply" // put a solver's token into the widget's response field
 )
 
 // The groups, each in the order docs/PROTOCOL.md lists it. Groups maps
@@ -307,20 +320,23 @@ var (
 	Categories    = []string{
 		CategorySend, CategoryPublish, CategoryDelete, CategoryPayment, CategoryPurchase, CategoryShare,
 		CategoryAccount, CategorySubmit, CategoryTypeData, CategoryNavigate, CategoryFetch, CategorySchedule,
-		CategoryDownload, CategoryUpload,
+		CategoryDownload, CategoryUpload, CategoryCaptcha, CategoryWebMCP,
 	}
 	Tools = []string{
 		ToolGetAccessibilityTree, ToolReadPage, ToolGetSelection, ToolGetWindowInfo, ToolExtractData,
 		ToolFetchURL, ToolReadPDF, ToolListDownloads, ToolScroll, ToolWaitForStable, ToolWaitForElement,
 		ToolClickAX, ToolTypeAX, ToolSetField, ToolClick, ToolTypeText, ToolPressKeys, ToolNavigate,
 		ToolGoBack, ToolGoForward, ToolDownloadFiles, ToolDownloadResource, ToolDownloadSocialMedia,
-		ToolReadDownloadedFile, ToolUploadFile, ToolDone, ToolClarify, ToolScratchpadWrite, ToolProgressUpdate,
-		ToolProgressRead, ToolScheduleResume, ToolScheduleTask, ToolGetInteractive, ToolGetShadowDOM,
-		ToolShadowDOMQuery, ToolGetFrames, ToolPromoteIframe, ToolIframeRead, ToolIframeClick, ToolIframeType,
-		ToolLoadSkill,
+		ToolReadDownloadedFile, ToolUploadFile, ToolHover, ToolDragDrop, ToolVerifyForm, ToolResizeWindow,
+		ToolNewTab, ToolSolveCaptcha, ToolListWebMCPTools, ToolExecuteWebMCPTool, ToolDone, ToolClarify,
+		ToolScratchpadWrite, ToolProgressUpdate, ToolProgressRead, ToolScheduleResume, ToolScheduleTask,
+		ToolGetInteractive, ToolGetShadowDOM, ToolShadowDOMQuery, ToolGetFrames, ToolPromoteIframe,
+		ToolIframeRead, ToolIframeClick, ToolIframeType, ToolLoadSkill,
 	}
-	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish,
-		PageResource, PagePutFile, PageFrames, PageFrameBox}
+	PageEntries = []string{
+		PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish,
+		PageResource, PagePutFile, PageFrames, PageFrameBox, PageViewport, PageCaptcha, PageCaptchaApply,
+	}
 
 	Groups = map[string][]string{
 		"ACTION": Actions, "MESSAGE": Messages, "EVENT": Events, "STATUS": Statuses, "STORAGE": Keys,

@@ -46,6 +46,12 @@ type Settings struct {
 	// ScheduledTasks lets due scheduled jobs run; off, they pause when
 	// their time comes. Absent: true.
 	ScheduledTasks bool `json:"scheduledTasksEnabled"`
+	// ExperimentalWebMCP offers list_webmcp_tools and execute_webmcp_tool
+	// in Chrome (off by default).
+	ExperimentalWebMCP bool `json:"experimentalWebMCP"`
+	// CaptchaSolverKey is the user's CapSolver key for solve_captcha; ""
+	// for none. Like a provider's key, it never goes back to a page.
+	CaptchaSolverKey string `json:"captchaSolverKey"`
 }
 
 // DefaultMaxSteps is the step limit of a first start.

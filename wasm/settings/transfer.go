@@ -67,5 +67,9 @@ func Import(doc json.RawMessage) (Settings, error) {
 				Message: "This API key is masked (it contains …). Import the downloaded file, or copy the configuration after Reveal keys."}
 		}
 	}
+	if strings.Contains(s.CaptchaSolverKey, "…") {
+		return Settings{}, &FieldError{Field: "settings.captchaSolverKey",
+			Message: "This CAPTCHA solver key is masked (it contains …). Import the downloaded file, or copy the configuration after Reveal keys."}
+	}
 	return s, nil
 }

@@ -91,7 +91,7 @@ func coerce(name string, p property, v any) (any, error) {
 			}
 			s = strconv.FormatFloat(f, 'f', -1, 64)
 		}
-		if name == "ref" || name == "refId" {
+		if name == "ref" || name == "refId" || name == "sourceRef" || name == "targetRef" {
 			s = normaliseRef(s)
 		}
 		if len(p.Enum) > 0 && !slices.Contains(p.Enum, s) {

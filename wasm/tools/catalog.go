@@ -6,6 +6,7 @@ package tools
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -49,9 +50,19 @@ type tool struct {
 	chromeOnly bool
 	// page is the content-script tool an iframe_* tool runs in its frame.
 	page string
+	// feature names the setting that must be on for the tool to be
+	// offered at all ("" for none).
+	feature Feature
 	// check enforces argument rules a flat schema cannot express.
 	check func(args map[string]any) error
 }
+
+// Feature is an opt-in setting that adds tools to the table.
+type Feature string
+
+// FeatureWebMCP is the setting "Experimental WebMCP" (off by default):
+// list_webmcp_tools and execute_webmcp_tool exist only while it is on.
+const FeatureWebMCP Feature = "webmcp"
 
 // byName indexes catalog; built on first use, like the other tables of
 // the package, so that a wake of the worker does not pay for it.
@@ -80,13 +91,17 @@ func column(mode, tier string) int {
 }
 
 // Offered reports whether the tool is offered to the model in this mode
-// and tier on this browser ("chrome" or "firefox").
-func Offered(mode, tier, browser, name string) bool {
+// and tier on this browser ("chrome" or "firefox") with the features the
+// user turned on.
+func Offered(mode, tier, browser, name string, on ...Feature) bool {
 	t, ok := byName()[name]
 	if !ok {
 		return false
 	}
 	if t.chromeOnly && browser != protocol.BrowserChrome {
+		return false
+	}
+	if t.feature != "" && !slices.Contains(on, t.feature) {
 		return false
 	}
 	col := column(mode, tier)
@@ -98,8 +113,8 @@ func Offered(mode, tier, browser, name string) bool {
 
 // NotOffered explains why a tool cannot run in this mode and tier, or
 // returns nil when it is offered. The text is what the model is told.
-func NotOffered(mode, tier, browser, name string) error {
-	if Offered(mode, tier, browser, name) {
+func NotOffered(mode, tier, browser, name string, on ...Feature) error {
+	if Offered(mode, tier, browser, name, on...) {
 		return nil
 	}
 	if _, ok := byName()[name]; !ok {
@@ -107,6 +122,9 @@ func NotOffered(mode, tier, browser, name string) error {
 	}
 	if t := byName()[name]; t.chromeOnly && browser != protocol.BrowserChrome {
 		return fmt.Errorf("%s is not available in this browser: it needs an API only Chrome has", name)
+	}
+	if t := byName()[name]; t.feature == FeatureWebMCP && !slices.Contains(on, t.feature) {
+		return fmt.Errorf("%s is not available: the setting Experimental WebMCP is off; use the page's own controls", name)
 	}
 	if column(mode, tier) == colAsk {
 		return fmt.Errorf("%s is not allowed in Ask mode: Ask is read-only and cannot change the page; answer from what you can read", name)

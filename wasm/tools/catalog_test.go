@@ -71,7 +71,7 @@ func TestForModeFollowsSpecTable(t *testing.T) {
 				col = 0
 			}
 			var got []string
-			for _, s := range ForMode(c.mode, c.tier, browser, 0) {
+			for _, s := range ForMode(c.mode, c.tier, browser, 0, FeatureWebMCP) {
 				got = append(got, s.Name)
 			}
 			for _, tl := range catalog {
@@ -89,15 +89,46 @@ func TestForModeFollowsSpecTable(t *testing.T) {
 	}
 }
 
+// TestWebMCPNeedsItsSetting: the WebMCP rows apply only while the setting
+// Experimental WebMCP is on; off, neither tool is offered, and a call
+// says why.
+func TestWebMCPNeedsItsSetting(t *testing.T) {
+	webmcp := []string{protocol.ToolListWebMCPTools, protocol.ToolExecuteWebMCPTool}
+	for _, mode := range []string{protocol.ModeAsk, protocol.ModeAct} {
+		for _, tier := range []string{"compact", "mid", "full"} {
+			for _, s := range ForMode(mode, tier, "chrome", 0) {
+				if slices.Contains(webmcp, s.Name) {
+					t.Errorf("%s/%s offers %s with the setting off", mode, tier, s.Name)
+				}
+			}
+		}
+	}
+	err := NotOffered(protocol.ModeAct, "full", "chrome", protocol.ToolListWebMCPTools)
+	if err == nil || !strings.Contains(err.Error(), "Experimental WebMCP") {
+		t.Errorf("setting off: %v", err)
+	}
+	if err := NotOffered(protocol.ModeAct, "full", "chrome", protocol.ToolExecuteWebMCPTool, FeatureWebMCP); err != nil {
+		t.Errorf("setting on, Chrome, Full: %v", err)
+	}
+	err = NotOffered(protocol.ModeAct, "full", "firefox", protocol.ToolExecuteWebMCPTool, FeatureWebMCP)
+	if err == nil || !strings.Contains(err.Error(), "not available in this browser") {
+		t.Errorf("setting on, Firefox: %v", err)
+	}
+	if Offered(protocol.ModeAsk, "full", "chrome", protocol.ToolExecuteWebMCPTool, FeatureWebMCP) {
+		t.Error("Ask offers execute_webmcp_tool")
+	}
+}
+
 func TestAskNeverOffersMutatingTools(t *testing.T) {
 	for _, tier := range []string{"compact", "mid", "full", ""} {
-		for _, s := range ForMode(protocol.ModeAsk, tier, "chrome", 0) {
+		for _, s := range ForMode(protocol.ModeAsk, tier, "chrome", 0, FeatureWebMCP) {
 			if !ReadOnly(s.Name) {
 				t.Errorf("Ask/%s offers mutating tool %s", tier, s.Name)
 			}
 		}
 	}
-	for _, name := range []string{"click_ax", "type_ax", "set_field", "click", "type_text", "press_keys", "navigate", "go_back", "go_forward"} {
+	for _, name := range []string{"click_ax", "type_ax", "set_field", "click", "type_text", "press_keys", "navigate", "go_back", "go_forward",
+		"hover", "drag_drop", "resize_window", "new_tab", "solve_captcha", "execute_webmcp_tool"} {
 		if ReadOnly(name) {
 			t.Errorf("%s is classified read-only", name)
 		}

@@ -23,6 +23,39 @@ func mouseClick(send cdpSend, p point) error {
 	return nil
 }
 
+// mouseHover moves the pointer to p without pressing: the browser runs
+// its own hover (CSS :hover, mouseover, mouseenter), as for a person's
+// mouse.
+func mouseHover(send cdpSend, p point) error {
+	return send("Input.dispatchMouseEvent", map[string]any{"type": "mouseMoved", "x": p.X, "y": p.Y, "button": "none", "buttons": 0})
+}
+
+// dragMoves is how many pointer moves a drag makes between press and
+// release: sortable lists react to movement, and some start a drag only
+// after the pointer travelled a few pixels.
+const dragMoves = 10
+
+// mouseDrag presses the left button at from, moves to to in steps with
+// the button held, and releases there.
+func mouseDrag(send cdpSend, from, to point) error {
+	evs := []map[string]any{
+		{"type": "mouseMoved", "x": from.X, "y": from.Y, "button": "none", "buttons": 0},
+		{"type": "mousePressed", "x": from.X, "y": from.Y, "button": "left", "buttons": 1, "clickCount": 1},
+	}
+	for i := 1; i <= dragMoves; i++ {
+		f := float64(i) / dragMoves
+		x, y := from.X+(to.X-from.X)*f, from.Y+(to.Y-from.Y)*f
+		evs = append(evs, map[string]any{"type": "mouseMoved", "x": x, "y": y, "button": "left", "buttons": 1})
+	}
+	evs = append(evs, map[string]any{"type": "mouseReleased", "x": to.X, "y": to.Y, "button": "left", "buttons": 0, "clickCount": 1})
+	for _, ev := range evs {
+		if err := send("Input.dispatchMouseEvent", ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // keyPress is one key with the modifiers in effect; Hold lists the
 // modifier keys pressed before it and released after it.
 type keyPress struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/secrets"
 )
 
 // Dispatcher runs tool calls against one tab in one mode and tier. It
@@ -30,6 +31,14 @@ type Dispatcher struct {
 	// frame is the frame promote_iframe made the target of reads and of
 	// actions without a ref (0: the top page); frames.go.
 	frame int
+	// features are the opt-in settings that are on (WithFeatures).
+	features []Feature
+	// captchaKey is the user's CAPTCHA solver key; "" for none.
+	captchaKey string
+	// tabsOpened counts new_tab's tabs in this run.
+	tabsOpened int
+	// webmcp are the WebMCP registrations given ids, by frame and name.
+	webmcp map[string]*webmcpEntry
 }
 
 // NewDispatcher returns a Dispatcher for the tab that wraps page content
@@ -50,6 +59,19 @@ func (d *Dispatcher) WithContextWindow(tokens int) *Dispatcher {
 	return d
 }
 
+// WithFeatures turns on opt-in settings' tools (they must be the ones
+// ForMode was given).
+func (d *Dispatcher) WithFeatures(on ...Feature) *Dispatcher {
+	d.features = on
+	return d
+}
+
+// WithCaptchaKey gives solve_captcha the user's solver key ("" for none).
+func (d *Dispatcher) WithCaptchaKey(key string) *Dispatcher {
+	d.captchaKey = key
+	return d
+}
+
 // Execute runs one call. Every failure, including a tool this mode does
 // not offer, is an error the agent reports to the model as the result.
 func (d *Dispatcher) Execute(ctx context.Context, call llm.ToolCall) (string, error) {
@@ -60,7 +82,7 @@ func (d *Dispatcher) Execute(ctx context.Context, call llm.ToolCall) (string, er
 // that already ran it answers with what it did instead of running it
 // again, and a page that is no longer the one r names runs nothing.
 func (d *Dispatcher) ExecuteOnce(ctx context.Context, call llm.ToolCall, r Receipt) (string, error) {
-	if err := NotOffered(d.mode, d.tier, d.browser, call.Name); err != nil {
+	if err := NotOffered(d.mode, d.tier, d.browser, call.Name, d.features...); err != nil {
 		return "", err
 	}
 	t := byName()[call.Name]
@@ -79,6 +101,27 @@ func (d *Dispatcher) ExecuteOnce(ctx context.Context, call llm.ToolCall, r Recei
 		return d.runFrame(ctx, t, args, call.Arguments, r)
 	}
 	return "", fmt.Errorf("%s is handled by the agent loop, not the page", t.name)
+}
+
+// runBackground runs a tool the background carries out itself.
+func (d *Dispatcher) runBackground(ctx context.Context, t *tool, args map[string]any) (string, error) {
+	switch t.name {
+	case protocol.ToolFetchURL:
+		return d.runFetch(ctx, args)
+	case protocol.ToolReadPDF:
+		return d.runReadPDF(ctx, args)
+	case protocol.ToolNewTab:
+		return d.newTab(ctx, args)
+	case protocol.ToolResizeWindow:
+		return d.resizeWindow(ctx, args)
+	case protocol.ToolSolveCaptcha:
+		return d.solveCaptcha(ctx)
+	case protocol.ToolListWebMCPTools:
+		return d.listWebMCP(ctx, args)
+	case protocol.ToolExecuteWebMCPTool:
+		return d.executeWebMCP(ctx, args)
+	}
+	return d.runDownloads(ctx, t, args)
 }
 
 // contentReply is the content script's answer (docs/PROTOCOL.md).
@@ -163,6 +206,11 @@ func (d *Dispatcher) runContentIn(ctx context.Context, frame int, t *tool, args 
 	}
 	if toolErr != nil {
 		return "", errors.New(Neutralise(toolErr.Error()))
+	}
+	if t.name == protocol.ToolVerifyForm {
+		// Field values read back: a token or key in a field is shown by
+		// kind and hint, never whole (passwords the page already hid).
+		text = secrets.Mask(text, nil)
 	}
 	if limit > MaxResultChars { // an expanded tree read; never a trusted-input tool
 		return d.b.pageResultWithin(text, continueHint(t.name), limit), nil

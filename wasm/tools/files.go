@@ -26,14 +26,9 @@ const (
 	listDownloadsSize = 20        // list_downloads' default
 )
 
-// runBackground runs a tool the background carries out alone.
-func (d *Dispatcher) runBackground(ctx context.Context, t *tool, args map[string]any) (string, error) {
-	if t.name == protocol.ToolFetchURL {
-		return d.runFetch(ctx, args)
-	}
-	if t.name == protocol.ToolReadPDF {
-		return d.runReadPDF(ctx, args)
-	}
+// runDownloads runs the download and file tools, through the browser's
+// downloads API.
+func (d *Dispatcher) runDownloads(ctx context.Context, t *tool, args map[string]any) (string, error) {
 	if d.p.Downloads == nil {
 		return "", fmt.Errorf("%s is not available in this browser: it has no downloads API", t.name)
 	}

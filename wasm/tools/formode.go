@@ -11,14 +11,14 @@ import (
 // check event.isTrusted ignore coordinate clicks there.
 const firefoxClickNote = " In this browser clicks are synthetic events; if a click has no effect, use click_ax or keyboard input instead."
 
-// ForMode returns the tools offered in mode and tier on browser, in
-// catalog order. contextWindow (tokens) decides the read window that
-// get_accessibility_tree advertises (WindowFor).
-func ForMode(mode, tier, browser string, contextWindow int) []llm.ToolSpec {
+// ForMode returns the tools offered in mode and tier on browser with the
+// features on, in catalog order. contextWindow (tokens) decides the read
+// window that get_accessibility_tree advertises (WindowFor).
+func ForMode(mode, tier, browser string, contextWindow int, on ...Feature) []llm.ToolSpec {
 	var out []llm.ToolSpec
 	for i := range catalog {
 		t := &catalog[i]
-		if !Offered(mode, tier, browser, t.name) {
+		if !Offered(mode, tier, browser, t.name, on...) {
 			continue
 		}
 		desc := t.desc

@@ -14,7 +14,10 @@ import (
 // content script still does the page's part: trusted_prepare resolves the
 // target, checks it, focuses and plans the input; trusted_finish reports
 // what the input changed (extension/content/trusted.js).
-var trustedTools = map[string]bool{protocol.ToolClickAX: true, protocol.ToolClick: true, protocol.ToolTypeAX: true, protocol.ToolTypeText: true, protocol.ToolPressKeys: true}
+var trustedTools = map[string]bool{
+	protocol.ToolClickAX: true, protocol.ToolClick: true, protocol.ToolTypeAX: true, protocol.ToolTypeText: true,
+	protocol.ToolPressKeys: true, protocol.ToolHover: true, protocol.ToolDragDrop: true,
+}
 
 func (d *Dispatcher) usesTrustedInput(t *tool) bool {
 	return d.p.Debugger != nil && trustedTools[t.name]
@@ -30,9 +33,17 @@ type trustedPlan struct {
 
 // trustedStep is one input action; exactly one field is set.
 type trustedStep struct {
-	Mouse  *point    `json:"mouse"`
+	Mouse  *point    `json:"mouse"` // a click
+	Hover  *point    `json:"hover"` // the pointer moves there
+	Drag   *drag     `json:"drag"`  // press, move, release
 	Key    *keyPress `json:"key"`
 	Insert *string   `json:"insert"`
+}
+
+// drag is a pressed-pointer drag between two top-frame viewport points.
+type drag struct {
+	From point `json:"from"`
+	To   point `json:"to"`
 }
 
 // sendTrusted runs t with CDP input; note reports the native dialogs the
@@ -100,6 +111,10 @@ func (d *Dispatcher) dispatchSteps(ctx context.Context, steps []trustedStep) (in
 		switch {
 		case s.Mouse != nil:
 			err = mouseClick(send, *s.Mouse)
+		case s.Hover != nil:
+			err = mouseHover(send, *s.Hover)
+		case s.Drag != nil:
+			err = mouseDrag(send, s.Drag.From, s.Drag.To)
 		case s.Key != nil:
 			err = pressKey(send, *s.Key)
 		case s.Insert != nil:
