@@ -177,6 +177,7 @@ export const CATEGORY = Object.freeze({
   UPLOAD: "upload",
   CAPTCHA: "captcha",
   WEBMCP: "webmcp",
+  RESEARCH: "research",
 });
 
 // tabKey is the storage.session key of a STORAGE prefix for a tab.

@@ -22,6 +22,7 @@ import { hover } from './hover.mjs';
 import { dragDrop } from './drag.mjs';
 import { verifyForm } from './verify.mjs';
 import { applyCaptcha, findCaptcha } from './captcha.mjs';
+import { research } from './research.mjs';
 
 const TOOLS = {
   get_accessibility_tree: getTree,
@@ -62,6 +63,7 @@ const INTERNAL = {
   wb_viewport: () => ({ width: window.innerWidth, height: window.innerHeight }),
   wb_captcha: findCaptcha,
   wb_captcha_apply: applyCaptcha,
+  wb_research: research,
 };
 
 // runTool answers one message. With a receipt ({id, doc}) the action is

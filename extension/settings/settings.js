@@ -38,6 +38,7 @@ async function load() {
   $("planner").value = settings.planner || PLANNER.TRY;
   $("plan-review").value = settings.planReview || PLAN_REVIEW.STRICT;
   $("scheduled-tasks").checked = settings.scheduledTasksEnabled !== false; // absent means on
+  $("research-escalation").checked = settings.researchEscalationEnabled === true; // absent means off
   $("memory-on").checked = settings.memory !== false; // absent means on
   $("memory-learn").checked = settings.memoryAutoLearn !== false;
   $("experimental-webmcp").checked = settings.experimentalWebMCP === true; // absent means off
@@ -261,6 +262,7 @@ $("general-form").addEventListener("submit", (e) => {
       planReview: $("plan-review").value,
       decisionProvider: $("decision-provider").value,
       scheduledTasksEnabled: $("scheduled-tasks").checked,
+      researchEscalationEnabled: $("research-escalation").checked,
       memory: $("memory-on").checked,
       memoryAutoLearn: $("memory-learn").checked,
       experimentalWebMCP: $("experimental-webmcp").checked,

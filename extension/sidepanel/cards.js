@@ -108,6 +108,7 @@ const CATEGORY_LABEL = {
   [CATEGORY.NAVIGATE]: "Open a page",
   [CATEGORY.FETCH]: "Fetch a page",
   [CATEGORY.SCHEDULE]: "Schedule a task",
+  [CATEGORY.RESEARCH]: "Ask ChatGPT",
   [CATEGORY.DOWNLOAD]: "Download a file",
   [CATEGORY.UPLOAD]: "Upload a file",
   [CATEGORY.CAPTCHA]: "Solve a CAPTCHA",

@@ -38,6 +38,10 @@ func TestChromeAnswersDialogs(t *testing.T) {
 		}
 		return answer("Done.")
 	})
+	// The model reads the request as asking to delete the item the page shows.
+	srv.Decider = func(llmtest.Request) llmtest.Turn {
+		return llmtest.Turn{Text: `{"choice":"delete_this_item","quote":"delete the item"}`}
+	}
 	s := openSession(t, "dialogs.html", srv, openAIChat)
 	s.send("act", "Save the draft, then delete the item.")
 

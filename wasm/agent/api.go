@@ -123,6 +123,10 @@ type Options struct {
 	// question: SummaryResult, SummaryClaim, SummaryPlan, or "" for no
 	// answer. nil: answers are not read.
 	SummaryKind func(ctx context.Context, request, summary string) string
+	// Research, when set, offers tools.DelegateResearch in Ask: it asks the
+	// user, then asks ChatGPT request and returns the answer as untrusted
+	// evidence.
+	Research func(ctx context.Context, request string) (string, error)
 	// Schedule answers schedule_resume and schedule_task: the result, and
 	// whether the run ends with it (a resume). nil: not available.
 	Schedule func(ctx context.Context, call llm.ToolCall) (result string, ends bool, err error)

@@ -173,6 +173,19 @@ func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) 
 		result, isErr = r.loadSkill(call)
 		return result, isErr, ""
 	}
+	if call.Name == tools.DelegateResearch && r.opts.Research != nil {
+		var a struct {
+			Request string `json:"research_request"`
+		}
+		if json.Unmarshal([]byte(orEmptyObject(call.Arguments)), &a) != nil || strings.TrimSpace(a.Request) == "" {
+			return "Error: delegate_research needs research_request: the complete question.", true, ""
+		}
+		out, err := r.opts.Research(ctx, strings.TrimSpace(a.Request))
+		if err != nil {
+			return "Error: " + err.Error(), true, ""
+		}
+		return out, false, ""
+	}
 	if err := tools.NotOffered(r.opts.Mode, r.opts.Tier, r.opts.Browser, call.Name, r.opts.Features...); err != nil {
 		return "Error: " + err.Error() + ".", true, ""
 	}

@@ -70,7 +70,7 @@ func (r *run) rehydrateGate(pageURL string) {
 
 // gateCheck asks the gate about call; without a gate everything passes.
 func (r *run) gateCheck(ctx context.Context, call llm.ToolCall) (string, error) {
-	if r.opts.Gate == nil || tools.NotOffered(r.opts.Mode, r.opts.Tier, r.opts.Browser, call.Name) != nil {
+	if r.opts.Gate == nil || tools.NotOffered(r.opts.Mode, r.opts.Tier, r.opts.Browser, call.Name, r.opts.Features...) != nil {
 		// A call this mode does not offer is refused when it runs; the user
 		// is never asked about an action that cannot happen.
 		return "", nil

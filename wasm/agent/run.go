@@ -136,6 +136,11 @@ func newRun(opts Options) *run {
 	if opts.RequestActionMode != nil {
 		specs = append(specs, tools.RequestActionModeSpec())
 	}
+	if opts.Research != nil && opts.Mode == protocol.ModeAsk {
+		specs = append(specs, tools.DelegateResearchSpec())
+	} else {
+		opts.Research = nil
+	}
 	return &run{opts: opts, tools: specs, active: map[string]bool{}, siteShown: map[string]bool{}}
 }
 
@@ -243,6 +248,9 @@ func (r *run) systemPrompt() string {
 	}
 	if r.opts.RequestActionMode != nil {
 		prompt += "\n\n" + autoAskNote
+	}
+	if r.opts.Research != nil {
+		prompt += "\n\n" + researchNote
 	}
 	return prompt
 }

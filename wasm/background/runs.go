@@ -242,6 +242,9 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if s.SiteAdapters {
 		opts.SiteAdapter = adapters.Match
 	}
+	if s.ResearchEscalation && ru.mode == protocol.ModeAsk {
+		opts.Research = r.research(ru, boundary)
+	}
 	if ru.auto && !ru.handedOff && ru.mode == protocol.ModeAsk {
 		opts.RequestActionMode = r.handOff(ru, dec)
 	}

@@ -212,6 +212,7 @@ const (
 	CategoryUpload   = "upload"   // putting a file into a page's file input or drop zone
 	CategoryCaptcha  = "captcha"  // a CAPTCHA sent to the user's solver service
 	CategoryWebMCP   = "webmcp"   // a tool the page registered through WebMCP
+	CategoryResearch = "research" // a question sent to ChatGPT (delegate_research)
 )
 
 // Tools the model may call. Which exist, and where each runs, is the
@@ -285,6 +286,7 @@ const (
 	PageViewport       = "wb_viewport"      // the viewport's size, after resize_window
 	PageCaptcha        = "wb_captcha"       // the CAPTCHA widget the page shows, for solve_captcha
 	PageCaptchaApply   = "wb_captcha_apply" // put a solver's token into the widget's response field
+	PageResearch       = "wb_research"      // ChatGPT's composer and answers, in research escalation's helper tab
 )
 
 // The groups, each in the order docs/PROTOCOL.md lists it. Groups maps
@@ -320,7 +322,7 @@ var (
 	Categories    = []string{
 		CategorySend, CategoryPublish, CategoryDelete, CategoryPayment, CategoryPurchase, CategoryShare,
 		CategoryAccount, CategorySubmit, CategoryTypeData, CategoryNavigate, CategoryFetch, CategorySchedule,
-		CategoryDownload, CategoryUpload, CategoryCaptcha, CategoryWebMCP,
+		CategoryDownload, CategoryUpload, CategoryCaptcha, CategoryWebMCP, CategoryResearch,
 	}
 	Tools = []string{
 		ToolGetAccessibilityTree, ToolReadPage, ToolGetSelection, ToolGetWindowInfo, ToolExtractData,
@@ -336,6 +338,7 @@ var (
 	PageEntries = []string{
 		PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish,
 		PageResource, PagePutFile, PageFrames, PageFrameBox, PageViewport, PageCaptcha, PageCaptchaApply,
+		PageResearch,
 	}
 
 	Groups = map[string][]string{

@@ -46,6 +46,10 @@ type Settings struct {
 	// ScheduledTasks lets due scheduled jobs run; off, they pause when
 	// their time comes. Absent: true.
 	ScheduledTasks bool `json:"scheduledTasksEnabled"`
+	// ResearchEscalation offers delegate_research in Ask: with the user's
+	// approval each time, a question goes to ChatGPT in their signed-in
+	// tab. Off by default.
+	ResearchEscalation bool `json:"researchEscalationEnabled"`
 	// ExperimentalWebMCP offers list_webmcp_tools and execute_webmcp_tool
 	// in Chrome (off by default).
 	ExperimentalWebMCP bool `json:"experimentalWebMCP"`

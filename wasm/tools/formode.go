@@ -66,6 +66,21 @@ func LoadSkillSpec(ids []string) llm.ToolSpec {
 // page; the agent checks the evidence and asks the background.
 const RequestActionMode = "request_action_mode"
 
+// DelegateResearch is offered in Ask when the user turned research
+// escalation on (docs/decisions/research-escalation.md); the background
+// answers it.
+const DelegateResearch = "delegate_research"
+
+// DelegateResearchSpec is its schema.
+func DelegateResearchSpec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name: DelegateResearch,
+		Description: "Ask ChatGPT, in a tab where the user is signed in, a research question the page cannot answer, and get its answer and sources back. WebBrain shows the user the exact question first and sends nothing without their approval. " +
+			"research_request: the complete, self-contained question in the user's language; include only what the user's request needs, never passwords, codes or personal data from the page.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"research_request":{"type":"string"}},"required":["research_request"]}`),
+	}
+}
+
 // RequestActionModeSpec is its schema.
 func RequestActionModeSpec() llm.ToolSpec {
 	return llm.ToolSpec{
