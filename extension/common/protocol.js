@@ -26,6 +26,12 @@ export const ACTION = Object.freeze({
   MEMORY_FORGET: "memory_forget",
   MEMORY_CLEAR: "memory_clear",
   MEMORY_IMPORT: "memory_import",
+  HISTORY_LIST: "history_list",
+  HISTORY_GET: "history_get",
+  HISTORY_DELETE: "history_delete",
+  HISTORY_RESTORE: "history_restore",
+  CONVERSATION_EXPORT: "conversation_export",
+  TAB_CLOSED: "tab_closed",
 });
 
 // The type of the background's broadcasts.
@@ -78,6 +84,9 @@ export const STORAGE = Object.freeze({
   AGENT_RUN: "agentRun:",
   AGENT_STEER: "agentSteer:",
   USER_MEMORY: "wb_user_memory_v1",
+  CHAT_HISTORY: "chatHistory",
+  CHAT_HISTORY_RECORD: "chatHistory:",
+  CHAT_META: "chatMeta:",
 });
 
 export const MODE = Object.freeze({

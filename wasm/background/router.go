@@ -72,6 +72,7 @@ type message struct {
 	AfterSeq  int             `json:"afterSeq"` // run_state: the last seq the panel has
 	Kind      string          `json:"kind"`     // memory_add, memory_edit
 	Memory    json.RawMessage `json:"memory"`   // memory_import
+	All       bool            `json:"all"`      // history_delete
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.
@@ -139,6 +140,11 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 	case protocol.ActionMemoryList, protocol.ActionMemoryAdd, protocol.ActionMemoryEdit, protocol.ActionMemoryForget,
 		protocol.ActionMemoryClear, protocol.ActionMemoryImport:
 		return r.memoryAction(ctx, m)
+	case protocol.ActionHistoryList, protocol.ActionHistoryGet, protocol.ActionHistoryDelete, protocol.ActionHistoryRestore,
+		protocol.ActionConversationExport:
+		return r.historyAction(ctx, m)
+	case protocol.ActionTabClosed:
+		return r.tabClosed(ctx, m)
 	case "":
 		return failf("The message has no action.")
 	}

@@ -36,6 +36,15 @@ const (
 	ActionMemoryForget      = "memory_forget"
 	ActionMemoryClear       = "memory_clear"
 	ActionMemoryImport      = "memory_import"
+	// Chat history and export (package history).
+	ActionHistoryList        = "history_list"
+	ActionHistoryGet         = "history_get"
+	ActionHistoryDelete      = "history_delete"
+	ActionHistoryRestore     = "history_restore"
+	ActionConversationExport = "conversation_export"
+	// ActionTabClosed comes from the background's own glue when a tab
+	// closes: its conversation is archived.
+	ActionTabClosed = "tab_closed"
 )
 
 // MessageAgentUpdate is the type of the background's broadcast of one run
@@ -132,6 +141,12 @@ const (
 	KeyAgentRun   = "agentRun:"         // the active run's recovery record
 	KeyAgentSteer = "agentSteer:"       // corrections accepted for the active run
 	KeyUserMemory = "wb_user_memory_v1" // the user's memory (package memory)
+	// Chat history (package history): the list in storage.local, one
+	// record per conversation under the prefix, and per tab in
+	// storage.session the page and modes of the live conversation.
+	KeyChatHistory       = "chatHistory"
+	KeyChatHistoryRecord = "chatHistory:"
+	KeyChatMeta          = "chatMeta:"
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -252,6 +267,7 @@ var (
 		ActionClarifyAnswer, ActionApprovalAnswer, ActionPlanAnswer, ActionSettingsGet, ActionSettingsSave,
 		ActionProviderTest, ActionConfigExport, ActionConfigImport,
 		ActionMemoryList, ActionMemoryAdd, ActionMemoryEdit, ActionMemoryForget, ActionMemoryClear, ActionMemoryImport,
+		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
 	}
 	Messages = []string{MessageAgentUpdate}
 	Events   = []string{
@@ -261,7 +277,8 @@ var (
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
 	}
 	Statuses      = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
-	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory}
+	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory,
+		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}

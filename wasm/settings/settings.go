@@ -43,6 +43,9 @@ type Settings struct {
 	// MemoryAutoLearn lets WebBrain note lasting preferences the user
 	// states in a request, after the run succeeds. Absent: true.
 	MemoryAutoLearn bool `json:"memoryAutoLearn"`
+	// Traces ("Record traces") records each run's privacy-safe trace in
+	// the background's IndexedDB (docs/decisions/traces.md). Absent: false.
+	Traces bool `json:"traces"`
 }
 
 // DefaultMaxSteps is the step limit of a first start.
