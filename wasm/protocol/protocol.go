@@ -276,8 +276,8 @@ var (
 		EventModeChanged, EventRunMode, EventLoopWarning, EventContextCompacted,
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
 	}
-	Statuses      = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
-	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory,
+	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
+	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory,
 		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
