@@ -3,8 +3,6 @@
 // worker imports it, Firefox's background page lists it) records traces,
 // the Traces page and the panel read and export them. Extension pages and
 // the background share the extension's origin, so they share the database.
-"use strict";
-
 (() => {
   const DB_NAME = "webbrain-traces";
   const STORE = "runs";

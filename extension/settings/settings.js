@@ -36,6 +36,7 @@ async function load() {
   $("plan-review").value = settings.planReview || PLAN_REVIEW.STRICT;
   $("memory-on").checked = settings.memory !== false; // absent means on
   $("memory-learn").checked = settings.memoryAutoLearn !== false;
+  $("traces").checked = settings.traces === true; // absent means off
   const active = settings.providers.findIndex((p) => p.id === settings.activeProvider);
   if (active >= 0) edit(active);
 }
@@ -239,6 +240,7 @@ $("general-form").addEventListener("submit", (e) => {
       decisionProvider: $("decision-provider").value,
       memory: $("memory-on").checked,
       memoryAutoLearn: $("memory-learn").checked,
+      traces: $("traces").checked,
     },
     $("max-steps-error"),
   );
