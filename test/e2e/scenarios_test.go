@@ -75,3 +75,4 @@ func TestFalseSuccessIsNotReported(t *testing.T) { scenario.FalseSuccessIsNotRep
 func TestMemoryReachesTheModelAndLearnsFromTheUser(t *testing.T) {
 	scenario.MemoryReachesTheModelAndLearnsFromTheUser(t, chrome{})
 }
+func TestHistoryAndTraces(t *testing.T) { scenario.HistoryAndTraces(t, chrome{}) }

@@ -54,3 +54,4 @@ func TestFalseSuccessIsNotReported(t *testing.T) {
 func TestMemoryReachesTheModelAndLearnsFromTheUser(t *testing.T) {
 	scenario.MemoryReachesTheModelAndLearnsFromTheUser(t, firefoxDriver{})
 }
+func TestHistoryAndTraces(t *testing.T) { scenario.HistoryAndTraces(t, firefoxDriver{}) }
