@@ -36,6 +36,9 @@ func (r *Router) traced(ru *run, s settings.Settings, cfg llm.Config, prov llm.P
 
 // afterTurn notes the finished turn for the history and ends its trace.
 func (r *Router) afterTurn(ru *run) {
+	// Like the run itself (runGuarded), a panic here must not end the
+	// module and every tab's run with it; the note and trace are lost.
+	defer func() { _ = recover() }()
 	r.noteTurn(ru)
 	if ru.trace != nil {
 		ru.trace.End(ru.j.status(), ru.mode)
