@@ -48,11 +48,6 @@
     return runs.sort((a, b) => String(b.startedAt).localeCompare(String(a.startedAt)));
   }
 
-  async function get(id) {
-    const db = await open();
-    return settle(db.transaction(STORE).objectStore(STORE).get(id));
-  }
-
   async function remove(ids) {
     if (!ids.length) return;
     const db = await open();
@@ -69,7 +64,8 @@
   }
 
   // prune applies the retention rules.
-  async function prune(now = Date.now()) {
+  async function prune() {
+    const now = Date.now();
     const runs = await list();
     const old = runs.filter((r, i) => i >= MAX_RUNS || now - Date.parse(r.startedAt) > MAX_AGE_MS);
     await remove(old.map((r) => r.id));
@@ -97,5 +93,5 @@
     };
   }
 
-  globalThis.wbTraceDB = Object.freeze({ FORMAT, MAX_RUNS, MAX_AGE_MS, put, list, get, remove, clear, prune, exportDoc });
+  globalThis.wbTraceDB = Object.freeze({ put, list, remove, clear, exportDoc });
 })();

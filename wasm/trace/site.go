@@ -4,10 +4,10 @@ import "net/url"
 
 // siteOf keeps only the host of a URL: paths and queries may carry what
 // the user is doing or a token.
-func siteOf(raw string) (string, bool) {
+func siteOf(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil || u.Hostname() == "" {
-		return "", false
+	if err != nil {
+		return ""
 	}
-	return u.Hostname(), true
+	return u.Hostname()
 }

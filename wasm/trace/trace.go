@@ -145,7 +145,7 @@ func Start(clock platform.Clock, sink platform.Tracer, run Run) *Recorder {
 	now := clock.Now()
 	run.StartedAt = now.UTC().Format(time.RFC3339Nano)
 	run.Status = protocol.StatusRunning
-	run.Site, _ = siteOf(run.Site)
+	run.Site = siteOf(run.Site)
 	if run.Events == nil {
 		run.Events = []Event{}
 	}
@@ -214,7 +214,7 @@ func (r *Recorder) Observe(ev agent.Event, mode string) {
 		e := Event{At: at, Type: "decision", Decision: ev.Kind}
 		if ev.Approval != nil {
 			e.Tool, e.Category = ev.Approval.Tool, ev.Approval.Category
-			e.Site, _ = siteOf(ev.Approval.URL)
+			e.Site = siteOf(ev.Approval.URL)
 			if e.Site == "" {
 				e.Site = ev.Approval.Site
 			}
