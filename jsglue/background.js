@@ -34,7 +34,7 @@ let wasmResponse = fetchModule();
 // Firefox lists these files in manifest background.scripts; a Chrome
 // service worker loads them itself.
 if (typeof importScripts === "function") {
-  importScripts("wasm_exec.js", "host.js");
+  importScripts("wasm_exec.js", "common/traces-db.js", "host.js");
 }
 mark("glue");
 
@@ -115,6 +115,15 @@ api.runtime.onMessage.addListener((msg, sender, sendResponse) => {
     reply({ ok: false, error: `WebBrain's core failed: ${err && err.message ? err.message : err}` }),
   );
   return true; // the reply is sent asynchronously
+});
+
+// A closed tab's conversation goes into the chat history
+// (docs/decisions/chat-history.md). The message is the background's own,
+// so it carries the extension's id and origin like its pages' messages.
+api.tabs?.onRemoved.addListener((tabId) => {
+  callGo({ action: "tab_closed", tabId }, { id: api.runtime.id, url: api.runtime.getURL("background.js") }).catch((err) =>
+    console.warn("webbrain: archiving a closed tab's conversation:", err),
+  );
 });
 
 // The keepalive alarm only has to wake the worker (waking starts Go); a

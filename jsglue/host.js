@@ -601,7 +601,11 @@
   globalThis.wbHost = {
     browser: browserName,
     // The router answers only senders with this id and origin.
-    self: { id: api.runtime.id, origin: new URL(api.runtime.getURL("")).origin },
+    self: {
+      id: api.runtime.id,
+      origin: new URL(api.runtime.getURL("")).origin,
+      version: api.runtime.getManifest().version,
+    },
     tabs,
     windows,
     content,
@@ -616,5 +620,7 @@
     pdf: { text: pdfText },
     alarms,
     broadcast,
+    // Run traces in IndexedDB (common/traces-db.js), when that script is loaded.
+    traces: globalThis.wbTraceDB ? { put: (json) => globalThis.wbTraceDB.put(JSON.parse(json)) } : null,
   };
 })();

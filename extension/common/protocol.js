@@ -31,6 +31,12 @@ export const ACTION = Object.freeze({
   JOB_PAUSE: "job_pause",
   JOB_RESUME: "job_resume",
   JOB_DELETE: "job_delete",
+  HISTORY_LIST: "history_list",
+  HISTORY_GET: "history_get",
+  HISTORY_DELETE: "history_delete",
+  HISTORY_RESTORE: "history_restore",
+  CONVERSATION_EXPORT: "conversation_export",
+  TAB_CLOSED: "tab_closed",
 });
 
 // The type of the background's broadcasts.
@@ -84,6 +90,9 @@ export const STORAGE = Object.freeze({
   AGENT_STEER: "agentSteer:",
   USER_MEMORY: "wb_user_memory_v1",
   SCHEDULED_JOBS: "wb_scheduled_jobs",
+  CHAT_HISTORY: "chatHistory",
+  CHAT_HISTORY_RECORD: "chatHistory:",
+  CHAT_META: "chatMeta:",
 });
 
 export const MODE = Object.freeze({

@@ -43,6 +43,7 @@ async function load() {
   $("memory-learn").checked = settings.memoryAutoLearn !== false;
   $("experimental-webmcp").checked = settings.experimentalWebMCP === true; // absent means off
   showCaptchaKeyState();
+  $("traces").checked = settings.traces === true; // absent means off
   const active = settings.providers.findIndex((p) => p.id === settings.activeProvider);
   if (active >= 0) edit(active);
 }
@@ -268,6 +269,7 @@ $("general-form").addEventListener("submit", (e) => {
       experimentalWebMCP: $("experimental-webmcp").checked,
       captchaSolverKey: $("captcha-key").value.trim(),
       captchaSolverKeySet: settings.captchaSolverKeySet === true,
+      traces: $("traces").checked,
     },
     $("max-steps-error"),
   );

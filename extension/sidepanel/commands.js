@@ -1,9 +1,10 @@
 // Slash commands typed in the composer (docs/PROTOCOL.md).
 import { send } from "../common/api.js";
 import { ACTION, MODE } from "../common/protocol.js";
+import { exportMarkdown, exportTraces } from "./history.js";
 
 const USAGE =
-  "Commands: /ask, /act or /auto before a message (its mode), /clear, /export --config, /import <json>, /import --file, /memory, /memory --add <text>, /memory --forget <id>, /jobs";
+  "Commands: /ask, /act or /auto before a message (its mode), /clear, /export, /export --traces, /export --config, /import <json>, /import --file, /memory, /memory --add <text>, /memory --forget <id>, /jobs";
 
 const MODE_COMMANDS = { "/ask": MODE.ASK, "/act": MODE.ACT, "/auto": MODE.AUTO };
 
@@ -26,7 +27,9 @@ export function runCommand(text, ctx) {
       return ctx.session.clear().then(() => ctx.onCleared?.());
     case "/export":
       if (rest[0] === "--config") return exportConfig(ctx);
-      return notice(ctx, "Use /export --config to export your settings.");
+      if (rest[0] === "--traces") return exportTabTraces(ctx);
+      if (rest.length === 0) return exportConversation(ctx);
+      return notice(ctx, "Use /export (the conversation), /export --traces or /export --config.");
     case "/import":
       if (arg === "--file") return ctx.pickFile((json) => importConfig(json, ctx));
       if (arg) return importConfig(arg, ctx);
@@ -57,6 +60,27 @@ async function exportConfig(ctx) {
     masked: JSON.stringify(reply.masked ?? {}, null, 2),
     ephemeral: true,
   });
+}
+
+// exportConversation downloads the conversation as Markdown, once the
+// panel's transcript is stored where the background reads it.
+async function exportConversation(ctx) {
+  if (!ctx.session.transcript.items.some((i) => !i.ephemeral)) return notice(ctx, "There is no conversation to export yet.");
+  await ctx.session.saveNow();
+  const reply = await exportMarkdown({ action: ACTION.CONVERSATION_EXPORT, tabId: ctx.session.tabId });
+  if (!reply.ok) return fail(ctx, `Export failed: ${reply.error}`);
+  notice(ctx, `Exported the conversation as ${reply.filename}.`);
+}
+
+async function exportTabTraces(ctx) {
+  let count;
+  try {
+    count = await exportTraces(ctx.session.tabId);
+  } catch (err) {
+    return fail(ctx, `Export failed: ${err?.message ?? err}`);
+  }
+  if (count === 0) return notice(ctx, "No traces were recorded in this tab. Turn on Record traces in Settings to keep them.");
+  notice(ctx, `Exported ${count} run trace${count === 1 ? "" : "s"} of this tab (webbrain-trace/1).`);
 }
 
 async function importConfig(json, ctx) {

@@ -327,8 +327,8 @@ export class TabSession {
   saveNow() {
     clearTimeout(this.saveTimer);
     this.saveTimer = 0;
-    if (!this.loaded) return;
-    saveChat(this.tabId, {
+    if (!this.loaded) return Promise.resolve();
+    return saveChat(this.tabId, {
       items: this.transcript.items,
       runs: this.runs,
       current: this.current,

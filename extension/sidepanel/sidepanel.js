@@ -6,6 +6,7 @@ import { TabSession } from "./session.js";
 import { QueueView } from "./queue.js";
 import { modeCommand, runCommand } from "./commands.js";
 import { activeProvider, describeError, providerLabel } from "./hints.js";
+import { HistoryView } from "./history.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -16,6 +17,7 @@ const els = {
   mode: $("mode"),
   provider: $("provider"),
   settings: $("open-settings"),
+  history: $("open-history"),
   file: $("import-file"),
   composer: $("composer"),
   queue: $("queue"),
@@ -148,6 +150,51 @@ els.prompt.addEventListener("keydown", (e) => {
 els.stop.addEventListener("click", () => session?.abort());
 els.mode.addEventListener("change", () => session?.setMode(els.mode.value));
 els.settings.addEventListener("click", () => api.runtime.openOptionsPage());
+
+// The History view takes the place of the chat while it is open.
+const historyView = new HistoryView(
+  {
+    root: $("history"),
+    list: $("history-list"),
+    status: $("history-status"),
+    deleteAll: $("history-delete-all"),
+    close: $("history-close"),
+    view: $("history-view"),
+    viewTitle: $("history-view-title"),
+    viewMeta: $("history-view-meta"),
+    viewTranscript: $("history-transcript"),
+    back: $("history-back"),
+    restore: $("history-continue"),
+    exportOne: $("history-export"),
+  },
+  {
+    tabId: () => session?.tabId,
+    onShow: (shown) => {
+      for (const node of [els.transcript, els.composer]) node.hidden = shown;
+      els.queue.hidden = shown || els.queue.childElementCount === 0;
+      els.history.setAttribute("aria-expanded", String(shown));
+      if (!shown) els.prompt.focus();
+    },
+    // The panel must not write its transcript over the restored one.
+    beforeRestore: () => {
+      if (!session) return;
+      session.loaded = false;
+      clearTimeout(session.saveTimer);
+    },
+    afterRestore: (ok) => {
+      if (!session) return;
+      if (!ok) {
+        session.loaded = true;
+        return;
+      }
+      const tabId = session.tabId;
+      session.close();
+      session = null;
+      bind(tabId);
+    },
+  },
+);
+els.history.addEventListener("click", () => (historyView.shown ? historyView.hide() : historyView.show()));
 addEventListener("pagehide", () => session?.saveNow());
 // The stored object holds API keys: ask the background, which sends none.
 api.storage.onChanged?.addListener((changes, area) => {

@@ -94,3 +94,4 @@ func TestSolveCaptchaWithoutSolverAsksTheUser(t *testing.T) {
 	scenario.SolveCaptchaWithoutSolverAsksTheUser(t, chrome{})
 }
 func TestWebMCPFollowsItsSetting(t *testing.T) { scenario.WebMCPFollowsItsSetting(t, chrome{}) }
+func TestHistoryAndTraces(t *testing.T)        { scenario.HistoryAndTraces(t, chrome{}) }

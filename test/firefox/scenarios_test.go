@@ -74,3 +74,4 @@ func TestSolveCaptchaWithoutSolverAsksTheUser(t *testing.T) {
 	scenario.SolveCaptchaWithoutSolverAsksTheUser(t, firefoxDriver{})
 }
 func TestWebMCPFollowsItsSetting(t *testing.T) { scenario.WebMCPFollowsItsSetting(t, firefoxDriver{}) }
+func TestHistoryAndTraces(t *testing.T)        { scenario.HistoryAndTraces(t, firefoxDriver{}) }

@@ -57,12 +57,21 @@ type journal struct {
 	discard bool          // the conversation was cleared: write nothing more
 
 	writeMu sync.Mutex // keeps writes in order: a later snapshot always wins
+
+	observe func(Entry) // the run's trace recorder; nil when traces are off
 }
 
 func newJournal(p platform.Platform, tabID int, requestID, mode string) *journal {
 	return &journal{p: p, tabID: tabID, state: Journal{
 		RequestID: requestID, Mode: mode, Status: protocol.StatusRunning, Events: []Entry{},
 	}}
+}
+
+// observeWith has every later event handed to fn as well.
+func (j *journal) observeWith(fn func(Entry)) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.observe = fn
 }
 
 // resumeSeqGap is how far a resumed journal's seq jumps: the old
@@ -106,6 +115,9 @@ func (j *journal) add(ev Entry) {
 		s.Mode = ev.Mode
 	}
 	s.UpdatedAt = j.p.Clock.Now().UTC().Format(time.RFC3339Nano)
+	if j.observe != nil {
+		j.observe(ev)
+	}
 	// Broadcast under the lock so panels see events in seq order.
 	j.p.UI.Broadcast(map[string]any{
 		"type": protocol.MessageAgentUpdate, "tabId": j.tabID, "requestId": s.RequestID, "seq": ev.Seq, "event": ev,

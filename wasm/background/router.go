@@ -77,7 +77,8 @@ type message struct {
 	Title     string          `json:"title"`    // job_update
 	RunAt     int64           `json:"runAt"`    // job_update: ms since the epoch
 	// IntervalMinutes is job_update's new interval of a recurring job.
-	IntervalMinutes int `json:"intervalMinutes"`
+	IntervalMinutes int  `json:"intervalMinutes"`
+	All             bool `json:"all"` // history_delete
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.
@@ -147,6 +148,11 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.memoryAction(ctx, m)
 	case protocol.ActionJobsList, protocol.ActionJobUpdate, protocol.ActionJobPause, protocol.ActionJobResume, protocol.ActionJobDelete:
 		return r.jobsAction(ctx, m)
+	case protocol.ActionHistoryList, protocol.ActionHistoryGet, protocol.ActionHistoryDelete, protocol.ActionHistoryRestore,
+		protocol.ActionConversationExport:
+		return r.historyAction(ctx, m)
+	case protocol.ActionTabClosed:
+		return r.tabClosed(ctx, m)
 	case "":
 		return failf("The message has no action.")
 	}

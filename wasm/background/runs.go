@@ -17,6 +17,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/settings"
 	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
+	"github.com/webbrain/webbrain/wasm/trace"
 )
 
 // clearWait bounds how long clear_conversation waits for a stopping run.
@@ -53,6 +54,8 @@ type run struct {
 
 	persistMu sync.Mutex // orders the final conversation save against a clear
 	cleared   bool
+
+	trace *trace.Recorder // nil unless "Record traces" is on
 }
 
 func (ru *run) stop() {
@@ -115,6 +118,7 @@ func (r *Router) launch(ru *run) {
 // execute runs the turn and journals how it ended.
 func (r *Router) execute(ru *run) {
 	defer r.finish(ru)
+	defer r.afterTurn(ru)
 	if ru.resumed {
 		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventResumed, Text: resumedText}})
 	} else {
@@ -163,6 +167,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	prov = r.traced(ru, s, cfg, prov)
 	if ru.resume == nil {
 		if err := r.saveRecord(ru, nil); err != nil {
 			return "", fmt.Errorf("WebBrain could not save the run before starting it: %v", err)
@@ -400,8 +405,15 @@ func (r *Router) clearConversation(ctx context.Context, m message) reply {
 		case <-ctx.Done():
 		}
 	}
-	if err := r.p.Session.Remove(ctx, convKey(m.TabID), journalKey(m.TabID), chatKey(m.TabID), runKey(m.TabID), steerKey(m.TabID)); err != nil {
+	// The conversation goes into the history; failing to keep it does not
+	// keep the user from clearing.
+	archiveErr := r.archiveTab(ctx, m.TabID)
+	if err := r.p.Session.Remove(ctx, convKey(m.TabID), journalKey(m.TabID), chatKey(m.TabID), runKey(m.TabID), steerKey(m.TabID),
+		metaKey(m.TabID)); err != nil {
 		return failf("The conversation could not be cleared: %v", err)
+	}
+	if archiveErr != nil {
+		return okReply("warning", "The conversation could not be kept in the history: "+archiveErr.Error())
 	}
 	return okReply()
 }

@@ -4,6 +4,7 @@ package jsplatform
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"syscall/js"
 
@@ -32,6 +33,9 @@ func New() platform.Platform {
 			Origin: host.Get("self").Get("origin").String(),
 		},
 	}
+	if v := host.Get("self").Get("version"); v.Truthy() {
+		p.Self.Version = v.String()
+	}
 	if d := host.Get("debugger"); d.Truthy() {
 		p.Debugger = debugger{d}
 	}
@@ -49,6 +53,9 @@ func New() platform.Platform {
 	}
 	if d := host.Get("dns"); d.Truthy() {
 		p.Resolve = resolver{d}
+	}
+	if t := host.Get("traces"); t.Truthy() {
+		p.Traces = tracer{t}
 	}
 	return p
 }
@@ -75,4 +82,12 @@ func invoke(obj js.Value, method string, args ...any) (v js.Value, err error) {
 		}
 	}()
 	return obj.Call(method, args...), nil
+}
+
+// tracer is wbHost.traces: put(json) stores a run's trace in IndexedDB.
+type tracer struct{ obj js.Value }
+
+func (t tracer) Put(ctx context.Context, run json.RawMessage) error {
+	_, err := call(ctx, t.obj, "put", string(run))
+	return err
 }

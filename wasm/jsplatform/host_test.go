@@ -19,7 +19,7 @@ import (
 // The platform knows the extension's own id and origin: the router answers
 // only senders that match both.
 func TestSelf(t *testing.T) {
-	want := platform.Extension{ID: "fakeid", Origin: "chrome-extension://fakeid"}
+	want := platform.Extension{ID: "fakeid", Origin: "chrome-extension://fakeid", Version: "1.2.3"}
 	if got := New().Self; got != want {
 		t.Fatalf("Self = %+v, want %+v", got, want)
 	}

@@ -273,6 +273,13 @@ type Broadcaster interface {
 	Broadcast(msg any)
 }
 
+// Tracer keeps run traces (docs/decisions/traces.md): Put stores a run's
+// trace (webbrain-trace/1's run object), replacing the earlier version of
+// the same run, and applies the retention rules.
+type Tracer interface {
+	Put(ctx context.Context, run json.RawMessage) error
+}
+
 // Platform bundles everything the background needs.
 type Platform struct {
 	Tabs     Tabs
@@ -294,6 +301,7 @@ type Platform struct {
 	UI        Broadcaster
 	Browser   string // "chrome" or "firefox"
 	Self      Extension
+	Traces    Tracer // nil: traces cannot be recorded here
 }
 
 // Extension identifies WebBrain itself: runtime messages are answered only
@@ -301,6 +309,8 @@ type Platform struct {
 type Extension struct {
 	ID     string // runtime.id
 	Origin string // the origin of runtime.getURL(""), e.g. "chrome-extension://<id>"
+	// Version is the manifest's version: exports and traces name it.
+	Version string
 }
 
 // RealClock is the wall clock.

@@ -41,6 +41,15 @@ const (
 	ActionJobPause          = "job_pause"
 	ActionJobResume         = "job_resume"
 	ActionJobDelete         = "job_delete"
+	// Chat history and export (package history).
+	ActionHistoryList        = "history_list"
+	ActionHistoryGet         = "history_get"
+	ActionHistoryDelete      = "history_delete"
+	ActionHistoryRestore     = "history_restore"
+	ActionConversationExport = "conversation_export"
+	// ActionTabClosed comes from the background's own glue when a tab
+	// closes: its conversation is archived.
+	ActionTabClosed = "tab_closed"
 )
 
 // MessageAgentUpdate is the type of the background's broadcast of one run
@@ -138,6 +147,12 @@ const (
 	KeyAgentSteer    = "agentSteer:"       // corrections accepted for the active run
 	KeyUserMemory    = "wb_user_memory_v1" // the user's memory (package memory)
 	KeyScheduledJobs = "wb_scheduled_jobs" // scheduled jobs (package scheduler)
+	// Chat history (package history): the list in storage.local, one
+	// record per conversation under the prefix, and per tab in
+	// storage.session the page and modes of the live conversation.
+	KeyChatHistory       = "chatHistory"
+	KeyChatHistoryRecord = "chatHistory:"
+	KeyChatMeta          = "chatMeta:"
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -298,6 +313,7 @@ var (
 		ActionProviderTest, ActionConfigExport, ActionConfigImport,
 		ActionMemoryList, ActionMemoryAdd, ActionMemoryEdit, ActionMemoryForget, ActionMemoryClear, ActionMemoryImport,
 		ActionJobsList, ActionJobUpdate, ActionJobPause, ActionJobResume, ActionJobDelete,
+		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
 	}
 	Messages = []string{MessageAgentUpdate}
 	Events   = []string{
@@ -306,8 +322,9 @@ var (
 		EventModeChanged, EventRunMode, EventLoopWarning, EventContextCompacted,
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
 	}
-	Statuses      = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
-	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs}
+	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
+	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs,
+		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}

@@ -56,6 +56,9 @@ type Settings struct {
 	// CaptchaSolverKey is the user's CapSolver key for solve_captcha; ""
 	// for none. Like a provider's key, it never goes back to a page.
 	CaptchaSolverKey string `json:"captchaSolverKey"`
+	// Traces ("Record traces") records each run's privacy-safe trace in
+	// the background's IndexedDB (docs/decisions/traces.md). Absent: false.
+	Traces bool `json:"traces"`
 }
 
 // DefaultMaxSteps is the step limit of a first start.

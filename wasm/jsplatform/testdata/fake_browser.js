@@ -34,6 +34,7 @@
     runtime: {
       id: "fakeid",
       getURL: (path) => `chrome-extension://fakeid/${path}`,
+      getManifest: () => ({ version: "1.2.3" }),
       sendMessage: async (msg) => {
         rec.calls.push(["broadcast", msg]);
         throw noReceiver();
