@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"testing"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
@@ -46,9 +47,14 @@ func TestMain(m *testing.M) {
 }
 
 func runSuite(m *testing.M) (int, error) {
+	// A stand-in for chatgpt.com, research escalation's fixed helper site,
+	// on HTTPS with a test certificate the browser is told to accept.
+	chatgpt := httptest.NewTLSServer(http.FileServer(http.Dir(filepath.Join("testdata", "chatgpt"))))
+	defer chatgpt.Close()
 	b, err := testenv.StartExtensionBrowser(chromedp.WindowSize(1280, 900),
 		// The injection suite's sites answer on loopback under public names.
-		testenv.MapHostsToLoopback(scenario.InjectionHosts()...),
+		testenv.MapHosts(map[string]string{"chatgpt.com": chatgpt.Listener.Addr().String()}, scenario.InjectionHosts()...),
+		chromedp.Flag("ignore-certificate-errors", true),
 		// Pages may register WebMCP tools (document.modelContext), which
 		// Chromium offers only behind this feature; chromedp's own features
 		// stay on.

@@ -48,9 +48,20 @@ func ChromiumOptions(profile string, extra ...chromedp.ExecAllocatorOption) []ch
 // port and reaches the server listening on 127.0.0.1:<port>. Only these
 // names are mapped; IP literals (the fake model, fixtures) are untouched.
 func MapHostsToLoopback(hosts ...string) chromedp.ExecAllocatorOption {
-	rules := make([]string, len(hosts))
-	for i, h := range hosts {
-		rules[i] = "MAP " + h + " 127.0.0.1"
+	return MapHosts(nil, hosts...)
+}
+
+// MapHosts is MapHostsToLoopback plus names mapped to a loopback address
+// with its port (name → "127.0.0.1:port"): a server that must answer on
+// the name's default port, as https://chatgpt.com/ does for research
+// escalation's fixed address.
+func MapHosts(toAddr map[string]string, hosts ...string) chromedp.ExecAllocatorOption {
+	var rules []string
+	for _, h := range hosts {
+		rules = append(rules, "MAP "+h+" 127.0.0.1")
+	}
+	for h, addr := range toAddr {
+		rules = append(rules, "MAP "+h+" "+addr)
 	}
 	return chromedp.Flag("host-resolver-rules", strings.Join(rules, ", "))
 }
