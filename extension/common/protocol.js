@@ -20,6 +20,8 @@ export const ACTION = Object.freeze({
   PROVIDER_TEST: "provider_test",
   CONFIG_EXPORT: "config_export",
   CONFIG_IMPORT: "config_import",
+  DEV_PATCHES: "dev_patches",
+  DEV_REVERT: "dev_revert",
 });
 
 // The type of the background's broadcasts.
@@ -71,12 +73,14 @@ export const STORAGE = Object.freeze({
   TAB_CHAT: "tabChat:",
   AGENT_RUN: "agentRun:",
   AGENT_STEER: "agentSteer:",
+  DEV_PATCHES: "devPatches:",
 });
 
 export const MODE = Object.freeze({
   AUTO: "auto",
   ASK: "ask",
   ACT: "act",
+  DEV: "dev",
 });
 
 export const TIER = Object.freeze({

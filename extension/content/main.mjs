@@ -15,6 +15,7 @@ import { docInfo, receiptOf, withReceipt } from './receipts.mjs';
 import { READ_ONLY_INTERNAL, dropPending, finishTrusted, prepareTrusted } from './trusted.mjs';
 import { probe, visibleLinks } from './probe.mjs';
 import { status } from './status.mjs';
+import { DEV } from './dev.mjs';
 
 const TOOLS = {
   get_accessibility_tree: getTree,
@@ -42,6 +43,7 @@ const INTERNAL = {
   wb_probe: probe,
   wb_links: visibleLinks,
   wb_status: status,
+  ...DEV,
 };
 
 // runTool answers one message. With a receipt ({id, doc}) the action is

@@ -3,12 +3,12 @@ import { send } from "../common/api.js";
 import { ACTION, MODE } from "../common/protocol.js";
 
 const USAGE =
-  "Commands: /ask, /act or /auto before a message (its mode), /clear, /export --config, /import <json>, /import --file";
+  "Commands: /ask, /act, /dev or /auto before a message (its mode), /clear, /export --config, /import <json>, /import --file";
 
-const MODE_COMMANDS = { "/ask": MODE.ASK, "/act": MODE.ACT, "/auto": MODE.AUTO };
+const MODE_COMMANDS = { "/ask": MODE.ASK, "/act": MODE.ACT, "/dev": MODE.DEV, "/auto": MODE.AUTO };
 
-// modeCommand reads "/ask text", "/act text" or "/auto text": the mode of
-// this one message and its text; null for anything else.
+// modeCommand reads "/ask text", "/act text", "/dev text" or "/auto text":
+// the mode of this one message and its text; null for anything else.
 export function modeCommand(text) {
   const m = /^(\/\w+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   const mode = m && MODE_COMMANDS[m[1].toLowerCase()];

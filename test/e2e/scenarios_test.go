@@ -22,6 +22,9 @@ func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t,
 func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, chrome{}) }
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, chrome{}) }
 func TestInjection(t *testing.T)               { scenario.Injection(t, chrome{}) }
+func TestDevModeInspectsAndPatches(t *testing.T) {
+	scenario.DevModeInspectsAndPatches(t, chrome{}, true)
+}
 
 // chrome is the scenario.Driver of this suite.
 type chrome struct{}

@@ -19,6 +19,9 @@ func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t,
 func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, firefoxDriver{}) }
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, firefoxDriver{}) }
 func TestInjection(t *testing.T)               { scenario.Injection(t, firefoxDriver{}) }
+func TestDevModeInspectsAndPatches(t *testing.T) {
+	scenario.DevModeInspectsAndPatches(t, firefoxDriver{}, false)
+}
 
 // firefoxDriver is the scenario.Driver of this suite: the panel opens as a
 // tab of sidepanel.html bound to the fixture tab.

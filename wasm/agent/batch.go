@@ -215,7 +215,7 @@ func (r *run) judge(ctx context.Context, summary, status string) (string, bool, 
 		status = outcomeSuccess // done without a status claims it is done
 	}
 	r.status = status
-	if r.opts.Mode != protocol.ModeAct || status != outcomeSuccess {
+	if !protocol.Acting(r.opts.Mode) || status != outcomeSuccess {
 		return "Finished.", false, summary
 	}
 	back, final := r.checkClaim(ctx, summary)

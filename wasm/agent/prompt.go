@@ -52,10 +52,13 @@ const answerLanguage = "\n\nAnswer in the language of the user's message."
 
 func systemPrompt(mode, tier string, b tools.Boundary) string {
 	switch {
-	case mode != protocol.ModeAct:
+	case !protocol.Acting(mode):
 		return askPrompt + "\n\n" + securityRule(b) + answerLanguage
 	case tier == protocol.TierCompact:
+		// Dev never runs on Compact (the background refuses it first).
 		return compactActPrompt + "\n\n" + securityRule(b)
+	case mode == protocol.ModeDev:
+		return actPrompt + "\n\n" + devPrompt(tier) + "\n\n" + securityRule(b) + answerLanguage
 	}
 	return actPrompt + "\n\n" + securityRule(b) + answerLanguage
 }
@@ -63,7 +66,7 @@ func systemPrompt(mode, tier string, b tools.Boundary) string {
 // temperature follows the spec: a little freedom to phrase answers in
 // Ask, as steady as possible when acting.
 func temperature(mode string) float64 {
-	if mode == protocol.ModeAct {
+	if protocol.Acting(mode) {
 		return 0.15
 	}
 	return 0.3

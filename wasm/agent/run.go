@@ -187,7 +187,7 @@ func (r *run) loop(ctx context.Context, first int) (Outcome, error) {
 				return r.fail(ctx, errEmptyReply)
 			}
 			r.conv = append(r.conv, llm.Message{Role: llm.RoleAssistant, Content: res.Content})
-			if r.opts.Mode != protocol.ModeAct {
+			if !protocol.Acting(r.opts.Mode) {
 				return r.finish(res.Content), nil
 			}
 			// A plain answer ends an Act run only past the completion judge,

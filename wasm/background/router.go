@@ -46,6 +46,7 @@ type Router struct {
 	pingStop chan struct{} // ends the keepalive ping; nil when no run is active
 
 	resumeOnce sync.Once
+	dev        devWatch // tabs whose console and network Dev mode records
 }
 
 // New returns a Router over the browser platform p.
@@ -131,6 +132,10 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.configExport(ctx)
 	case protocol.ActionConfigImport:
 		return r.configImport(ctx, m)
+	case protocol.ActionDevPatches:
+		return r.devPatches(ctx, m)
+	case protocol.ActionDevRevert:
+		return r.devRevert(ctx, m)
 	case "":
 		return failf("The message has no action.")
 	}

@@ -111,7 +111,7 @@ func (p Probe) control() Control {
 
 // Config configures a run's gate.
 type Config struct {
-	Mode string // protocol.ModeAsk or protocol.ModeAct
+	Mode string // protocol.ModeAsk, protocol.ModeAct or protocol.ModeDev
 	// AskBeforeActions is the setting "Ask before consequential actions".
 	// Off, consequential page actions go through without a card; data
 	// leaving in URLs and typed secrets are still asked about.
@@ -208,6 +208,8 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 	case protocol.ToolNavigate, protocol.ToolFetchURL:
 		u, _ := args["url"].(string)
 		a, refusal = g.checkURL(ctx, call.Name, u, false, "", "")
+	case protocol.ToolExecuteJS:
+		a, refusal = g.checkScript(ctx, args)
 	}
 	if refusal != "" || a == nil {
 		return refusal, nil

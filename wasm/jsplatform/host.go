@@ -34,6 +34,12 @@ func New() platform.Platform {
 	if d := host.Get("debugger"); d.Truthy() {
 		p.Debugger = debugger{d}
 	}
+	if d := host.Get("devCapture"); d.Truthy() {
+		p.Dev = devCapture{d}
+	}
+	if c := host.Get("css"); c.Truthy() {
+		p.CSS = styleSheets{c}
+	}
 	if d := host.Get("dns"); d.Truthy() {
 		p.Resolve = resolver{d}
 	}

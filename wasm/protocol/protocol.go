@@ -30,6 +30,10 @@ const (
 	ActionProviderTest      = "provider_test"
 	ActionConfigExport      = "config_export"
 	ActionConfigImport      = "config_import"
+	// ActionDevPatches lists a tab's Dev page changes; ActionDevRevert
+	// reverts one of them (patchId) or all.
+	ActionDevPatches = "dev_patches"
+	ActionDevRevert  = "dev_revert"
 )
 
 // MessageAgentUpdate is the type of the background's broadcast of one run
@@ -125,18 +129,24 @@ const (
 	KeyTabChat    = "tabChat:"    // the panel's transcript and queue
 	KeyAgentRun   = "agentRun:"   // the active run's recovery record
 	KeyAgentSteer = "agentSteer:" // corrections accepted for the active run
+	KeyDevPatches = "devPatches:" // Dev mode's CSS injections and element patches
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
 func TabKey(prefix string, tabID int) string { return prefix + strconv.Itoa(tabID) }
 
-// Modes a run works in: Ask reads, Act may change pages. Any other mode
+// Modes a run works in: Ask reads, Act may change pages, Dev is Act with
+// the page-debugging add-ons (Mid and Full providers only). Any other mode
 // counts as Ask wherever it matters (failing closed).
 const (
 	ModeAsk  = "ask"
 	ModeAct  = "act"
-	ModeAuto = "auto" // chat_start only: WebBrain routes the message to Ask or Act
+	ModeDev  = "dev"
+	ModeAuto = "auto" // chat_start only: WebBrain routes the message to Ask, Act or Dev
 )
+
+// Acting reports whether mode may change pages: Act and Dev.
+func Acting(mode string) bool { return mode == ModeAct || mode == ModeDev }
 
 // Tiers decide how many tools a model sees.
 const (
@@ -224,6 +234,18 @@ const (
 	ToolProgressRead         = "progress_read"
 	// ToolLoadSkill is offered beside the catalog, only with skills.
 	ToolLoadSkill = "load_skill"
+	// Dev mode's add-ons (wasm/tools/devtools.go).
+	ToolReadPageSource         = "read_page_source"
+	ToolInspectElementStyles   = "inspect_element_styles"
+	ToolInjectCSS              = "inject_css"
+	ToolRemoveInjectedCSS      = "remove_injected_css"
+	ToolPatchElement           = "patch_element"
+	ToolRevertPatch            = "revert_patch"
+	ToolExecuteJS              = "execute_js"
+	ToolReadConsole            = "read_console"
+	ToolInspectNetworkRequests = "inspect_network_requests"
+	ToolInspectEventListeners  = "inspect_event_listeners"
+	ToolHighlightElement       = "highlight_element"
 )
 
 // Entries of the content script that only the background calls, never the
@@ -235,6 +257,14 @@ const (
 	PageStatus         = "wb_status"       // the errors and notices the page shows
 	PageTrustedPrepare = "trusted_prepare" // plan Chrome's trusted input
 	PageTrustedFinish  = "trusted_finish"  // report what the input changed
+	// Dev mode's page halves (wasm/tools/devtools.go, content/dev.mjs).
+	PageDevSource    = "dev_source"    // the live DOM's HTML, in parts
+	PageDevStyles    = "dev_styles"    // an element's computed and matched styles
+	PageDevPatch     = "dev_patch"     // apply a checked element patch
+	PageDevUnpatch   = "dev_unpatch"   // restore a patch's before values
+	PageDevHighlight = "dev_highlight" // a temporary outline over an element
+	PageDevEval      = "dev_eval"      // execute_js in the page's world (Firefox)
+	PageDevMark      = "dev_mark"      // tag an element for the debugger, briefly
 )
 
 // The groups, each in the order docs/PROTOCOL.md lists it. Groups maps
@@ -243,7 +273,7 @@ var (
 	Actions = []string{
 		ActionChatStart, ActionAbort, ActionSteer, ActionClearConversation, ActionRunState,
 		ActionClarifyAnswer, ActionApprovalAnswer, ActionPlanAnswer, ActionSettingsGet, ActionSettingsSave,
-		ActionProviderTest, ActionConfigExport, ActionConfigImport,
+		ActionProviderTest, ActionConfigExport, ActionConfigImport, ActionDevPatches, ActionDevRevert,
 	}
 	Messages = []string{MessageAgentUpdate}
 	Events   = []string{
@@ -253,8 +283,8 @@ var (
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
 	}
 	Statuses      = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
-	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer}
-	Modes         = []string{ModeAuto, ModeAsk, ModeAct}
+	Keys          = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyDevPatches}
+	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}
 	Kinds         = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure}
@@ -274,8 +304,14 @@ var (
 		ToolFetchURL, ToolScroll, ToolWaitForStable, ToolWaitForElement, ToolClickAX, ToolTypeAX,
 		ToolSetField, ToolClick, ToolTypeText, ToolPressKeys, ToolNavigate, ToolGoBack, ToolGoForward,
 		ToolDone, ToolClarify, ToolScratchpadWrite, ToolProgressUpdate, ToolProgressRead, ToolLoadSkill,
+		ToolReadPageSource, ToolInspectElementStyles, ToolInjectCSS, ToolRemoveInjectedCSS, ToolPatchElement,
+		ToolRevertPatch, ToolExecuteJS, ToolReadConsole, ToolInspectNetworkRequests, ToolInspectEventListeners,
+		ToolHighlightElement,
 	}
-	PageEntries = []string{PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish}
+	PageEntries = []string{
+		PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish,
+		PageDevSource, PageDevStyles, PageDevPatch, PageDevUnpatch, PageDevHighlight, PageDevEval, PageDevMark,
+	}
 
 	Groups = map[string][]string{
 		"ACTION": Actions, "MESSAGE": Messages, "EVENT": Events, "STATUS": Statuses, "STORAGE": Keys,

@@ -17,6 +17,7 @@ const (
 	inTabs              // background, through platform.Tabs
 	inAgent             // the agent loop itself (done, clarify)
 	inBackground        // the background alone (fetch_url)
+	inDev               // Dev mode's handlers (devtools.go)
 )
 
 // Columns of the spec's tool table.
@@ -25,6 +26,7 @@ const (
 	colCompact
 	colMid
 	colFull
+	colDev // the Dev-mode add-on column
 
 	colActAll = colCompact | colMid | colFull
 	colAll    = colAsk | colActAll
@@ -60,20 +62,27 @@ var byName = sync.OnceValue(func() map[string]*tool {
 	return m
 })
 
-// column maps a mode and tier to the table column. Any mode other than
-// Act gets the read-only Ask column, so an unknown mode fails closed; an
-// unknown tier is Mid, the spec's default for local providers.
+// column maps a mode and tier to the table columns it offers. Any mode
+// other than Act and Dev gets the read-only Ask column, so an unknown mode
+// fails closed; an unknown tier is Mid, the spec's default for local
+// providers. Dev is the tier's Act column plus the Dev add-ons; a Compact
+// provider never gets them (the background refuses Compact Dev runs
+// before this matters).
 func column(mode, tier string) int {
-	if mode != protocol.ModeAct {
+	if !protocol.Acting(mode) {
 		return colAsk
 	}
+	col := colMid
 	switch tier {
 	case protocol.TierCompact:
 		return colCompact
 	case protocol.TierFull:
-		return colFull
+		col = colFull
 	}
-	return colMid
+	if mode == protocol.ModeDev {
+		col |= colDev
+	}
+	return col
 }
 
 // Offered reports whether the tool is offered to the model in this mode
@@ -107,6 +116,9 @@ func NotOffered(mode, tier, browser, name string) error {
 	}
 	if column(mode, tier) == colAsk {
 		return fmt.Errorf("%s is not allowed in Ask mode: Ask is read-only and cannot change the page; answer from what you can read", name)
+	}
+	if t := byName()[name]; t.cols&(colDev|colActAll) == colDev && mode != protocol.ModeDev {
+		return fmt.Errorf("%s is a Dev mode tool; it is not available in this mode", name)
 	}
 	return fmt.Errorf("%s is not available for this model; use only the tools you were given", name)
 }

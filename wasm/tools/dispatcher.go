@@ -71,6 +71,8 @@ func (d *Dispatcher) ExecuteOnce(ctx context.Context, call llm.ToolCall, r Recei
 		return d.runTabs(ctx, t, args, r)
 	case inBackground:
 		return d.runFetch(ctx, args)
+	case inDev:
+		return d.runDev(ctx, t, args)
 	}
 	return "", fmt.Errorf("%s is handled by the agent loop, not the page", t.name)
 }
