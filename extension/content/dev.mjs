@@ -212,10 +212,13 @@ async function evaluate(args) {
   const late = new Promise((resolve) => {
     timer = setTimeout(() => resolve({ error: `The code did not finish within ${ms / 1000} seconds.` }), ms);
   });
+  // The page's promise calls back into this world: Firefox lets it only
+  // through functions exported to the page.
+  const exported = (fn) => (typeof exportFunction === 'function' ? exportFunction(fn, window) : fn);
   const done = new Promise((resolve) => {
     result.then(
-      (s) => resolve({ value: clip(String(s), max) }),
-      (e) => resolve({ error: String(e).replace(/^ERR:/, '') }),
+      exported((s) => resolve({ value: clip(String(s), max) })),
+      exported((e) => resolve({ error: String(e).replace(/^ERR:/, '') })),
     );
   });
   try {
