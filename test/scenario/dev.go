@@ -39,6 +39,7 @@ func DevModeInspectsAndPatches(t *testing.T, d Driver, chrome bool) {
 		tool string
 		args func() map[string]any
 	}{
+		{"read_page_source", func() map[string]any { return map[string]any{"selector": "#banner"} }},
 		{"inspect_element_styles", func() map[string]any {
 			return map[string]any{"selector": "#load", "properties": []string{"background-color", "padding-top"}}
 		}},
@@ -54,6 +55,7 @@ func DevModeInspectsAndPatches(t *testing.T, d Driver, chrome bool) {
 			{"read_console", func() map[string]any { return map[string]any{} }},
 			{"inspect_network_requests", func() map[string]any { return map[string]any{"urlContains": "dev-data"} }},
 			{"inspect_event_listeners", func() map[string]any { return map[string]any{"selector": "#load"} }},
+			{"highlight_element", func() map[string]any { return map[string]any{"selector": "#load", "label": "Load orders"} }},
 			{"inject_css", func() map[string]any {
 				return map[string]any{"css": "#load { background-color: rgb(0, 128, 0) !important; }"}
 			}},
@@ -80,6 +82,8 @@ func DevModeInspectsAndPatches(t *testing.T, d Driver, chrome bool) {
 			switch prev {
 			case "inject_css":
 				seen = append(seen, "after inject_css: "+pageStyle(`getComputedStyle(document.querySelector('#load')).backgroundColor`))
+			case "highlight_element":
+				seen = append(seen, "after highlight_element: "+pageStyle(`String(document.querySelectorAll('[data-webbrain-highlight]').length) + '|' + (document.querySelector('[data-webbrain-highlight]')?.style.pointerEvents ?? '')`))
 			case "patch_element":
 				seen = append(seen, "after patch_element: "+pageStyle(`document.querySelector('#banner').style.color + '|' + document.querySelector('#banner').getAttribute('data-fixed')`))
 			}
@@ -121,6 +125,7 @@ func DevModeInspectsAndPatches(t *testing.T, d Driver, chrome bool) {
 			}
 		}
 	}
+	expect("read_page_source", `<p id="banner" style="color: rgb(0, 0, 255);">Free shipping today</p>`, "untrusted_page_content")
 	expect("inspect_element_styles", "background-color: rgb(255, 0, 0)", ".cta", "untrusted_page_content")
 	expect("execute_js", `"orders":3`, `"title":"Dev fixture"`, "untrusted_page_content")
 	if got := PageRecord(t, s); !slices.Equal(got, []string{"loaded"}) {
@@ -135,7 +140,8 @@ func DevModeInspectsAndPatches(t *testing.T, d Driver, chrome bool) {
 	expect("inspect_event_listeners", "click", "loadOrders")
 	expect("patch_element", `style color: "rgb(0, 0, 255)" → "rgb(255, 0, 0)"`, `attribute data-fixed: (none) → "yes"`)
 	expect("revert_patch", "Reverted patch_")
-	wantSeen := []string{"after inject_css: rgb(0, 128, 0)", "after patch_element: rgb(255, 0, 0)|yes"}
+	expect("highlight_element", `Highlighted button "Load orders"`)
+	wantSeen := []string{"after highlight_element: 1|none", "after inject_css: rgb(0, 128, 0)", "after patch_element: rgb(255, 0, 0)|yes"}
 	if !slices.Equal(seen, wantSeen) {
 		t.Errorf("page during the run: %q, want %q", seen, wantSeen)
 	}
