@@ -16,10 +16,10 @@ export class PatchControl {
     this.tabId = tabId;
     const reply = await send({ action: ACTION.DEV_PATCHES, tabId });
     if (this.tabId !== tabId) return;
-    const n = reply.ok ? reply.patches.length : 0;
-    this.button.hidden = n === 0;
-    this.button.textContent = `Revert page changes (${n})`;
-    this.button.title = reply.ok ? reply.patches.map((p) => `${p.id}: ${p.kind}${p.target ? ` ${p.target}` : ""}`).join("\n") : "";
+    const list = reply.ok && Array.isArray(reply.patches) ? reply.patches : [];
+    this.button.hidden = list.length === 0;
+    this.button.textContent = `Revert page changes (${list.length})`;
+    this.button.title = list.map((p) => `${p.id}: ${p.kind}${p.target ? ` ${p.target}` : ""}`).join("\n");
   }
 
   async revert() {
