@@ -33,9 +33,28 @@ function source(args) {
 }
 
 const DEFAULT_PROPS = [
-  'display', 'position', 'visibility', 'opacity', 'z-index', 'width', 'height', 'margin', 'padding',
-  'color', 'background-color', 'font-family', 'font-size', 'font-weight', 'line-height',
-  'overflow', 'pointer-events', 'cursor', 'flex-direction', 'justify-content', 'align-items', 'transform',
+  'display',
+  'position',
+  'visibility',
+  'opacity',
+  'z-index',
+  'width',
+  'height',
+  'margin',
+  'padding',
+  'color',
+  'background-color',
+  'font-family',
+  'font-size',
+  'font-weight',
+  'line-height',
+  'overflow',
+  'pointer-events',
+  'cursor',
+  'flex-direction',
+  'justify-content',
+  'align-items',
+  'transform',
 ];
 
 // matchedRules lists the readable stylesheet rules whose selector matches
@@ -95,7 +114,10 @@ const patched = new Map();
 
 const attr = (el, n) => (el.hasAttribute(n) ? el.getAttribute(n) : null);
 const URL_ATTRS = /^(href|src|action|formaction|xlink:href|data|poster|background|srcset|ping)$/;
-const unsafeURL = (v) => /^\s*(javascript|vbscript):/i.test(String(v).replace(/[\u0000-\u0020\u007f]/g, ''));
+// unsafeURL reads a URL as a browser does: white space and control
+// characters inside the scheme do not count.
+const unsafeURL = (v) =>
+  /^(javascript|vbscript):/i.test([...String(v)].filter((c) => c.charCodeAt(0) > 32 && c.charCodeAt(0) !== 127).join(''));
 
 function patch(args) {
   const el = target(args);
@@ -209,16 +231,17 @@ async function evaluate(args) {
   }
   const ms = intArg(args.timeoutMs, 15000, 1000, 15000);
   let timer;
-  const late = new Promise((resolve) => {
-    timer = setTimeout(() => resolve({ error: `The code did not finish within ${ms / 1000} seconds.` }), ms);
+  const late = new Promise((settle) => {
+    timer = setTimeout(() => settle({ error: `The code did not finish within ${ms / 1000} seconds.` }), ms);
   });
   // The page's promise calls back into this world: Firefox lets it only
   // through functions exported to the page.
-  const exported = (fn) => (typeof exportFunction === 'function' ? exportFunction(fn, window) : fn);
-  const done = new Promise((resolve) => {
+  const exportTo = globalThis.exportFunction;
+  const exported = (fn) => (typeof exportTo === 'function' ? exportTo(fn, window) : fn);
+  const done = new Promise((settle) => {
     result.then(
-      exported((s) => resolve({ value: clip(String(s), max) })),
-      exported((e) => resolve({ error: String(e).replace(/^ERR:/, '') })),
+      exported((s) => settle({ value: clip(String(s), max) })),
+      exported((e) => settle({ error: String(e).replace(/^ERR:/, '') })),
     );
   });
   try {
