@@ -344,3 +344,58 @@ func (f *evalDebugger) Send(ctx context.Context, tabID int, method string, param
 	_, _ = f.fakeDebugger.Send(ctx, tabID, method, params)
 	return json.RawMessage(f.reply), nil
 }
+
+// fakeCapture serves a fixed record.
+type fakeCapture struct{ c platform.Captured }
+
+func (f *fakeCapture) StartCapture(context.Context, int) error { return nil }
+func (f *fakeCapture) StopCapture(context.Context, int) error  { return nil }
+func (f *fakeCapture) Captured(context.Context, int) (platform.Captured, error) {
+	return f.c, nil
+}
+
+func TestDiagnosticsAreFilteredMaskedAndWrapped(t *testing.T) {
+	r := newDevRig()
+	if _, err := r.run("read_console", `{}`); err == nil || !strings.Contains(err.Error(), "not available in this browser") {
+		t.Fatalf("without a capture: %v", err)
+	}
+	r.d.p.Dev = &fakeCapture{}
+	if _, err := r.run("read_console", `{}`); err == nil || !strings.Contains(err.Error(), "not watching") {
+		t.Fatalf("with capture stopped: %v", err)
+	}
+	r.d.p.Dev = &fakeCapture{platform.Captured{
+		Capturing: true, Dropped: 3,
+		Console: []platform.ConsoleEntry{
+			{Level: "log", Text: "ready"},
+			{Level: "warning", Text: "slow"},
+			{Level: "error", Text: "token sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 rejected", URL: "https://shop.example/app.js", Line: 12},
+		},
+		Network: []platform.NetworkEntry{
+			{Method: "GET", URL: "https://shop.example/api/cart", Type: "Fetch", Status: 200, StatusText: "OK",
+				RequestHeaders: map[string]string{"authorization": "[redacted]", "accept": "application/json"}},
+			{Method: "POST", URL: "https://shop.example/api/pay", Type: "XHR", Failed: "net::ERR_FAILED"},
+			{Method: "GET", URL: "https://cdn.example/x.png", Type: "Image", Status: 404},
+		},
+	}}
+	out, err := r.run("read_console", `{"level":"warning"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "ready") || !strings.Contains(out, "[warning] slow") || !strings.Contains(out, "(https://shop.example/app.js:12)") ||
+		strings.Contains(out, "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789") || !strings.Contains(out, "3 older entries were dropped") || !strings.Contains(out, tb.Tag()) {
+		t.Errorf("read_console: %s", out)
+	}
+	out, _ = r.run("inspect_network_requests", `{"urlContains":"shop.example"}`)
+	if !strings.Contains(out, "GET https://shop.example/api/cart [Fetch] → 200 OK") || !strings.Contains(out, "failed: net::ERR_FAILED") ||
+		strings.Contains(out, "cdn.example") || strings.Contains(out, "authorization") {
+		t.Errorf("inspect_network_requests: %s", out)
+	}
+	out, _ = r.run("inspect_network_requests", `{"failedOnly":true,"includeHeaders":true}`)
+	if strings.Contains(out, "api/cart") || !strings.Contains(out, "api/pay") || !strings.Contains(out, "x.png") {
+		t.Errorf("failedOnly: %s", out)
+	}
+	out, _ = r.run("inspect_network_requests", `{"urlContains":"cart","includeHeaders":true}`)
+	if !strings.Contains(out, "request authorization: [redacted]") || !strings.Contains(out, "request accept: application/json") {
+		t.Errorf("headers: %s", out)
+	}
+}
