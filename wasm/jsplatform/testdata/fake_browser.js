@@ -61,6 +61,8 @@
         rec.contentReady = true;
         return [];
       },
+      insertCSS: async (injection) => rec.calls.push(["insertCSS", injection]),
+      removeCSS: async (injection) => rec.calls.push(["removeCSS", injection]),
     },
     storage: { local: area(), session: area() },
     debugger: {
