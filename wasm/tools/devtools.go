@@ -28,6 +28,16 @@ const ExecuteJSTimeout = 15 * time.Second
 // so a huge value is cut in the page, not carried whole to the worker.
 const execResultMax = 6000
 
+// runDevOnce runs a Dev tool. Dev's changes leave no receipt in the page,
+// so one that a restart interrupted after its dispatch is not sent again:
+// it may have run, and a script or patch must not run twice.
+func (d *Dispatcher) runDevOnce(ctx context.Context, t *tool, args map[string]any, r Receipt) (string, error) {
+	if r.Resumed && !t.readOnly {
+		return "", fmt.Errorf("%s: WebBrain's background restarted while this ran, so whether it took effect is unknown. Check the page (and revert_patch with all: true to undo Dev changes) before trying again", t.name)
+	}
+	return d.runDev(ctx, t, args)
+}
+
 func (d *Dispatcher) runDev(ctx context.Context, t *tool, args map[string]any) (string, error) {
 	switch t.name {
 	case protocol.ToolReadPageSource:

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/platform/platformtest"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -192,6 +193,8 @@ func newDevRig() *devRig {
 		switch name {
 		case protocol.PageDoc:
 			return res(map[string]any{"doc": r.doc, "url": "https://shop.example/"})
+		case protocol.PageDevSource:
+			return res(map[string]any{"text": "<html></html>", "total": 13, "next": 0})
 		case protocol.PageDevPatch:
 			r.patched[args["patchId"].(string)] = true
 			return res(map[string]any{"doc": r.doc, "url": "https://shop.example/", "target": `paragraph "Sale"`,
@@ -398,4 +401,22 @@ func TestDiagnosticsAreFilteredMaskedAndWrapped(t *testing.T) {
 	if !strings.Contains(out, "request authorization: [redacted]") || !strings.Contains(out, "request accept: application/json") {
 		t.Errorf("headers: %s", out)
 	}
+}
+
+func TestAnInterruptedDevChangeIsNotSentAgain(t *testing.T) {
+	r := newDevRig()
+	_, err := r.d.ExecuteOnce(context.Background(), llmCall("execute_js", `{"code":"return 1"}`), Receipt{Resumed: true})
+	if err == nil || !strings.Contains(err.Error(), "restarted") {
+		t.Fatalf("resumed execute_js: %v", err)
+	}
+	if len(r.content.msgs) != 0 {
+		t.Errorf("the page got %v", r.content.msgs)
+	}
+	if out, err := r.d.ExecuteOnce(context.Background(), llmCall("read_page_source", `{}`), Receipt{Resumed: true}); err != nil {
+		t.Errorf("a resumed read failed: %q %v", out, err)
+	}
+}
+
+func llmCall(name, args string) llm.ToolCall {
+	return llm.ToolCall{ID: "c1", Name: name, Arguments: args}
 }

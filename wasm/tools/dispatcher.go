@@ -72,7 +72,7 @@ func (d *Dispatcher) ExecuteOnce(ctx context.Context, call llm.ToolCall, r Recei
 	case inBackground:
 		return d.runFetch(ctx, args)
 	case inDev:
-		return d.runDev(ctx, t, args)
+		return d.runDevOnce(ctx, t, args, r)
 	}
 	return "", fmt.Errorf("%s is handled by the agent loop, not the page", t.name)
 }
