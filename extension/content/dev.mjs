@@ -138,15 +138,17 @@ function patch(args) {
     }
     changes.push({ kind: 'style', name: n, before: before || null, after: after || null, priority });
   }
+  // The class attribute as it was, so an undo restores the token order too.
+  const classBefore = attr(el, 'class');
   for (const c of p.addClass || []) {
     const had = el.classList.contains(c);
     el.classList.add(c);
-    changes.push({ kind: 'class', name: c, before: had ? c : null, after: c });
+    changes.push({ kind: 'class', name: c, before: had ? c : null, after: c, whole: classBefore });
   }
   for (const c of p.removeClass || []) {
     const had = el.classList.contains(c);
     el.classList.remove(c);
-    changes.push({ kind: 'class', name: c, before: had ? c : null, after: null });
+    changes.push({ kind: 'class', name: c, before: had ? c : null, after: null, whole: classBefore });
   }
   for (const [n, v] of Object.entries(p.attributes || {})) {
     const before = attr(el, n);
@@ -167,12 +169,22 @@ function restore(el, changes) {
       if (el.getAttribute('style') === '') el.removeAttribute('style');
     } else if (c.kind === 'class') {
       el.classList.toggle(c.name, c.before !== null);
+      restoreClassOrder(el, c.whole);
     } else if (c.before === null) {
       el.removeAttribute(c.name);
     } else {
       el.setAttribute(c.name, c.before);
     }
   }
+}
+
+// restoreClassOrder puts the class attribute back as written when it holds
+// the same classes again (the page changed none since).
+function restoreClassOrder(el, whole) {
+  if (typeof whole !== 'string') return;
+  const want = whole.split(/\s+/).filter(Boolean);
+  const have = [...el.classList];
+  if (want.length === have.length && want.every((c) => el.classList.contains(c))) el.setAttribute('class', whole);
 }
 
 function unpatch(args) {
@@ -227,7 +239,11 @@ async function evaluate(args) {
   try {
     result = page.eval(src);
   } catch (e) {
-    return { error: String(e && e.message ? e.message : e) };
+    const msg = String(e && e.message ? e.message : e);
+    if (!/\bCSP\b|content security policy/i.test(msg)) return { error: msg };
+    return {
+      error: `The page's Content Security Policy forbids compiling script here, so execute_js cannot run on this page in this browser (${msg}).`,
+    };
   }
   const ms = intArg(args.timeoutMs, 15000, 1000, 15000);
   let timer;

@@ -43,6 +43,9 @@ type Change struct {
 	Before   *string `json:"before"`
 	After    *string `json:"after"`
 	Priority string  `json:"priority,omitempty"` // a style's "important" before the change
+	// Whole is a class change's whole class attribute before the patch, so
+	// an undo restores the order of the classes too.
+	Whole *string `json:"whole,omitempty"`
 }
 
 // patchMu orders the read-modify-write of every tab's records: the run's
