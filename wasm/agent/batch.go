@@ -39,7 +39,7 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 				r.addResult(call, refusal, true)
 				continue
 			}
-			r.addResult(call, "WebBrain switches this request to Act mode.", false)
+			r.addResult(call, "WebBrain switches this request to an action mode (Act, or Dev for the page's code).", false)
 			r.closeCalls(calls[i+1:], resultSkipped)
 			return "", false, ErrHandOff
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
@@ -124,5 +125,35 @@ func TestCaptureLivesWhileTheTabStaysInDev(t *testing.T) {
 	e.waitEnd(44)
 	if got := capt.log(); got != "start,stop" {
 		t.Fatalf("after an Act turn: %q", got)
+	}
+}
+
+// TestHandOffReachesDevFromTheUsersWords: the page-free check's "dev"
+// restarts the request in Dev with the Dev tools; for a Compact provider
+// the same answer gives Act.
+func TestHandOffReachesDevFromTheUsersWords(t *testing.T) {
+	for _, c := range []struct{ tier, want string }{{protocol.TierMid, protocol.ModeDev}, {protocol.TierCompact, protocol.ModeAct}} {
+		e := newEnv(t, handOffModel("find out why the checkout button ignores clicks"))
+		setTier(t, e, c.tier)
+		e.r.p.Content = &pageCounter{}
+		e.srv.Decider = func(llmtest.Request) llmtest.Turn {
+			return llmtest.Turn{Text: `{"choice":"dev","quote":"find out why the checkout button ignores clicks"}`}
+		}
+		e.mustOK(auto(45, "Please find out why the checkout button ignores clicks"))
+		tick(t, e)
+		j := e.waitEnd(45)
+		var modes []string
+		for _, ev := range j.Events {
+			if ev.Kind == protocol.EventRunMode {
+				modes = append(modes, ev.Mode+"/"+ev.Reason)
+			}
+		}
+		if strings.Join(modes, " ") != "ask/default "+c.want+"/hand_off" {
+			t.Errorf("%s: modes %v", c.tier, modes)
+		}
+		reqs := e.srv.Requests()
+		if got := offered(reqs[len(reqs)-1], "execute_js"); got != (c.want == protocol.ModeDev) {
+			t.Errorf("%s: the handed-off run offers execute_js = %v", c.tier, got)
+		}
 	}
 }
