@@ -20,6 +20,12 @@ const (
 	PatchElement = "element"
 )
 
+// Prefixes of patch ids: the model tells the two kinds apart by them.
+const (
+	cssIDPrefix     = "css"
+	elementIDPrefix = "patch"
+)
+
 // Patch is one Dev change to a page, kept per tab in storage.session
 // (devPatches:<tabId>) so a restarted worker can still undo it. Doc is the
 // document it was made in (the content script's wb_doc id): a record of
@@ -92,8 +98,8 @@ func editPatches(ctx context.Context, s platform.Storage, tabID int, fn func([]P
 
 // newPatchID is a fresh id from the runtime's entropy-seeded generator: a
 // page cannot predict the marker of CSS it did not see injected.
-func newPatchID(kind string) string {
-	return fmt.Sprintf("%s_%016x", kind, rand.Uint64())
+func newPatchID(prefix string) string {
+	return fmt.Sprintf("%s_%016x", prefix, rand.Uint64())
 }
 
 // cssMarker starts every injected stylesheet, so removeCSS matches this

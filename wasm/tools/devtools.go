@@ -156,7 +156,7 @@ func (d *Dispatcher) injectCSS(ctx context.Context, args map[string]any) (string
 	if err != nil {
 		return "", fmt.Errorf("inject_css: %v", err)
 	}
-	id := newPatchID(PatchCSS)
+	id := newPatchID(cssIDPrefix)
 	css := cssMarker(id) + args["css"].(string)
 	if err := d.p.CSS.InsertCSS(ctx, d.tabID, css); err != nil {
 		return "", fmt.Errorf("inject_css: the browser refused the CSS: %v", err)
@@ -179,7 +179,7 @@ func (d *Dispatcher) patchElement(ctx context.Context, t *tool, args map[string]
 	if err != nil {
 		return "", err
 	}
-	id := newPatchID("patch")
+	id := newPatchID(elementIDPrefix)
 	var r struct {
 		Doc     string   `json:"doc"`
 		URL     string   `json:"url"`
@@ -209,12 +209,12 @@ func (d *Dispatcher) revert(ctx context.Context, t *tool, args map[string]any) (
 		return "", errors.New("give the patchId the patch returned")
 	}
 	if id != "" {
-		want := PatchElement
-		if t.name == protocol.ToolRemoveInjectedCSS {
-			want = PatchCSS
-		}
-		if !strings.HasPrefix(id, want+"_") && !(want == PatchElement && strings.HasPrefix(id, "patch_")) {
-			return "", fmt.Errorf("%s is not a patch id of %s", id, t.name)
+		css := strings.HasPrefix(id, cssIDPrefix+"_")
+		switch {
+		case t.name == protocol.ToolRemoveInjectedCSS && !css:
+			return "", fmt.Errorf("%s is not an inject_css patch; undo element patches with revert_patch", id)
+		case t.name == protocol.ToolRevertPatch && css:
+			return "", fmt.Errorf("%s is an inject_css patch; remove it with remove_injected_css", id)
 		}
 	}
 	done, gone, err := RevertPatches(ctx, d.p, d.tabID, id)
