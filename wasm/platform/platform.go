@@ -220,14 +220,13 @@ type Platform struct {
 	Fetch    Fetcher
 	Resolve  Resolver // nil in Chrome
 	Debugger Debugger // nil in Firefox
-	// CSS and Dev are Chrome's Dev-mode helpers; nil in Firefox.
-	CSS     StyleSheets
-	Dev     DevCapture
-	Alarms  Alarms
-	Clock   Clock
-	UI      Broadcaster
-	Browser string // "chrome" or "firefox"
-	Self    Extension
+	Alarms   Alarms
+	Clock    Clock
+	UI       Broadcaster
+	Browser  string // "chrome" or "firefox"
+	Self     Extension
+	CSS      StyleSheets // Dev mode's inject_css (Chrome); nil in Firefox
+	Dev      DevCapture  // Dev mode's console and network capture (Chrome); nil in Firefox
 }
 
 // Extension identifies WebBrain itself: runtime messages are answered only
