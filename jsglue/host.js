@@ -339,6 +339,7 @@
     },
     async detach(tabId) {
       forget(tabId);
+      captures.delete(tabId);
       try {
         await api.debugger.detach({ tabId });
       } catch (err) {
@@ -461,12 +462,171 @@
   };
 
   if (api.debugger) {
-    api.debugger.onDetach.addListener((source) => forget(source.tabId));
+    api.debugger.onDetach.addListener((source) => {
+      forget(source.tabId);
+      captures.delete(source.tabId);
+    });
     api.debugger.onEvent.addListener((source, method, params) => {
       if (method === "Page.javascriptDialogOpening" && attached.has(source.tabId)) answerDialog(source.tabId, params);
       else if (method.startsWith("WebMCP.")) onMCPEvent(source.tabId, method, params);
+      const cap = captures.get(source.tabId);
+      if (cap) record(cap, method, params ?? {});
     });
   }
+
+  // Dev mode's capture of a tab's console and network (Chrome): bounded
+  // buffers, header values of sensitive names redacted before they are
+  // kept, no bodies. Go reads them with captured() and ends them with
+  // stopCapture(), which also disables the domains.
+  const captures = new Map(); // tabId -> {console[], network: Map, dropped}
+  const maxEntries = 200;
+  const maxText = 2000;
+  const sensitiveHeader =
+    /authorization|cookie|token|secret|password|passwd|session|csrf|xsrf|signature|api[-_]?key|subscription[-_]?key|(^|-)key$|auth/i;
+
+  function redact(headers) {
+    const out = {};
+    for (const [k, v] of Object.entries(headers ?? {})) {
+      out[k.toLowerCase()] = sensitiveHeader.test(k) ? "[redacted]" : String(v).slice(0, 500);
+    }
+    return out;
+  }
+
+  function remoteText(o) {
+    if (!o) return "";
+    if (o.type === "string") return o.value;
+    if ("value" in o) return JSON.stringify(o.value) ?? String(o.value);
+    return o.unserializableValue ?? o.description ?? o.type;
+  }
+
+  function pushBounded(cap, list, entry) {
+    list.push(entry);
+    if (list.length > maxEntries) {
+      list.shift();
+      cap.dropped++;
+    }
+  }
+
+  const consoleLevels = { warning: "warning", warn: "warning", error: "error", assert: "error", debug: "debug", info: "info" };
+
+  function record(cap, method, p) {
+    switch (method) {
+      case "Runtime.consoleAPICalled": {
+        const frame = p.stackTrace?.callFrames?.[0];
+        pushBounded(cap, cap.console, {
+          level: consoleLevels[p.type] ?? "log",
+          source: "console",
+          text: (p.args ?? []).map(remoteText).join(" ").slice(0, maxText),
+          url: frame?.url ?? "",
+          line: (frame?.lineNumber ?? -1) + 1,
+          time: p.timestamp ?? Date.now(),
+        });
+        break;
+      }
+      case "Runtime.exceptionThrown": {
+        const d = p.exceptionDetails ?? {};
+        pushBounded(cap, cap.console, {
+          level: "error",
+          source: "exception",
+          text: String(d.exception?.description ?? d.text ?? "").slice(0, maxText),
+          url: d.url ?? "",
+          line: (d.lineNumber ?? -1) + 1,
+          time: p.timestamp ?? Date.now(),
+        });
+        break;
+      }
+      case "Log.entryAdded": {
+        const e = p.entry ?? {};
+        pushBounded(cap, cap.console, {
+          level: consoleLevels[e.level] ?? "log",
+          source: e.source ?? "browser",
+          text: String(e.text ?? "").slice(0, maxText),
+          url: e.url ?? "",
+          line: (e.lineNumber ?? -1) + 1,
+          time: e.timestamp ?? Date.now(),
+        });
+        break;
+      }
+      case "Network.requestWillBeSent": {
+        const r = p.request ?? {};
+        const entry = {
+          method: r.method ?? "",
+          url: String(r.url ?? "").slice(0, maxText),
+          type: p.type ?? "",
+          status: 0,
+          statusText: "",
+          mimeType: "",
+          failed: "",
+          requestHeaders: redact(r.headers),
+          responseHeaders: {},
+          time: (p.wallTime ?? Date.now() / 1000) * 1000,
+        };
+        cap.network.set(p.requestId + "#" + cap.seq++, entry);
+        cap.byId.set(p.requestId, entry);
+        if (cap.network.size > maxEntries) {
+          const oldest = cap.network.keys().next().value;
+          cap.network.delete(oldest);
+          cap.dropped++;
+        }
+        break;
+      }
+      case "Network.responseReceived": {
+        const e = cap.byId.get(p.requestId);
+        if (!e) break;
+        const r = p.response ?? {};
+        e.status = r.status ?? 0;
+        e.statusText = r.statusText ?? "";
+        e.mimeType = r.mimeType ?? "";
+        e.responseHeaders = redact(r.headers);
+        if (p.type) e.type = p.type;
+        break;
+      }
+      case "Network.loadingFailed": {
+        const e = cap.byId.get(p.requestId);
+        if (e) e.failed = p.canceled ? "canceled" : (p.blockedReason ?? p.errorText ?? "failed");
+        break;
+      }
+    }
+    if (cap.byId.size > maxEntries * 2) {
+      const live = new Set(cap.network.values());
+      for (const [id, e] of cap.byId) if (!live.has(e)) cap.byId.delete(id);
+    }
+  }
+
+  const diagDomains = ["Runtime", "Log", "Network"];
+
+  const devCapture = api.debugger && {
+    async startCapture(tabId) {
+      if (captures.has(tabId)) return;
+      await attach(tabId);
+      captures.set(tabId, { console: [], network: new Map(), byId: new Map(), seq: 0, dropped: 0 });
+      try {
+        for (const d of diagDomains) await api.debugger.sendCommand({ tabId }, `${d}.enable`, {});
+      } catch (err) {
+        captures.delete(tabId);
+        throw err;
+      }
+    },
+    async stopCapture(tabId) {
+      if (!captures.delete(tabId)) return;
+      for (const d of diagDomains) {
+        await api.debugger.sendCommand({ tabId }, `${d}.disable`, {}).catch(() => {});
+      }
+    },
+    async captured(tabId) {
+      const cap = captures.get(tabId);
+      if (!cap) return { capturing: false, console: [], network: [], dropped: 0 };
+      return { capturing: true, console: cap.console, network: [...cap.network.values()], dropped: cap.dropped };
+    },
+  };
+
+  // Dev mode's inject_css (Chrome): the exact text goes in and comes out.
+  const css = api.scripting && {
+    insert: (tabId, text) =>
+      tabCall(() => api.scripting.insertCSS({ target: { tabId, frameIds: [0] }, css: text, origin: "AUTHOR" })),
+    remove: (tabId, text) =>
+      tabCall(() => api.scripting.removeCSS({ target: { tabId, frameIds: [0] }, css: text, origin: "AUTHOR" })),
+  };
 
   // Firefox only (the "dns" permission): the addresses a name resolves
   // to, so Go can refuse a public-looking name that leads to a private
@@ -615,6 +775,8 @@
     fetch: fetchBridge,
     debugger: debuggerBridge || null,
     webmcp: webmcp || null,
+    devCapture: devCapture || null,
+    css: css || null,
     dns: dns || null,
     downloads: downloads || null,
     pdf: { text: pdfText },

@@ -37,6 +37,8 @@ export const ACTION = Object.freeze({
   HISTORY_RESTORE: "history_restore",
   CONVERSATION_EXPORT: "conversation_export",
   TAB_CLOSED: "tab_closed",
+  DEV_PATCHES: "dev_patches",
+  DEV_REVERT: "dev_revert",
 });
 
 // The type of the background's broadcasts.
@@ -93,12 +95,14 @@ export const STORAGE = Object.freeze({
   CHAT_HISTORY: "chatHistory",
   CHAT_HISTORY_RECORD: "chatHistory:",
   CHAT_META: "chatMeta:",
+  DEV_PATCHES: "devPatches:",
 });
 
 export const MODE = Object.freeze({
   AUTO: "auto",
   ASK: "ask",
   ACT: "act",
+  DEV: "dev",
 });
 
 export const TIER = Object.freeze({

@@ -23,6 +23,7 @@ import { dragDrop } from './drag.mjs';
 import { verifyForm } from './verify.mjs';
 import { applyCaptcha, findCaptcha } from './captcha.mjs';
 import { research } from './research.mjs';
+import { DEV } from './dev.mjs';
 
 const TOOLS = {
   get_accessibility_tree: getTree,
@@ -64,6 +65,7 @@ const INTERNAL = {
   wb_captcha: findCaptcha,
   wb_captcha_apply: applyCaptcha,
   wb_research: research,
+  ...DEV,
 };
 
 // runTool answers one message. With a receipt ({id, doc}) the action is

@@ -17,7 +17,7 @@ let docIdValue = '';
 
 // docId names this document: one content-script instance, made on first
 // use. A reload or navigation brings a new instance and a new id.
-function docId() {
+export function docId() {
   if (!docIdValue) {
     try {
       docIdValue = crypto.randomUUID(); // secure contexts only

@@ -4,12 +4,12 @@ import { ACTION, MODE } from "../common/protocol.js";
 import { exportMarkdown, exportTraces } from "./history.js";
 
 const USAGE =
-  "Commands: /ask, /act or /auto before a message (its mode), /clear, /export, /export --traces, /export --config, /import <json>, /import --file, /memory, /memory --add <text>, /memory --forget <id>, /jobs";
+  "Commands: /ask, /act, /dev or /auto before a message (its mode), /clear, /export, /export --traces, /export --config, /import <json>, /import --file, /memory, /memory --add <text>, /memory --forget <id>, /jobs";
 
-const MODE_COMMANDS = { "/ask": MODE.ASK, "/act": MODE.ACT, "/auto": MODE.AUTO };
+const MODE_COMMANDS = { "/ask": MODE.ASK, "/act": MODE.ACT, "/dev": MODE.DEV, "/auto": MODE.AUTO };
 
-// modeCommand reads "/ask text", "/act text" or "/auto text": the mode of
-// this one message and its text; null for anything else.
+// modeCommand reads "/ask text", "/act text", "/dev text" or "/auto text":
+// the mode of this one message and its text; null for anything else.
 export function modeCommand(text) {
   const m = /^(\/\w+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   const mode = m && MODE_COMMANDS[m[1].toLowerCase()];

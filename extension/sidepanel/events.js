@@ -137,7 +137,10 @@ export function applyEvent(transcript, requestId, ev, describeError) {
 
 // routeNotice says how WebBrain routed an automatic message.
 function routeNotice(ev) {
+  if (ev.reason === ROUTE.HAND_OFF && ev.mode === MODE.DEV)
+    return "Switching to Dev: your message asks to inspect or change the page's code.";
   if (ev.reason === ROUTE.HAND_OFF) return "Switching to Act: your message asks for something to be done on the page.";
   if (ev.mode === MODE.ACT) return "WebBrain chose Act for this message: it can click and type.";
+  if (ev.mode === MODE.DEV) return "WebBrain chose Dev for this message: it can inspect and patch the page's code.";
   return "Answering read-only (Ask). If your message asks for something to be done, the assistant can switch to Act.";
 }

@@ -7,6 +7,7 @@ import { QueueView } from "./queue.js";
 import { modeCommand, runCommand } from "./commands.js";
 import { activeProvider, describeError, providerLabel } from "./hints.js";
 import { HistoryView } from "./history.js";
+import { PatchControl } from "./patches.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -22,6 +23,7 @@ const els = {
   composer: $("composer"),
   queue: $("queue"),
 };
+const patches = new PatchControl($("revert-patches"));
 
 const queueView = new QueueView(els.queue, {
   onSteer: (item) => session?.steer(item.text, item),
@@ -46,6 +48,8 @@ function setStatus(status) {
   els.transcript.dataset.runStatus = status;
   els.transcript.setAttribute("aria-busy", String(status === STATUS.RUNNING));
   els.stop.disabled = status !== STATUS.RUNNING;
+  // A finished run may have left (or undone) Dev changes on the page.
+  if (status !== STATUS.RUNNING && session) patches.show(session.tabId);
 }
 
 // The first bind happens after an async tab query (sidebar): a message sent
@@ -64,6 +68,7 @@ function bind(tabId) {
     describeError: (text) => describeError(text, activeProvider(settings)),
   });
   const current = session;
+  patches.show(tabId);
   firstBound();
   current.open().then(() => {
     if (current === session && current.mode) els.mode.value = current.mode;
@@ -92,7 +97,7 @@ async function submit({ steer = false } = {}) {
     els.prompt.value = ""; // taken: a second Enter must not send it twice
     await bound;
   }
-  // /ask, /act and /auto choose the mode of this one message.
+  // /ask, /act, /dev and /auto choose the mode of this one message.
   const chosen = modeCommand(text);
   if (text.startsWith("/") && !chosen) {
     els.prompt.value = "";
@@ -112,14 +117,14 @@ async function submit({ steer = false } = {}) {
   }
 }
 
-// Ctrl+Shift+A / X / U put /ask, /act or /auto in front of the draft: the
-// mode of the next message only.
-const SHORTCUTS = { a: "/ask ", x: "/act ", u: "/auto " };
+// Ctrl+Shift+A / X / D / U put /ask, /act, /dev or /auto in front of the
+// draft: the mode of the next message only.
+const SHORTCUTS = { a: "/ask ", x: "/act ", d: "/dev ", u: "/auto " };
 function modeShortcut(e) {
   const prefix = e.ctrlKey && e.shiftKey && !e.altKey && SHORTCUTS[e.key.toLowerCase()];
   if (!prefix) return false;
   e.preventDefault();
-  const draft = els.prompt.value.replace(/^\/(ask|act|auto)\b\s*/, "");
+  const draft = els.prompt.value.replace(/^\/(ask|act|dev|auto)\b\s*/, "");
   els.prompt.value = prefix + draft;
   els.prompt.focus();
   return true;

@@ -27,6 +27,9 @@ func TestFilesAreDownloadedReadAndUploaded(t *testing.T) {
 }
 func TestAskReadsThePDFTab(t *testing.T)  { scenario.AskReadsThePDFTab(t, chrome{}) }
 func TestFramesAndShadowDOM(t *testing.T) { scenario.FramesAndShadowDOM(t, chrome{}, true) }
+func TestDevModeInspectsAndPatches(t *testing.T) {
+	scenario.DevModeInspectsAndPatches(t, chrome{}, true)
+}
 
 // chrome is the scenario.Driver of this suite.
 type chrome struct{}

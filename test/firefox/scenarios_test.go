@@ -24,6 +24,9 @@ func TestFilesAreDownloadedReadAndUploaded(t *testing.T) {
 }
 func TestAskReadsThePDFTab(t *testing.T)  { scenario.AskReadsThePDFTab(t, firefoxDriver{}) }
 func TestFramesAndShadowDOM(t *testing.T) { scenario.FramesAndShadowDOM(t, firefoxDriver{}, false) }
+func TestDevModeInspectsAndPatches(t *testing.T) {
+	scenario.DevModeInspectsAndPatches(t, firefoxDriver{}, false)
+}
 
 // firefoxDriver is the scenario.Driver of this suite: the panel opens as a
 // tab of sidepanel.html bound to the fixture tab.

@@ -72,7 +72,7 @@ type Clarifier interface {
 // Options configure one turn.
 type Options struct {
 	Provider llm.Provider
-	Mode     string // protocol.ModeAsk or protocol.ModeAct
+	Mode     string // protocol.ModeAsk, protocol.ModeAct or protocol.ModeDev
 	Tier     string // protocol.TierCompact, TierMid or TierFull
 	Browser  string // "chrome" or "firefox": decides Chrome-only tools
 	// Features are the opt-in settings that add tools (tools.Feature); the

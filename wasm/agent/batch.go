@@ -39,7 +39,7 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 				r.addResult(call, refusal, true)
 				continue
 			}
-			r.addResult(call, "WebBrain switches this request to Act mode.", false)
+			r.addResult(call, "WebBrain switches this request to an action mode (Act, or Dev for the page's code).", false)
 			r.closeCalls(calls[i+1:], resultSkipped)
 			return "", false, ErrHandOff
 		}
@@ -258,7 +258,7 @@ func (r *run) judge(ctx context.Context, summary, status string) (string, bool, 
 		r.status = ""
 		return back, true, ""
 	}
-	if r.opts.Mode != protocol.ModeAct {
+	if !protocol.Acting(r.opts.Mode) {
 		return "Finished.", false, summary
 	}
 	back, final := r.checkClaim(ctx, summary)

@@ -197,7 +197,7 @@ func (r *run) loop(ctx context.Context, first int) (Outcome, error) {
 			// A plain answer ends an Act run only past the completion judge,
 			// like done: it is not a way around it.
 			back, final := r.checkSummary(ctx, res.Content), res.Content
-			if back == "" && r.opts.Mode == protocol.ModeAct {
+			if back == "" && protocol.Acting(r.opts.Mode) {
 				back, final = r.checkClaim(ctx, res.Content)
 			}
 			if back == "" {

@@ -22,6 +22,7 @@ var runModeQuestion = decide.Question{
 	Choices: []decide.Choice{
 		{Value: protocol.ModeAsk, Meaning: "a question, or a request to read, find, explain, summarise, compare, translate or check something; nothing needs to change"},
 		{Value: protocol.ModeAct, Meaning: "a request to do something on the page or in the browser: click, type, fill in, select, submit, send, post, buy, book, delete, change a setting, or open a page to act there", Authorizing: true},
+		{Value: protocol.ModeDev, Meaning: "a request to inspect, debug or patch the page's own code or styles: its HTML source, CSS, console errors, network requests, event listeners, or to try a CSS or script change on it", Authorizing: true},
 	},
 }
 
@@ -38,14 +39,15 @@ func (r *Router) decider(s settings.Settings, active llm.Provider, b tools.Bound
 }
 
 // route picks the mode of an automatic message from the user's words
-// alone, never from the page: only the decision model's sure "act" starts
-// Act; anything else starts Ask, which may hand itself over.
-func (r *Router) route(ctx context.Context, ru *run, s settings.Settings, d *decide.Decider, history []llm.Message) {
+// alone, never from the page: only the decision model's sure "act" or
+// "dev" starts an action mode (Dev becomes Act for a Compact provider);
+// anything else starts Ask, which may hand itself over.
+func (r *Router) route(ctx context.Context, ru *run, s settings.Settings, tier string, d *decide.Decider, history []llm.Message) {
 	mode, reason := protocol.ModeAsk, protocol.RouteDefault
 	if _, ok := s.Decision(); ok {
 		a := d.AskDecisionModel(ctx, runModeQuestion, decide.Input{Request: ru.text, Context: earlierTask(history)})
 		if a.Choice != "" {
-			mode, reason = a.Choice, protocol.RouteDecisionModel
+			mode, reason = actionMode(a.Choice, tier), protocol.RouteDecisionModel
 		}
 	}
 	ru.mode = mode
@@ -62,11 +64,20 @@ func earlierTask(history []llm.Message) string {
 	return "This is the first request of the conversation."
 }
 
+// actionMode is the mode a sure routing answer starts: Compact providers
+// cannot run Dev, so their Dev answer is Act.
+func actionMode(choice, tier string) string {
+	if choice == protocol.ModeDev && tier == protocol.TierCompact {
+		return protocol.ModeAct
+	}
+	return choice
+}
+
 // handOff decides an automatic Ask turn's request for Act: the evidence
 // must be the user's own words, and the run_mode question, asked again
 // about the request and its corrections without any page text, must
-// answer act.
-func (r *Router) handOff(ru *run, d *decide.Decider) func(ctx context.Context, evidence string) error {
+// answer act or dev; its answer, never the page, picks which.
+func (r *Router) handOff(ru *run, tier string, d *decide.Decider) func(ctx context.Context, evidence string) error {
 	return func(ctx context.Context, evidence string) error {
 		words := withCorrections(ru.text, ru.steer.Pending())
 		if !decide.Quotes(words, evidence) {
@@ -76,9 +87,10 @@ func (r *Router) handOff(ru *run, d *decide.Decider) func(ctx context.Context, e
 			Request: words,
 			Context: "An assistant that read the page asks to act, because the user wrote: \"" + clip.Line(evidence, 600) + "\"",
 		})
-		if a.Choice != protocol.ModeAct {
+		if !protocol.Acting(a.Choice) {
 			return errors.New("the request does not read as asking for something to be done")
 		}
+		ru.handOffMode = actionMode(a.Choice, tier)
 		return nil
 	}
 }

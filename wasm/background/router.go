@@ -51,6 +51,7 @@ type Router struct {
 	memMu sync.Mutex
 	// jobsMu orders the read-modify-writes of the scheduled jobs.
 	jobsMu sync.Mutex
+	dev    devWatch // tabs whose console and network Dev mode records
 }
 
 // New returns a Router over the browser platform p.
@@ -153,6 +154,10 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.historyAction(ctx, m)
 	case protocol.ActionTabClosed:
 		return r.tabClosed(ctx, m)
+	case protocol.ActionDevPatches:
+		return r.devPatches(ctx, m)
+	case protocol.ActionDevRevert:
+		return r.devRevert(ctx, m)
 	case "":
 		return failf("The message has no action.")
 	}

@@ -46,8 +46,9 @@ type run struct {
 	plan   string // the approved plan, pinned in the system prompt
 	// auto: WebBrain chose the mode (an "auto" message); an Ask turn can
 	// then hand itself over to Act, once (handedOff).
-	auto      bool
-	handedOff bool
+	auto        bool
+	handedOff   bool
+	handOffMode string // Act, or Dev when the page-free check answered dev
 
 	resumed bool              // continued after a background restart
 	resume  *agent.Checkpoint // where to continue; nil: from the start
@@ -67,8 +68,8 @@ func (r *Router) chatStart(m message) reply {
 	if rep := needTab(m); rep != nil {
 		return rep
 	}
-	if m.Mode != protocol.ModeAsk && m.Mode != protocol.ModeAct && m.Mode != protocol.ModeAuto {
-		return failf("Unknown mode %q: use %q, %q or %q.", m.Mode, protocol.ModeAuto, protocol.ModeAsk, protocol.ModeAct)
+	if m.Mode != protocol.ModeAsk && !protocol.Acting(m.Mode) && m.Mode != protocol.ModeAuto {
+		return failf("Unknown mode %q: use %q, %q, %q or %q.", m.Mode, protocol.ModeAuto, protocol.ModeAsk, protocol.ModeAct, protocol.ModeDev)
 	}
 	if strings.TrimSpace(m.Text) == "" {
 		return failf("The message is empty.")
@@ -163,6 +164,9 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if ru.mode == protocol.ModeDev && cfg.Tier == protocol.TierCompact {
+		return "", errCompactDev(cfg.Name)
+	}
 	prov, err := llm.New(cfg, r.p.Fetch)
 	if err != nil {
 		return "", err
@@ -179,12 +183,12 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	dec := r.decider(s, prov, boundary)
 	if ru.mode == protocol.ModeAuto {
 		ru.auto = true
-		r.route(ctx, ru, s, dec, history)
+		r.route(ctx, ru, s, cfg.Tier, dec, history)
 		if err := r.saveRecord(ru, nil); err != nil {
 			return "", fmt.Errorf("WebBrain could not save the run before starting it: %v", err)
 		}
 	}
-	if ru.mode == protocol.ModeAct && ru.resume == nil {
+	if protocol.Acting(ru.mode) && ru.resume == nil {
 		pl, err := r.plan(ctx, ru, s, prov, boundary, history)
 		switch {
 		case err != nil:
@@ -202,6 +206,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 			return "", fmt.Errorf("WebBrain could not save the run before starting it: %v", err)
 		}
 	}
+	r.watchDev(ctx, ru.tabID, ru.mode)
 	// Hosts on this computer or the local network are reached only when the
 	// user's own request names them.
 	var features []tools.Feature
@@ -251,7 +256,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		opts.Research = r.research(ru, boundary)
 	}
 	if ru.auto && !ru.handedOff && ru.mode == protocol.ModeAsk {
-		opts.RequestActionMode = r.handOff(ru, dec)
+		opts.RequestActionMode = r.handOff(ru, cfg.Tier, dec)
 	}
 	if cfg.Vision && r.p.Capture != nil {
 		opts.Screenshot = func(ctx context.Context) (llm.Image, error) {
@@ -269,7 +274,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if errors.Is(err, agent.ErrHandOff) {
 		// The Ask pass is dropped: Act starts the request again from the
 		// conversation before it, with every correction.
-		ru.handedOff, ru.mode, ru.resume = true, protocol.ModeAct, nil
+		ru.handedOff, ru.mode, ru.resume = true, ru.handOffMode, nil
 		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventRunMode, Reason: protocol.RouteHandOff}, Mode: ru.mode})
 		return r.runAgent(ru)
 	}
@@ -294,7 +299,12 @@ func (r *Router) finish(ru *run) {
 	ru.cancel()
 	// Trusted input attached the debugger to the tab; detaching removes
 	// Chrome's "started debugging this browser" bar once the run is over.
-	if r.p.Debugger != nil {
+	// Dev's capture keeps it for the tab's next Dev turn; a turn that
+	// ended in another mode has left Dev.
+	if ru.mode != protocol.ModeDev {
+		r.unwatchDev(ru.tabID, false)
+	}
+	if r.p.Debugger != nil && !r.dev.has(ru.tabID) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		_ = r.p.Debugger.Detach(ctx, ru.tabID)
 		cancel()
@@ -405,6 +415,7 @@ func (r *Router) clearConversation(ctx context.Context, m message) reply {
 		case <-ctx.Done():
 		}
 	}
+	r.unwatchDev(m.TabID, true)
 	// The conversation goes into the history; failing to keep it does not
 	// keep the user from clearing.
 	archiveErr := r.archiveTab(ctx, m.TabID)

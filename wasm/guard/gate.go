@@ -122,7 +122,7 @@ func (p Probe) control() Control {
 
 // Config configures a run's gate.
 type Config struct {
-	Mode string // protocol.ModeAsk or protocol.ModeAct
+	Mode string // protocol.ModeAsk, protocol.ModeAct or protocol.ModeDev
 	// AskBeforeActions is the setting "Ask before consequential actions".
 	// Off, consequential page actions go through without a card; data
 	// leaving in URLs and typed secrets are still asked about.
@@ -241,6 +241,8 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 		if pf, ok := g.preflight(ctx, call.Name, args); ok {
 			a, refusal = g.checkWebMCP(ctx, args, pf)
 		}
+	case protocol.ToolExecuteJS:
+		a, refusal = g.checkScript(ctx, args)
 	}
 	if refusal != "" || a == nil {
 		return refusal, nil

@@ -145,3 +145,43 @@ func (b broadcaster) Broadcast(msg any) {
 		js.Global().Get("console").Call("error", "webbrain: broadcast: "+err.Error())
 	}
 }
+
+// devCapture implements platform.DevCapture over wbHost.devCapture
+// (Chrome only).
+type devCapture struct{ js js.Value }
+
+func (d devCapture) StartCapture(ctx context.Context, tabID int) error {
+	_, err := call(ctx, d.js, "startCapture", tabID)
+	return tabErr(err)
+}
+
+func (d devCapture) StopCapture(ctx context.Context, tabID int) error {
+	_, err := call(ctx, d.js, "stopCapture", tabID)
+	return tabErr(err)
+}
+
+func (d devCapture) Captured(ctx context.Context, tabID int) (platform.Captured, error) {
+	var out platform.Captured
+	v, err := call(ctx, d.js, "captured", tabID)
+	if err != nil {
+		return out, tabErr(err)
+	}
+	if err := json.Unmarshal(toJSON(v), &out); err != nil {
+		return out, fmt.Errorf("debugger: unreadable capture: %v", err)
+	}
+	return out, nil
+}
+
+// styleSheets implements platform.StyleSheets over wbHost.css (Chrome's
+// scripting API).
+type styleSheets struct{ js js.Value }
+
+func (s styleSheets) InsertCSS(ctx context.Context, tabID int, css string) error {
+	_, err := call(ctx, s.js, "insert", tabID, css)
+	return tabErr(err)
+}
+
+func (s styleSheets) RemoveCSS(ctx context.Context, tabID int, css string) error {
+	_, err := call(ctx, s.js, "remove", tabID, css)
+	return tabErr(err)
+}

@@ -51,6 +51,12 @@ func New() platform.Platform {
 	if w := host.Get("windows"); w.Truthy() {
 		p.Windows = windows{w}
 	}
+	if d := host.Get("devCapture"); d.Truthy() {
+		p.Dev = devCapture{d}
+	}
+	if c := host.Get("css"); c.Truthy() {
+		p.CSS = styleSheets{c}
+	}
 	if d := host.Get("dns"); d.Truthy() {
 		p.Resolve = resolver{d}
 	}

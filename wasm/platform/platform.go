@@ -252,6 +252,59 @@ type PDF interface {
 	Text(ctx context.Context, data []byte, maxPages int) (pages []string, total int, err error)
 }
 
+// StyleSheets adds and removes CSS in a tab's top document
+// (chrome.scripting.insertCSS/removeCSS): Dev mode's inject_css. Removal
+// needs the exact text that was inserted.
+type StyleSheets interface {
+	InsertCSS(ctx context.Context, tabID int, css string) error
+	RemoveCSS(ctx context.Context, tabID int, css string) error
+}
+
+// DevCapture is Dev mode's bounded record of a tab's console and network
+// requests through the debugger (Runtime, Log and Network domains).
+// Sensitive header values are redacted before they are kept; bodies are
+// never kept.
+type DevCapture interface {
+	// StartCapture attaches and starts recording; again is a no-op.
+	StartCapture(ctx context.Context, tabID int) error
+	// StopCapture drops the records and disables the domains.
+	StopCapture(ctx context.Context, tabID int) error
+	// Captured returns what was recorded so far, oldest first.
+	Captured(ctx context.Context, tabID int) (Captured, error)
+}
+
+// Captured is a DevCapture's record of one tab.
+type Captured struct {
+	Capturing bool           `json:"capturing"`
+	Console   []ConsoleEntry `json:"console"`
+	Network   []NetworkEntry `json:"network"`
+	Dropped   int            `json:"dropped"` // entries the bounds pushed out
+}
+
+// ConsoleEntry is one console message, uncaught error or browser warning.
+type ConsoleEntry struct {
+	Level  string  `json:"level"` // error, warning, info, log, debug
+	Source string  `json:"source"`
+	Text   string  `json:"text"`
+	URL    string  `json:"url"`
+	Line   int     `json:"line"`
+	Time   float64 `json:"time"` // ms since the epoch
+}
+
+// NetworkEntry is one request.
+type NetworkEntry struct {
+	Method          string            `json:"method"`
+	URL             string            `json:"url"`
+	Type            string            `json:"type"` // Fetch, XHR, Document, Script, …
+	Status          int               `json:"status"`
+	StatusText      string            `json:"statusText"`
+	MimeType        string            `json:"mimeType"`
+	Failed          string            `json:"failed"` // the network error, if it failed
+	RequestHeaders  map[string]string `json:"requestHeaders"`
+	ResponseHeaders map[string]string `json:"responseHeaders"`
+	Time            float64           `json:"time"`
+}
+
 // Alarms wraps chrome.alarms; used for the keepalive while a run is active.
 type Alarms interface {
 	Create(name string, period time.Duration) error
@@ -301,7 +354,9 @@ type Platform struct {
 	UI        Broadcaster
 	Browser   string // "chrome" or "firefox"
 	Self      Extension
-	Traces    Tracer // nil: traces cannot be recorded here
+	Traces    Tracer      // nil: traces cannot be recorded here
+	CSS       StyleSheets // Dev mode's inject_css (Chrome); nil in Firefox
+	Dev       DevCapture  // Dev mode's console and network capture (Chrome); nil in Firefox
 }
 
 // Extension identifies WebBrain itself: runtime messages are answered only

@@ -50,6 +50,10 @@ const (
 	// ActionTabClosed comes from the background's own glue when a tab
 	// closes: its conversation is archived.
 	ActionTabClosed = "tab_closed"
+	// ActionDevPatches lists a tab's Dev page changes; ActionDevRevert
+	// reverts one of them (patchId) or all.
+	ActionDevPatches = "dev_patches"
+	ActionDevRevert  = "dev_revert"
 )
 
 // MessageAgentUpdate is the type of the background's broadcast of one run
@@ -153,18 +157,24 @@ const (
 	KeyChatHistory       = "chatHistory"
 	KeyChatHistoryRecord = "chatHistory:"
 	KeyChatMeta          = "chatMeta:"
+	KeyDevPatches        = "devPatches:" // Dev mode's CSS injections and element patches
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
 func TabKey(prefix string, tabID int) string { return prefix + strconv.Itoa(tabID) }
 
-// Modes a run works in: Ask reads, Act may change pages. Any other mode
+// Modes a run works in: Ask reads, Act may change pages, Dev is Act with
+// the page-debugging add-ons (Mid and Full providers only). Any other mode
 // counts as Ask wherever it matters (failing closed).
 const (
 	ModeAsk  = "ask"
 	ModeAct  = "act"
-	ModeAuto = "auto" // chat_start only: WebBrain routes the message to Ask or Act
+	ModeDev  = "dev"
+	ModeAuto = "auto" // chat_start only: WebBrain routes the message to Ask, Act or Dev
 )
+
+// Acting reports whether mode may change pages: Act and Dev.
+func Acting(mode string) bool { return mode == ModeAct || mode == ModeDev }
 
 // Tiers decide how many tools a model sees.
 const (
@@ -283,6 +293,18 @@ const (
 	ToolIframeType           = "iframe_type"
 	// ToolLoadSkill is offered beside the catalog, only with skills.
 	ToolLoadSkill = "load_skill"
+	// Dev mode's add-ons (wasm/tools/devtools.go).
+	ToolReadPageSource         = "read_page_source"
+	ToolInspectElementStyles   = "inspect_element_styles"
+	ToolInjectCSS              = "inject_css"
+	ToolRemoveInjectedCSS      = "remove_injected_css"
+	ToolPatchElement           = "patch_element"
+	ToolRevertPatch            = "revert_patch"
+	ToolExecuteJS              = "execute_js"
+	ToolReadConsole            = "read_console"
+	ToolInspectNetworkRequests = "inspect_network_requests"
+	ToolInspectEventListeners  = "inspect_event_listeners"
+	ToolHighlightElement       = "highlight_element"
 )
 
 // Entries of the content script that only the background calls, never the
@@ -302,6 +324,14 @@ const (
 	PageCaptcha        = "wb_captcha"       // the CAPTCHA widget the page shows, for solve_captcha
 	PageCaptchaApply   = "wb_captcha_apply" // put a solver's token into the widget's response field
 	PageResearch       = "wb_research"      // ChatGPT's composer and answers, in research escalation's helper tab
+	// Dev mode's page halves (wasm/tools/devtools.go, content/dev.mjs).
+	PageDevSource    = "dev_source"    // the live DOM's HTML, in parts
+	PageDevStyles    = "dev_styles"    // an element's computed and matched styles
+	PageDevPatch     = "dev_patch"     // apply a checked element patch
+	PageDevUnpatch   = "dev_unpatch"   // restore a patch's before values
+	PageDevHighlight = "dev_highlight" // a temporary outline over an element
+	PageDevEval      = "dev_eval"      // execute_js in the page's world (Firefox)
+	PageDevMark      = "dev_mark"      // tag an element for the debugger, briefly
 )
 
 // The groups, each in the order docs/PROTOCOL.md lists it. Groups maps
@@ -314,6 +344,7 @@ var (
 		ActionMemoryList, ActionMemoryAdd, ActionMemoryEdit, ActionMemoryForget, ActionMemoryClear, ActionMemoryImport,
 		ActionJobsList, ActionJobUpdate, ActionJobPause, ActionJobResume, ActionJobDelete,
 		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
+		ActionDevPatches, ActionDevRevert,
 	}
 	Messages = []string{MessageAgentUpdate}
 	Events   = []string{
@@ -324,8 +355,8 @@ var (
 	}
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs,
-		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta}
-	Modes         = []string{ModeAuto, ModeAsk, ModeAct}
+		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches}
+	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}
 	Kinds         = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure}
@@ -351,11 +382,15 @@ var (
 		ToolScratchpadWrite, ToolProgressUpdate, ToolProgressRead, ToolScheduleResume, ToolScheduleTask,
 		ToolGetInteractive, ToolGetShadowDOM, ToolShadowDOMQuery, ToolGetFrames, ToolPromoteIframe,
 		ToolIframeRead, ToolIframeClick, ToolIframeType, ToolLoadSkill,
+		ToolReadPageSource, ToolInspectElementStyles, ToolInjectCSS, ToolRemoveInjectedCSS, ToolPatchElement,
+		ToolRevertPatch, ToolExecuteJS, ToolReadConsole, ToolInspectNetworkRequests, ToolInspectEventListeners,
+		ToolHighlightElement,
 	}
 	PageEntries = []string{
 		PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish,
 		PageResource, PagePutFile, PageFrames, PageFrameBox, PageViewport, PageCaptcha, PageCaptchaApply,
 		PageResearch,
+		PageDevSource, PageDevStyles, PageDevPatch, PageDevUnpatch, PageDevHighlight, PageDevEval, PageDevMark,
 	}
 
 	Groups = map[string][]string{

@@ -62,7 +62,7 @@ func Eligible(all []Skill, mode, tier string) []Skill {
 		return nil
 	}
 	want := protocol.ModeAsk
-	if mode == protocol.ModeAct {
+	if protocol.Acting(mode) { // Dev uses the Act skills
 		want = protocol.ModeAct
 	}
 	var out []Skill

@@ -19,6 +19,7 @@ const (
 	inAgent             // the agent loop itself (done, clarify)
 	inBackground        // the background alone (fetch_url, PDFs, downloads)
 	inFrame             // the frames of the tab (frames.go)
+	inDev               // Dev mode's handlers (devtools.go)
 )
 
 // Columns of the spec's tool table.
@@ -27,6 +28,7 @@ const (
 	colCompact
 	colMid
 	colFull
+	colDev // the Dev-mode add-on column
 
 	colActAll = colCompact | colMid | colFull
 	colAll    = colAsk | colActAll
@@ -74,20 +76,27 @@ var byName = sync.OnceValue(func() map[string]*tool {
 	return m
 })
 
-// column maps a mode and tier to the table column. Any mode other than
-// Act gets the read-only Ask column, so an unknown mode fails closed; an
-// unknown tier is Mid, the spec's default for local providers.
+// column maps a mode and tier to the table columns it offers. Any mode
+// other than Act and Dev gets the read-only Ask column, so an unknown mode
+// fails closed; an unknown tier is Mid, the spec's default for local
+// providers. Dev is the tier's Act column plus the Dev add-ons; a Compact
+// provider never gets them (the background refuses Compact Dev runs
+// before this matters).
 func column(mode, tier string) int {
-	if mode != protocol.ModeAct {
+	if !protocol.Acting(mode) {
 		return colAsk
 	}
+	col := colMid
 	switch tier {
 	case protocol.TierCompact:
 		return colCompact
 	case protocol.TierFull:
-		return colFull
+		col = colFull
 	}
-	return colMid
+	if mode == protocol.ModeDev {
+		col |= colDev
+	}
+	return col
 }
 
 // Offered reports whether the tool is offered to the model in this mode
@@ -128,6 +137,9 @@ func NotOffered(mode, tier, browser, name string, on ...Feature) error {
 	}
 	if column(mode, tier) == colAsk {
 		return fmt.Errorf("%s is not allowed in Ask mode: Ask is read-only and cannot change the page; answer from what you can read", name)
+	}
+	if t := byName()[name]; t.cols&(colDev|colActAll) == colDev && mode != protocol.ModeDev {
+		return fmt.Errorf("%s is a Dev mode tool; it is not available in this mode", name)
 	}
 	return fmt.Errorf("%s is not available for this model; use only the tools you were given", name)
 }

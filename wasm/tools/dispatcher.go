@@ -99,6 +99,8 @@ func (d *Dispatcher) ExecuteOnce(ctx context.Context, call llm.ToolCall, r Recei
 		return d.runBackground(ctx, t, args)
 	case inFrame:
 		return d.runFrame(ctx, t, args, call.Arguments, r)
+	case inDev:
+		return d.runDevOnce(ctx, t, args, r)
 	}
 	return "", fmt.Errorf("%s is handled by the agent loop, not the page", t.name)
 }

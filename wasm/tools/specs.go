@@ -369,7 +369,7 @@ var catalog = []tool{
 		params: `{"type":"object","properties":{` +
 			`"ref":{"type":"string","description":"ref of the host or of an element around hosts; omit for the whole page"},` +
 			`"maxDepth":{"type":"integer","minimum":1,"maximum":30,"description":"levels of each shadow tree to show (default 12)"}}}`,
-		cols: colFull, runs: inContent, readOnly: true,
+		cols: colFull | colDev, runs: inContent, readOnly: true,
 	},
 	{
 		name: protocol.ToolShadowDOMQuery,
@@ -377,13 +377,13 @@ var catalog = []tool{
 		params: `{"type":"object","properties":{` +
 			`"selector":{"type":"string","description":"CSS selector, matched inside each shadow root"},` +
 			`"maxResults":{"type":"integer","minimum":1,"maximum":100,"description":"most matches to return (default 30)"}},"required":["selector"]}`,
-		cols: colFull, runs: inContent, readOnly: true, chromeOnly: true,
+		cols: colFull | colDev, runs: inContent, readOnly: true, chromeOnly: true,
 	},
 	{
 		name:   protocol.ToolGetFrames,
 		desc:   "List the frames (iframes) of the tab: id, URL, same-origin or cross-origin, size, and the ref of the iframe in the page's tree.",
 		params: `{"type":"object","properties":{}}`,
-		cols:   colFull, runs: inFrame, readOnly: true,
+		cols:   colFull | colDev, runs: inFrame, readOnly: true,
 	},
 	{
 		name: protocol.ToolPromoteIframe,

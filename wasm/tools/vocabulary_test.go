@@ -10,7 +10,7 @@ import (
 )
 
 // runsIn is the "runs in" word of docs/PROTOCOL.md's Tools table.
-var runsIn = map[int]string{inContent: "page", inTabs: "background", inBackground: "background", inAgent: "agent", inFrame: "frames"}
+var runsIn = map[int]string{inContent: "page", inTabs: "background", inBackground: "background", inAgent: "agent", inFrame: "frames", inDev: "background"}
 
 // TestToolNamesAgree: the catalog (the source of which tools exist), the
 // names of package protocol, the content script's tool table and the

@@ -74,6 +74,8 @@
         }
         return [];
       },
+      insertCSS: async (injection) => rec.calls.push(["insertCSS", injection]),
+      removeCSS: async (injection) => rec.calls.push(["removeCSS", injection]),
     },
     storage: { local: area(), session: area() },
     debugger: {
