@@ -47,6 +47,9 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 		return planned{pinned: planner.Pinned(e.Text, true)}, nil
 	}
 	level := s.PlannerLevel()
+	if level == protocol.PlannerTry && ru.direct {
+		level = protocol.PlannerOff // the intent check still runs
+	}
 	task := ru.text
 	for round := 1; ; round++ {
 		var p planner.Plan

@@ -38,6 +38,22 @@ func (r *Router) decider(s settings.Settings, active llm.Provider, b tools.Bound
 	return decide.New(dp, active, b)
 }
 
+// planNeedQuestion is the spec's plan_need, asked with the routing
+// question: whether an action request is one direct step that needs no
+// full plan. No answer is "plan".
+var planNeedQuestion = decide.Question{
+	ID:   "plan_need",
+	Text: "Is the request one direct, simple action, or a task with several steps that deserves a plan first?",
+	Choices: []decide.Choice{
+		{Value: planDirect, Meaning: "one direct action with everything it needs said (click this, type that, open this page)"},
+		{Value: "plan", Meaning: "several steps, several items or sites, or choices to make along the way"},
+		{Value: "unclear", Meaning: "it cannot be told from the words"},
+	},
+}
+
+// planDirect is plan_need's answer that lets Try skip the full plan.
+const planDirect = "direct"
+
 // route picks the mode of an automatic message from the user's words
 // alone, never from the page: only the decision model's sure "act" or
 // "dev" starts an action mode (Dev becomes Act for a Compact provider);
@@ -48,6 +64,10 @@ func (r *Router) route(ctx context.Context, ru *run, s settings.Settings, tier s
 		a := d.AskDecisionModel(ctx, runModeQuestion, decide.Input{Request: ru.text, Context: earlierTask(history)})
 		if a.Choice != "" {
 			mode, reason = actionMode(a.Choice, tier), protocol.RouteDecisionModel
+		}
+		if mode != protocol.ModeAsk {
+			in := decide.Input{Request: ru.text, Context: earlierTask(history)}
+			ru.direct = d.AskDecisionModel(ctx, planNeedQuestion, in).Choice == planDirect
 		}
 	}
 	ru.mode = mode

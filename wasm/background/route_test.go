@@ -229,3 +229,31 @@ func TestHandedOffRunResumesInActAfterARestart(t *testing.T) {
 	}
 	close(page.hold)
 }
+
+// plan_need rides along the routing: a direct action under Try gets the
+// intent check, not the full plan; a task with steps is planned.
+func TestDirectActionSkipsTheFullPlan(t *testing.T) {
+	for _, tc := range []struct {
+		need     string
+		wantFull bool
+	}{{"direct", false}, {"plan", true}, {"", true}} {
+		e := newEnv(t, answerOnly())
+		useDecisionModel(t, e, "")
+		e.srv.Decider = func(req llmtest.Request) llmtest.Turn {
+			if strings.Contains(req.Messages[1].Content, "deserves a plan") {
+				return llmtest.Turn{Text: `{"choice":"` + tc.need + `","confidence":0.9,"quote":"Click Subscribe"}`}
+			}
+			return llmtest.Turn{Text: `{"choice":"act","confidence":0.95,"quote":"Click Subscribe"}`}
+		}
+		e.mustOK(auto(34, "Click Subscribe"))
+		e.waitEnd(34)
+		pr := e.srv.PlannerRequests()
+		if len(pr) == 0 {
+			t.Fatalf("%q: no planner request", tc.need)
+		}
+		full := !strings.HasPrefix(pr[0].Messages[0].Content, "You check a task before")
+		if full != tc.wantFull {
+			t.Errorf("plan_need %q: full plan %v, want %v", tc.need, full, tc.wantFull)
+		}
+	}
+}

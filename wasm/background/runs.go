@@ -49,6 +49,9 @@ type run struct {
 	auto        bool
 	handedOff   bool
 	handOffMode string // Act, or Dev when the page-free check answered dev
+	// direct: routing read the request as one direct action (plan_need),
+	// so a Try planner only checks intent instead of planning.
+	direct bool
 
 	resumed bool              // continued after a background restart
 	resume  *agent.Checkpoint // where to continue; nil: from the start
