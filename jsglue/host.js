@@ -54,6 +54,7 @@
         const t = await api.tabs.get(tabId);
         return tabInfo(await api.tabs.create({ url, windowId: t.windowId, index: t.index + 1, active: false }));
       }),
+    closeTab: (tabId) => tabCall(() => api.tabs.remove(tabId)),
     resize: (tabId, width, height) =>
       tabCall(async () => {
         const t = await api.tabs.get(tabId);

@@ -8,7 +8,7 @@ import { typeAx, typeText } from './typing.mjs';
 import { pressKeys } from './keys.mjs';
 import { setField } from './fields.mjs';
 import { scroll } from './scroll.mjs';
-import { getSelectionTool, getTree, getWindowInfo, readPage } from './read.mjs';
+import { getSelectionTool, getTree, getWindowInfo, pageTextInfo, readPage } from './read.mjs';
 import { extractData } from './extract.mjs';
 import { waitForElement, waitForStable } from './wait.mjs';
 import { docInfo, receiptOf, withReceipt } from './receipts.mjs';
@@ -65,6 +65,7 @@ const INTERNAL = {
   wb_captcha: findCaptcha,
   wb_captcha_apply: applyCaptcha,
   wb_research: research,
+  wb_text: pageTextInfo,
   ...DEV,
 };
 

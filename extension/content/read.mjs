@@ -192,6 +192,15 @@ export function readPage(args) {
   return head + part.replace(/\n$/, '') + more;
 }
 
+// pageTextInfo (wb_text) is the readable text of the whole page, as
+// read_page pages it, for research_url's background tab: the background
+// pages it itself.
+export const PAGE_TEXT_MAX = 200000;
+export function pageTextInfo() {
+  const text = pageText();
+  return { url: location.href, title: doc.title, text: text.slice(0, PAGE_TEXT_MAX), total: text.length };
+}
+
 // --------------------------------------------------------- small readers
 
 export function getSelectionTool() {

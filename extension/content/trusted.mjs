@@ -443,6 +443,7 @@ export const READ_ONLY_INTERNAL = new Set([
   'wb_doc',
   'wb_status',
   'wb_resource',
+  'wb_text',
   'wb_frames',
   'wb_frame_box',
   'wb_viewport',

@@ -98,3 +98,6 @@ func TestSolveCaptchaWithoutSolverAsksTheUser(t *testing.T) {
 }
 func TestWebMCPFollowsItsSetting(t *testing.T) { scenario.WebMCPFollowsItsSetting(t, chrome{}) }
 func TestHistoryAndTraces(t *testing.T)        { scenario.HistoryAndTraces(t, chrome{}) }
+func TestResearchURLReadsARenderedPage(t *testing.T) {
+	scenario.ResearchURLReadsARenderedPage(t, chrome{})
+}

@@ -78,3 +78,7 @@ func TestSolveCaptchaWithoutSolverAsksTheUser(t *testing.T) {
 }
 func TestWebMCPFollowsItsSetting(t *testing.T) { scenario.WebMCPFollowsItsSetting(t, firefoxDriver{}) }
 func TestHistoryAndTraces(t *testing.T)        { scenario.HistoryAndTraces(t, firefoxDriver{}) }
+
+func TestResearchURLReadsARenderedPage(t *testing.T) {
+	scenario.ResearchURLReadsARenderedPage(t, firefoxDriver{})
+}

@@ -96,12 +96,18 @@ func userCorrections(msgs []llm.Message) []string {
 }
 
 func TestSteerIsJournaledBeforeTheAckAndAppliedOnce(t *testing.T) {
+	// The corrected request waits for the test to have looked at the
+	// journal: a run that ended at once would already have dropped it.
+	looked := make(chan struct{})
+	release := sync.OnceFunc(func() { close(looked) })
 	e := newEnv(t, llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
 		if n == 0 {
 			return llmtest.Turn{Text: "never", Delay: time.Minute}
 		}
+		<-looked
 		return llmtest.Turn{Text: "Corrected answer."}
 	}))
+	t.Cleanup(release) // before the server closes, should the test fail first
 	e.mustOK(chat(5, "question"))
 	eventually(t, "the model request", func() bool { return len(e.srv.Requests()) == 1 })
 
@@ -117,6 +123,7 @@ func TestSteerIsJournaledBeforeTheAckAndAppliedOnce(t *testing.T) {
 	if !strings.Contains(string(got[steerKey(5)]), "answer in French") {
 		t.Fatalf("acknowledged before it was journaled: %s", got[steerKey(5)])
 	}
+	release()
 
 	j := e.waitEnd(5)
 	if j.Final != "Corrected answer." {

@@ -47,6 +47,8 @@ func (c *chatGPT) OpenTab(_ context.Context, _ int, url string) (platform.Tab, e
 	return platform.Tab{ID: helperTab, URL: url}, nil
 }
 
+func (c *chatGPT) CloseTab(context.Context, int) error { return nil }
+
 func (c *chatGPT) Resize(context.Context, int, int, int) (platform.Window, error) {
 	return platform.Window{}, nil
 }

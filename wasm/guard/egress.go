@@ -101,10 +101,10 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 	}, ""
 }
 
-// isFetch tells the tools that read a URL without cookies and without
-// leaving the page (fetch_url, read_pdf) from navigations.
+// isFetch tells the tools that read a URL without leaving the page
+// (fetch_url, read_pdf, research_url) from navigations.
 func isFetch(tool string) bool {
-	return tool == protocol.ToolFetchURL || tool == protocol.ToolReadPDF
+	return tool == protocol.ToolFetchURL || tool == protocol.ToolReadPDF || tool == protocol.ToolResearchURL
 }
 
 // movesTab reports whether tool takes the run's tab to its URL: the

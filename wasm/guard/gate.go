@@ -220,7 +220,7 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 		if keys, _ := args["keys"].(string); pressesEnter(keys) {
 			a, refusal = g.checkEnter(ctx, call.Name, args)
 		}
-	case protocol.ToolNavigate, protocol.ToolFetchURL, protocol.ToolNewTab:
+	case protocol.ToolNavigate, protocol.ToolFetchURL, protocol.ToolResearchURL, protocol.ToolNewTab:
 		u, _ := args["url"].(string)
 		a, refusal = g.checkURL(ctx, call.Name, u, false, "", "")
 	case protocol.ToolReadPDF:

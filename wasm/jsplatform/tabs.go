@@ -104,6 +104,11 @@ func (w windows) OpenTab(ctx context.Context, tabID int, url string) (platform.T
 	return tab, err
 }
 
+func (w windows) CloseTab(ctx context.Context, tabID int) error {
+	_, err := call(ctx, w.js, "closeTab", tabID)
+	return tabErr(err)
+}
+
 func (w windows) Resize(ctx context.Context, tabID, width, height int) (platform.Window, error) {
 	v, err := call(ctx, w.js, "resize", tabID, width, height)
 	if err != nil {

@@ -48,6 +48,8 @@ type Windows interface {
 	// maximized or full-screen window becomes a normal one first) and
 	// returns the size the browser gave it.
 	Resize(ctx context.Context, tabID, width, height int) (Window, error)
+	// CloseTab closes a tab WebBrain opened for itself.
+	CloseTab(ctx context.Context, tabID int) error
 }
 
 // Window is a browser window's outer size and state.

@@ -249,6 +249,7 @@ const (
 	ToolGetWindowInfo        = "get_window_info"
 	ToolExtractData          = "extract_data"
 	ToolFetchURL             = "fetch_url"
+	ToolResearchURL          = "research_url"
 	ToolScroll               = "scroll"
 	ToolWaitForStable        = "wait_for_stable"
 	ToolWaitForElement       = "wait_for_element"
@@ -324,6 +325,7 @@ const (
 	PageCaptcha        = "wb_captcha"       // the CAPTCHA widget the page shows, for solve_captcha
 	PageCaptchaApply   = "wb_captcha_apply" // put a solver's token into the widget's response field
 	PageResearch       = "wb_research"      // ChatGPT's composer and answers, in research escalation's helper tab
+	PageText           = "wb_text"          // the whole page's readable text, for research_url
 	// Dev mode's page halves (wasm/tools/devtools.go, content/dev.mjs).
 	PageDevSource    = "dev_source"    // the live DOM's HTML, in parts
 	PageDevStyles    = "dev_styles"    // an element's computed and matched styles
@@ -374,7 +376,7 @@ var (
 	}
 	Tools = []string{
 		ToolGetAccessibilityTree, ToolReadPage, ToolGetSelection, ToolGetWindowInfo, ToolExtractData,
-		ToolFetchURL, ToolReadPDF, ToolListDownloads, ToolScroll, ToolWaitForStable, ToolWaitForElement,
+		ToolFetchURL, ToolResearchURL, ToolReadPDF, ToolListDownloads, ToolScroll, ToolWaitForStable, ToolWaitForElement,
 		ToolClickAX, ToolTypeAX, ToolSetField, ToolClick, ToolTypeText, ToolPressKeys, ToolNavigate,
 		ToolGoBack, ToolGoForward, ToolDownloadFiles, ToolDownloadResource, ToolDownloadSocialMedia,
 		ToolReadDownloadedFile, ToolUploadFile, ToolHover, ToolDragDrop, ToolVerifyForm, ToolResizeWindow,
@@ -389,7 +391,7 @@ var (
 	PageEntries = []string{
 		PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish,
 		PageResource, PagePutFile, PageFrames, PageFrameBox, PageViewport, PageCaptcha, PageCaptchaApply,
-		PageResearch,
+		PageResearch, PageText,
 		PageDevSource, PageDevStyles, PageDevPatch, PageDevUnpatch, PageDevHighlight, PageDevEval, PageDevMark,
 	}
 

@@ -60,6 +60,11 @@ var toolName = regexp.MustCompile(`^[a-z_]+$`)
 
 func TestForModeFollowsSpecTable(t *testing.T) {
 	table := specTable(t)
+	for name := range table {
+		if _, ok := byName()[name]; !ok {
+			t.Errorf("%s of the spec table is not in the catalog", name)
+		}
+	}
 	cases := []struct{ mode, tier string }{
 		{protocol.ModeAsk, "compact"}, {protocol.ModeAsk, "mid"}, {protocol.ModeAsk, "full"},
 		{protocol.ModeAct, "compact"}, {protocol.ModeAct, "mid"}, {protocol.ModeAct, "full"},

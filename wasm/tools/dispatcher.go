@@ -112,6 +112,8 @@ func (d *Dispatcher) runBackground(ctx context.Context, t *tool, args map[string
 		return d.runFetch(ctx, args)
 	case protocol.ToolReadPDF:
 		return d.runReadPDF(ctx, args)
+	case protocol.ToolResearchURL:
+		return d.runResearchURL(ctx, args)
 	case protocol.ToolNewTab:
 		return d.newTab(ctx, args)
 	case protocol.ToolResizeWindow:
@@ -259,7 +261,7 @@ func continueHint(name string) string {
 	switch name {
 	case protocol.ToolGetAccessibilityTree:
 		return "Read less at once: pass refId for one subtree, a smaller maxDepth or maxChars, and follow the continuation value the result gives."
-	case protocol.ToolReadPage, protocol.ToolFetchURL, protocol.ToolReadPDF, protocol.ToolReadDownloadedFile:
+	case protocol.ToolReadPage, protocol.ToolFetchURL, protocol.ToolResearchURL, protocol.ToolReadPDF, protocol.ToolReadDownloadedFile:
 		return "Pass a smaller maxChars and follow the continuation value the result gives to read the rest."
 	case protocol.ToolExtractData:
 		return "Pass ref to extract from one element at a time."

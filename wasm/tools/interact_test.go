@@ -76,12 +76,18 @@ func TestVerifyFormMasksSecretsInValues(t *testing.T) {
 // fakeWindows records what new_tab and resize_window asked the browser.
 type fakeWindows struct {
 	opened []string
+	closed []int
 	size   platform.Window
 }
 
 func (f *fakeWindows) OpenTab(ctx context.Context, tabID int, url string) (platform.Tab, error) {
 	f.opened = append(f.opened, url)
 	return platform.Tab{ID: 90 + len(f.opened), URL: url}, nil
+}
+
+func (f *fakeWindows) CloseTab(ctx context.Context, tabID int) error {
+	f.closed = append(f.closed, tabID)
+	return nil
 }
 
 func (f *fakeWindows) Resize(ctx context.Context, tabID, width, height int) (platform.Window, error) {

@@ -76,6 +76,16 @@ var catalog = []tool{
 		cols: colAll, runs: inBackground, readOnly: true,
 	},
 	{
+		name: protocol.ToolResearchURL,
+		desc: "Read another web page as the browser shows it, with its scripts run: it opens in a background tab with the user's logins, is read and closed. Use it when fetch_url returns an empty or script-only page. " +
+			"It goes only where fetch_url may go, never to addresses on this computer or a local network unless the tab shows that host. A long page is cut into parts: when the result says it continues, call again with the continuation value it gives.",
+		params: `{"type":"object","properties":{` +
+			`"url":{"type":"string","description":"absolute http(s) URL"},` +
+			`"maxChars":{"type":"integer","minimum":500,"maximum":6000,"description":"size of one part (default 6000)"},` +
+			`"continuation":{"type":"string","description":"the continuation value from the previous, truncated result"}},"required":["url"]}`,
+		cols: colAsk | colMid | colFull, runs: inBackground, readOnly: true,
+	},
+	{
 		name: protocol.ToolReadPDF,
 		desc: "Read the text of a PDF: the PDF this tab shows (omit url), or a PDF link by its URL. Like fetch_url it reads without the user's cookies. " +
 			"The text comes page by page, each marked [Page n]. A long document is cut into parts: when the result says it continues, call again with the continuation value it gives.",
