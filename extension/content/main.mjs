@@ -13,7 +13,7 @@ import { extractData } from './extract.mjs';
 import { waitForElement, waitForStable } from './wait.mjs';
 import { docInfo, receiptOf, withReceipt } from './receipts.mjs';
 import { READ_ONLY_INTERNAL, dropPending, finishTrusted, prepareTrusted } from './trusted.mjs';
-import { probe, visibleLinks } from './probe.mjs';
+import { fieldNow, probe, visibleLinks } from './probe.mjs';
 import { status } from './status.mjs';
 import { putFile, resource } from './files.mjs';
 import { childFrames, frameBox } from './frames.mjs';
@@ -66,6 +66,7 @@ const INTERNAL = {
   wb_captcha_apply: applyCaptcha,
   wb_research: research,
   wb_text: pageTextInfo,
+  wb_field: fieldNow,
   ...DEV,
 };
 

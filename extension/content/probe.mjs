@@ -213,3 +213,13 @@ export function visibleLinks() {
   }
   return { url: location.href, links: [...out] };
 }
+
+// fieldNow (wb_field) is what the field with ref holds now, for the
+// completion judge's read-back of what the run typed: passwords hidden,
+// long values cut. A ref that no longer resolves fails like any tool.
+export function fieldNow(args) {
+  const el = resolve(args.ref);
+  const own = isTextField(el) || el.isContentEditable || el.localName === 'select';
+  const f = own ? el : (el.querySelector('input, textarea, select, [contenteditable="true"]') ?? el);
+  return { type: (f.type || f.localName || '').toLowerCase(), label: fieldLabel(f), value: fieldValue(f) };
+}

@@ -444,6 +444,7 @@ export const READ_ONLY_INTERNAL = new Set([
   'wb_status',
   'wb_resource',
   'wb_text',
+  'wb_field',
   'wb_frames',
   'wb_frame_box',
   'wb_viewport',

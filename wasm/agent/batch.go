@@ -105,6 +105,9 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 		}
 		v := r.loops.observe(observation{name: call.Name, args: call.Arguments, result: result, isError: isErr, urlBefore: urlBefore, urlAfter: urlAfter})
 		r.observed(result, urlAfter)
+		if !isErr {
+			r.noteTyped(call.Name, call.Arguments, urlBefore, urlAfter)
+		}
 		result += r.siteChange(urlBefore, urlAfter)
 		if v.nudge != "" {
 			result += "\n\n" + v.nudge
@@ -263,6 +266,7 @@ func (r *run) judge(ctx context.Context, summary, status string) (string, bool, 
 	}
 	back, final := r.checkClaim(ctx, summary)
 	if back != "" {
+		r.status = ""
 		return back, true, ""
 	}
 	return "Finished.", false, final
@@ -283,7 +287,7 @@ func (r *run) checkClaim(ctx context.Context, summary string) (back, final strin
 	}
 	st, err := reader.Status(ctx)
 	if err != nil || len(st.Errors) == 0 {
-		return "", summary
+		return r.judgeReadback(ctx), summary
 	}
 	shown := r.opts.Boundary.Wrap(strings.Join(st.Errors, "\n"))
 	if !r.judged {

@@ -60,6 +60,10 @@ type fakeContent struct {
 	doc      string
 	receipts map[string]json.RawMessage
 	errors   []string // what wb_status reports the page shows as errors
+	// fields hold what type_ax and set_field put in them, by ref, as a
+	// page keeps what is typed; wb_field reads them back. A test may
+	// change one, as a page script that resets a field would.
+	fields map[string]string
 }
 
 func (f *fakeContent) Send(ctx context.Context, tabID int, msg json.RawMessage) (json.RawMessage, error) {
@@ -78,6 +82,26 @@ func (f *fakeContent) Send(ctx context.Context, tabID int, msg json.RawMessage) 
 	if m.Name == "wb_doc" {
 		defer f.mu.Unlock()
 		return json.Marshal(map[string]any{"ok": true, "result": map[string]string{"doc": f.doc, "url": "https://example.com/"}})
+	}
+	if m.Name == "wb_field" {
+		defer f.mu.Unlock()
+		ref, _ := m.Args["ref"].(string)
+		v, ok := f.fields[ref]
+		if !ok {
+			return json.RawMessage(`{"ok":false,"error":"no element with this ref"}`), nil
+		}
+		return json.Marshal(map[string]any{"ok": true, "result": map[string]any{"type": "text", "label": "Field " + ref, "value": v}})
+	}
+	if (m.Name == "type_ax" || m.Name == "set_field") && m.Args != nil {
+		if f.fields == nil {
+			f.fields = map[string]string{}
+		}
+		ref, _ := m.Args["ref"].(string)
+		text, _ := m.Args["text"].(string)
+		if v, ok := m.Args["value"].(string); ok {
+			text = v
+		}
+		f.fields[ref] += text
 	}
 	if m.Name == "wb_status" {
 		defer f.mu.Unlock()

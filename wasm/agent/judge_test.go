@@ -128,3 +128,79 @@ func TestPlainAnswerOnACleanPageEndsTheRun(t *testing.T) {
 		t.Fatalf("a plain answer got outcome %q", f.Outcome)
 	}
 }
+
+// A field a page script emptied after the run typed into it sends the
+// success claim back once with what the field holds; claimed again, the
+// answer stands (a page may reformat a value on purpose).
+func TestReadbackSendsBackAFieldThatLostItsValue(t *testing.T) {
+	var h *harness
+	h = newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+		if n == 0 {
+			return llmtest.Turn{ToolCalls: []llm.ToolCall{
+				call("type_ax", map[string]any{"ref": "ref_4", "text": "Ada Lovelace"}),
+				call("type_ax", map[string]any{"ref": "ref_5", "text": "ada@example.org"}),
+			}}
+		}
+		if n == 1 {
+			h.content.mu.Lock()
+			h.content.fields["ref_5"] = "" // the page's script cleared it
+			h.content.mu.Unlock()
+		}
+		return claimsSuccess(n, req)
+	})
+	if _, err := h.run(context.Background(), nil, "sign me up as Ada Lovelace, ada@example.org"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := h.srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want the claim sent back once", len(reqs))
+	}
+	back := reqs[2].Messages[len(reqs[2].Messages)-1].Content
+	if !strings.Contains(back, "read back") || !strings.Contains(back, `the run typed "ada@example.org"`) || strings.Contains(back, "Ada Lovelace") {
+		t.Fatalf("sent back %q", back)
+	}
+	if f := finalEvent(t, h); f.Outcome != outcomeSuccess {
+		t.Fatalf("outcome %q", f.Outcome)
+	}
+}
+
+func TestReadbackOfFieldsThatHoldTheirValuesPasses(t *testing.T) {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+		if n == 0 {
+			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("type_ax", map[string]any{"ref": "ref_4", "text": "Ada"})}}
+		}
+		return claimsSuccess(n, req)
+	})
+	if _, err := h.run(context.Background(), nil, "type Ada"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h.srv.Requests()); n != 2 {
+		t.Fatalf("%d requests: a field holding its value was sent back", n)
+	}
+}
+
+// A form that empties itself after it was sent is not read back: the
+// values were typed before the click that sent it.
+func TestReadbackIgnoresFieldsBeforeTheClickThatSentThem(t *testing.T) {
+	var h *harness
+	h = newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+		if n == 0 {
+			return llmtest.Turn{ToolCalls: []llm.ToolCall{
+				call("type_ax", map[string]any{"ref": "ref_4", "text": "Ada"}),
+				call("click_ax", map[string]any{"ref": "ref_9"}),
+			}}
+		}
+		if n == 1 {
+			h.content.mu.Lock()
+			h.content.fields["ref_4"] = "" // the sent form was emptied
+			h.content.mu.Unlock()
+		}
+		return claimsSuccess(n, req)
+	})
+	if _, err := h.run(context.Background(), nil, "send Ada's name"); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h.srv.Requests()); n != 2 {
+		t.Fatalf("%d requests: a sent form was read back", n)
+	}
+}

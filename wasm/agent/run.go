@@ -50,7 +50,9 @@ type run struct {
 	ledger    Ledger          // progress_update and scratchpad_write
 	ledgerSet bool            // a claim against open ledger items was sent back once
 	// summaryRead: a final answer was read with the done_summary question.
-	summaryRead bool
+	summaryRead  bool
+	typed        []typedField // values typed into this page's fields (readback.go)
+	readbackSent bool         // a claim against a field's read-back was sent back once
 }
 
 // Run runs one user turn on top of history and returns the conversation

@@ -326,6 +326,7 @@ const (
 	PageCaptchaApply   = "wb_captcha_apply" // put a solver's token into the widget's response field
 	PageResearch       = "wb_research"      // ChatGPT's composer and answers, in research escalation's helper tab
 	PageText           = "wb_text"          // the whole page's readable text, for research_url
+	PageField          = "wb_field"         // what a field holds now, for the completion judge's read-back
 	// Dev mode's page halves (wasm/tools/devtools.go, content/dev.mjs).
 	PageDevSource    = "dev_source"    // the live DOM's HTML, in parts
 	PageDevStyles    = "dev_styles"    // an element's computed and matched styles
@@ -391,7 +392,7 @@ var (
 	PageEntries = []string{
 		PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish,
 		PageResource, PagePutFile, PageFrames, PageFrameBox, PageViewport, PageCaptcha, PageCaptchaApply,
-		PageResearch, PageText,
+		PageResearch, PageText, PageField,
 		PageDevSource, PageDevStyles, PageDevPatch, PageDevUnpatch, PageDevHighlight, PageDevEval, PageDevMark,
 	}
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -97,4 +98,29 @@ func (d *Dispatcher) statusOf(ctx context.Context, frame int) (PageStatus, error
 		return s, fmt.Errorf("the page sent an unreadable status")
 	}
 	return s, nil
+}
+
+// Field is what a field holds now (wb_field).
+type Field struct {
+	Type  string `json:"type"`
+	Label string `json:"label"`
+	Value string `json:"value"`
+}
+
+// FieldNow reads the field with ref in the top page, for the completion
+// judge's read-back of what the run typed. A ref of a frame (fN:…) or one
+// that no longer resolves is an error: no evidence either way.
+func (d *Dispatcher) FieldNow(ctx context.Context, ref string) (Field, error) {
+	var f Field
+	if strings.Contains(ref, ":") {
+		return f, errors.New("a frame's field is not read back")
+	}
+	raw, err := d.internal(ctx, 0, protocol.PageField, map[string]any{"ref": ref})
+	if err != nil {
+		return f, err
+	}
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return f, errors.New("the page sent an unreadable field")
+	}
+	return f, nil
 }
