@@ -257,3 +257,39 @@ func TestDirectActionSkipsTheFullPlan(t *testing.T) {
 		}
 	}
 }
+
+// Routing reads meaning, not words: requests in German, Japanese and
+// Spanish go where the decision model reads them, with no word list in
+// between; the question carries the request as the user wrote it.
+func TestAutoRoutesRequestsInAnyLanguage(t *testing.T) {
+	answers := map[string]string{
+		"Wofür ist dieses Formular?":                    `{"choice":"ask","confidence":0.9,"quote":"Wofür ist dieses Formular?"}`,
+		"Melde mich mit ada@example.com an.":            `{"choice":"act","confidence":0.92,"quote":"Melde mich mit ada@example.com an."}`,
+		"このページのCSSのエラーを調べて直してください":                      `{"choice":"dev","confidence":0.9,"quote":"このページのCSSのエラーを調べて"}`,
+		"¿Puedes resumir este artículo en tres frases?": `{"choice":"ask","confidence":0.95,"quote":"resumir este artículo"}`,
+	}
+	want := map[string]string{
+		"Wofür ist dieses Formular?": protocol.ModeAsk, "Melde mich mit ada@example.com an.": protocol.ModeAct,
+		"このページのCSSのエラーを調べて直してください": protocol.ModeDev, "¿Puedes resumir este artículo en tres frases?": protocol.ModeAsk,
+	}
+	for text, mode := range want {
+		e := newEnv(t, answerOnly())
+		useDecisionModel(t, e, "")
+		e.srv.Decider = func(req llmtest.Request) llmtest.Turn {
+			for q, a := range answers {
+				if strings.Contains(req.Messages[1].Content, "<request>\n"+q+"\n</request>") {
+					if strings.Contains(req.Messages[1].Content, "deserves a plan") {
+						return llmtest.Turn{Text: llmtest.NoDecision}
+					}
+					return llmtest.Turn{Text: a}
+				}
+			}
+			return llmtest.Turn{Text: llmtest.NoDecision}
+		}
+		e.mustOK(auto(35, text))
+		j := e.waitEnd(35)
+		if rm := runMode(t, j); rm.Mode != mode || rm.Reason != protocol.RouteDecisionModel {
+			t.Errorf("%q: run_mode %+v, want %s", text, rm, mode)
+		}
+	}
+}
