@@ -749,6 +749,18 @@
     clear: (name) => api.alarms.clear(name),
   };
 
+  // System notifications, for scheduled jobs that end or wait on the user
+  // while no one watches the panel.
+  const notify = api.notifications && {
+    create: (id, title, text) =>
+      api.notifications.create(id, {
+        type: "basic",
+        iconUrl: api.runtime.getURL("icons/icon-128.png"),
+        title,
+        message: text,
+      }),
+  };
+
   // Best effort: no extension page open is the usual case, not an error.
   function broadcast(msg) {
     return api.runtime.sendMessage(msg).then(
@@ -782,6 +794,7 @@
     downloads: downloads || null,
     pdf: { text: pdfText },
     alarms,
+    notify: notify || null,
     broadcast,
     // Run traces in IndexedDB (common/traces-db.js), when that script is loaded.
     traces: globalThis.wbTraceDB ? { put: (json) => globalThis.wbTraceDB.put(JSON.parse(json)) } : null,

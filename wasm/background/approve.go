@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/agent"
+	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
@@ -42,6 +43,10 @@ func (a *approver) Approve(ctx context.Context, ap guard.Approval) (guard.Decisi
 	} else {
 		ap.ExpiresAt = now.Add(approvalTimeout).UnixMilli()
 		a.j.add(Entry{Event: agent.Event{Kind: protocol.EventApproval, ID: ap.ID, Text: ap.Text, Approval: &ap}})
+		if jobOf(a.j.snapshot().RequestID) != "" {
+			// A scheduled run has no one watching the panel.
+			a.r.notify("webbrain-card-"+ap.ID, "WebBrain needs your approval", clip.Line(ap.Text, 180))
+		}
 	}
 	a.mu.Lock()
 	ch := a.waiting.channel(ap.ID)

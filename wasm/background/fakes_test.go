@@ -206,3 +206,22 @@ func (a *alarms) state() (active map[string]time.Duration, created int) {
 type panicTabs struct{ fakeTabs }
 
 func (panicTabs) Get(context.Context, int) (platform.Tab, error) { panic("tab lookup bug") }
+
+// notifier records the system notifications.
+type notifier struct {
+	mu    sync.Mutex
+	shown []string // "title: message"
+}
+
+func (n *notifier) Notify(_ context.Context, _, title, message string) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.shown = append(n.shown, title+": "+message)
+	return nil
+}
+
+func (n *notifier) all() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]string(nil), n.shown...)
+}

@@ -218,9 +218,50 @@ func (r *Router) jobRunEnded(ru *run) {
 	if err != nil {
 		return
 	}
-	if i := scheduler.Find(jobs, id); i >= 0 && jobs[i].State == scheduler.StatePending {
+	i := scheduler.Find(jobs, id)
+	if i < 0 {
+		return
+	}
+	r.notifyJob(jobs[i], ru.j.snapshot().Final)
+	if jobs[i].State == scheduler.StatePending {
 		r.arm(jobs[i])
 	}
+}
+
+// notifyJob tells the user, who may not be watching, how a job's run
+// ended: its answer's first line, or why it failed or paused.
+func (r *Router) notifyJob(j scheduler.Job, final string) {
+	var msg string
+	switch {
+	case j.LastOutcome == scheduler.OutcomeStopped:
+		return // the user stopped it: they know
+	case j.State == scheduler.StatePaused:
+		msg = "Paused after repeated failures. Type /jobs in the side panel to resume it."
+	case j.LastOutcome == scheduler.OutcomeError || j.LastOutcome == scheduler.OutcomeFailed:
+		msg = "Did not complete: " + clip.Line(firstNonEmpty(j.LastError, final, "see the side panel"), 180)
+	default:
+		msg = clip.Line(firstNonEmpty(final, "Done."), 180)
+	}
+	r.notify("webbrain-job-"+j.ID, "WebBrain: "+j.Title, msg)
+}
+
+// notify shows a system notification, best effort.
+func (r *Router) notify(id, title, msg string) {
+	if r.p.Notify == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = r.p.Notify.Notify(ctx, id, title, msg)
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if strings.TrimSpace(v) != "" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
 
 // scheduleTool answers schedule_resume and schedule_task for a run

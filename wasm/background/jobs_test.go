@@ -64,6 +64,8 @@ func TestScheduledTaskIsApprovedArmedAndRunsWhenItsAlarmFires(t *testing.T) {
 
 	// A restart in between loses nothing: the new background arms it again.
 	e2 := e.restart(&pageCounter{})
+	notes := &notifier{}
+	e2.r.p.Notify = notes
 	e2.clock.Advance(time.Hour)
 	e2.r.Alarm(context.Background(), j.Alarm())
 	eventually(t, "the job's run", func() bool {
@@ -83,6 +85,9 @@ func TestScheduledTaskIsApprovedArmedAndRunsWhenItsAlarmFires(t *testing.T) {
 	}
 	if got := storedJobs(t, e2)[0]; got.Runs != 1 || got.LastOutcome != "" {
 		t.Fatalf("job after its run %+v", got)
+	}
+	if got := notes.all(); len(got) != 1 || got[0] != "WebBrain: Build check: The build is green." {
+		t.Fatalf("notifications %q", got)
 	}
 }
 

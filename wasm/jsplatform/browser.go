@@ -131,6 +131,14 @@ func (a alarms) Clear(name string) error {
 	return err
 }
 
+// notifier implements platform.Notifier over wbHost.notify.
+type notifier struct{ js js.Value }
+
+func (n notifier) Notify(ctx context.Context, id, title, message string) error {
+	_, err := call(ctx, n.js, "create", id, title, message)
+	return err
+}
+
 // broadcaster implements platform.Broadcaster over wbHost.broadcast, which
 // swallows "no receiver" itself.
 type broadcaster struct{ host js.Value }

@@ -57,6 +57,9 @@ func New() platform.Platform {
 	if c := host.Get("css"); c.Truthy() {
 		p.CSS = styleSheets{c}
 	}
+	if n := host.Get("notify"); n.Truthy() {
+		p.Notify = notifier{n}
+	}
 	if d := host.Get("dns"); d.Truthy() {
 		p.Resolve = resolver{d}
 	}

@@ -322,6 +322,13 @@ type Clock interface {
 	After(d time.Duration) <-chan time.Time
 }
 
+// Notifier shows a system notification (chrome.notifications), for what
+// happens while the user is not watching: a scheduled job's end, or its
+// run waiting on a card. nil where there is none.
+type Notifier interface {
+	Notify(ctx context.Context, id, title, message string) error
+}
+
 // Broadcaster delivers an event to every open extension page (the panel).
 // Delivery is best effort: no panel open is not an error.
 type Broadcaster interface {
@@ -357,6 +364,7 @@ type Platform struct {
 	Browser   string // "chrome" or "firefox"
 	Self      Extension
 	Traces    Tracer      // nil: traces cannot be recorded here
+	Notify    Notifier    // nil: no system notifications
 	CSS       StyleSheets // Dev mode's inject_css (Chrome); nil in Firefox
 	Dev       DevCapture  // Dev mode's console and network capture (Chrome); nil in Firefox
 }
