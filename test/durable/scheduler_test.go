@@ -108,4 +108,9 @@ func TestScheduledTaskRunsAfterAWorkerStop(t *testing.T) {
 	if s.clicks() != 1 || js[0].Runs != 1 {
 		t.Fatalf("%d clicks, job %+v", s.clicks(), js[0])
 	}
+	// Nobody watched the run: its end is a system notification.
+	notes := evalIn[map[string]any](t, env.control, `chrome.notifications.getAll()`, chromedp.EvalAwaitPromise)
+	if _, ok := notes["webbrain-job-"+js[0].ID]; !ok {
+		t.Fatalf("notifications %v", notes)
+	}
 }
