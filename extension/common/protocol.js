@@ -31,6 +31,7 @@ export const ACTION = Object.freeze({
   JOB_PAUSE: "job_pause",
   JOB_RESUME: "job_resume",
   JOB_DELETE: "job_delete",
+  WATCH_START: "watch_start",
   HISTORY_LIST: "history_list",
   HISTORY_GET: "history_get",
   HISTORY_DELETE: "history_delete",

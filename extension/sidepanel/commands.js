@@ -4,7 +4,7 @@ import { ACTION, MODE } from "../common/protocol.js";
 import { exportMarkdown, exportTraces } from "./history.js";
 
 const USAGE =
-  "Commands: /ask, /act, /dev or /auto before a message (its mode), /clear, /export, /export --traces, /export --config, /import <json>, /import --file, /memory, /memory --add <text>, /memory --forget <id>, /jobs";
+  "Commands: /ask, /act, /dev or /auto before a message (its mode), /clear, /export, /export --traces, /export --config, /import <json>, /import --file, /memory, /memory --add <text>, /memory --forget <id>, /jobs, /watch [--keep] [--every <seconds>] <what to watch for>";
 
 const MODE_COMMANDS = { "/ask": MODE.ASK, "/act": MODE.ACT, "/dev": MODE.DEV, "/auto": MODE.AUTO };
 
@@ -36,6 +36,8 @@ export function runCommand(text, ctx) {
       return notice(ctx, "Use /import <json> or /import --file.");
     case "/memory":
       return memoryCommand(arg, ctx);
+    case "/watch":
+      return watchCommand(arg, ctx);
     case "/jobs":
       return ctx.session.transcript.add({ role: "jobs", ephemeral: true });
     default:
@@ -116,4 +118,27 @@ async function memoryCommand(arg, ctx) {
   const state = reply.enabled ? "" : " Memory is off: turn it on in Settings to use these.";
   const lines = records.map((r) => `${r.id} · ${r.text}${r.source === "learned" ? " (learned)" : ""}`);
   notice(ctx, `WebBrain remembers:${state}\n${lines.join("\n")}\nForget one with /memory --forget <id>.`);
+}
+
+// watchCommand starts a watch of this tab's page: "/watch [--keep]
+// [--every 90] the price drops below 50 €".
+async function watchCommand(arg, ctx) {
+  let rest = arg;
+  let keep = false;
+  let intervalSeconds = 0;
+  for (;;) {
+    const m = /^--(keep|every)(?:\s+(\d+))?\s*/.exec(rest);
+    if (!m) break;
+    if (m[1] === "keep") keep = true;
+    else intervalSeconds = Number(m[2] ?? 0);
+    rest = rest.slice(m[0].length);
+  }
+  if (!rest.trim()) return notice(ctx, "Use /watch [--keep] [--every <seconds>] <what to watch for>.");
+  const reply = await send({ action: ACTION.WATCH_START, tabId: ctx.session.tabId, text: rest.trim(), keep, intervalSeconds });
+  if (!reply.ok) return fail(ctx, `Watch: ${reply.error}`);
+  const every = reply.job.schedule.intervalSeconds;
+  notice(
+    ctx,
+    `Watching this page every ${every} s for: ${reply.job.prompt}. The first check runs now, in a background tab; you get a notification when it happens. /jobs stops it.`,
+  );
 }

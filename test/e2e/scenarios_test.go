@@ -101,3 +101,4 @@ func TestHistoryAndTraces(t *testing.T)        { scenario.HistoryAndTraces(t, ch
 func TestResearchURLReadsARenderedPage(t *testing.T) {
 	scenario.ResearchURLReadsARenderedPage(t, chrome{})
 }
+func TestWatchChecksInABackgroundTab(t *testing.T) { scenario.WatchChecksInABackgroundTab(t, chrome{}) }

@@ -82,3 +82,7 @@ func TestHistoryAndTraces(t *testing.T)        { scenario.HistoryAndTraces(t, fi
 func TestResearchURLReadsARenderedPage(t *testing.T) {
 	scenario.ResearchURLReadsARenderedPage(t, firefoxDriver{})
 }
+
+func TestWatchChecksInABackgroundTab(t *testing.T) {
+	scenario.WatchChecksInABackgroundTab(t, firefoxDriver{})
+}

@@ -28,8 +28,10 @@ type runRecord struct {
 	// already handed the request over to Act.
 	Auto      bool `json:"auto,omitempty"`
 	HandedOff bool `json:"handedOff,omitempty"`
-	// Note is WebBrain's line after the text (run.note).
-	Note string `json:"note,omitempty"`
+	// Note and NoteData are WebBrain's line after the text and the page
+	// text that goes with it (run.note, run.noteData).
+	Note     string `json:"note,omitempty"`
+	NoteData string `json:"noteData,omitempty"`
 }
 
 // saveRecord stores the run's record; the agent waits for it before it
@@ -40,7 +42,7 @@ func (r *Router) saveRecord(ru *run, cp *agent.Checkpoint) error {
 	if ru.cleared {
 		return nil
 	}
-	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note})
+	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note, NoteData: ru.noteData})
 	if err != nil {
 		return err
 	}
@@ -123,7 +125,7 @@ func (r *Router) resumeRun(tabID int, rec runRecord, j Journal, steer json.RawMe
 	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
 	ru.review = newReviewer(r, ru.j)
-	ru.plan, ru.auto, ru.handedOff, ru.note = rec.Plan, rec.Auto, rec.HandedOff, rec.Note
+	ru.plan, ru.auto, ru.handedOff, ru.note, ru.noteData = rec.Plan, rec.Auto, rec.HandedOff, rec.Note, rec.NoteData
 	ru.resume = rec.Checkpoint
 	ru.resumed = true
 	var applied []string

@@ -86,7 +86,7 @@ func (r *Router) resumeJobs(ctx context.Context) {
 			if j.State != scheduler.StateRunning && j.State != scheduler.StateNeedsUser {
 				continue
 			}
-			if ru := r.active(j.Target.TabID); ru != nil && ru.requestID == j.RequestID {
+			if ru := r.active(jobTab(*j)); ru != nil && ru.requestID == j.RequestID {
 				continue // its run was resumed
 			}
 			j.State, j.RequestID, j.NextRunAt = scheduler.StateQueued, "", r.p.Clock.Now().UnixMilli()
@@ -119,7 +119,12 @@ func (r *Router) fireJob(ctx context.Context, id string) {
 			j.Pause(scheduler.PausedBySettings, now)
 			return jobs, true, nil
 		}
-		if problem := r.jobTabProblem(ctx, *j); problem != "" {
+		if j.IsWatch() {
+			if problem := r.watchTab(ctx, j); problem != "" {
+				j.WatchFinished(scheduler.OutcomeError, "", problem, now)
+				return jobs, true, nil
+			}
+		} else if problem := r.jobTabProblem(ctx, *j); problem != "" {
 			j.Finished(scheduler.OutcomeError, problem, now)
 			j.State = scheduler.StateFailed
 			return jobs, true, nil
@@ -136,9 +141,65 @@ func (r *Router) fireJob(ctx context.Context, id string) {
 	if err != nil || start != nil {
 		return
 	}
-	if i := scheduler.Find(jobs, id); i >= 0 && jobs[i].State == scheduler.StateQueued {
+	if i := scheduler.Find(jobs, id); i >= 0 && (jobs[i].State == scheduler.StateQueued || jobs[i].IsWatch() && jobs[i].State == scheduler.StatePending) {
 		r.arm(jobs[i])
 	}
+}
+
+// watchTab makes sure a watch has its background tab on the watched page:
+// a tab that went elsewhere is closed and a fresh one opened, never
+// navigated back. It says why there can be none, or "".
+func (r *Router) watchTab(ctx context.Context, j *scheduler.Job) string {
+	if r.p.Windows == nil {
+		return "this browser cannot open the watch's tab"
+	}
+	if j.HelperTab > 0 {
+		if t, err := r.p.Tabs.Get(ctx, j.HelperTab); err == nil && samePage(t.URL, j.Target.URL) {
+			return ""
+		}
+		r.closeWatchTab(j)
+	}
+	anchor := j.Target.TabID
+	if _, err := r.p.Tabs.Get(ctx, anchor); err != nil {
+		return "the tab it was started from was closed"
+	}
+	t, err := r.p.Windows.OpenTab(ctx, anchor, j.Target.URL)
+	if err != nil {
+		return "its tab could not be opened: " + err.Error()
+	}
+	j.HelperTab = t.ID
+	// The tab loads before the check reads it: a page still loading is
+	// read once it settles by the run's own tools.
+	return ""
+}
+
+// closeWatchTab closes a watch's background tab, leaving nothing of it in
+// the session (or in the chat history).
+func (r *Router) closeWatchTab(j *scheduler.Job) {
+	if j.HelperTab == 0 || r.p.Windows == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	tab := j.HelperTab
+	j.HelperTab = 0
+	_ = r.p.Session.Remove(ctx, convKey(tab), chatKey(tab), journalKey(tab), metaKey(tab))
+	_ = r.p.Windows.CloseTab(ctx, tab)
+}
+
+// jobTab is the tab a job's run runs in.
+func jobTab(j scheduler.Job) int {
+	if j.IsWatch() {
+		return j.HelperTab
+	}
+	return j.Target.TabID
+}
+
+// samePage compares two addresses without their fragments.
+func samePage(a, b string) bool {
+	a, _, _ = strings.Cut(a, "#")
+	b, _, _ = strings.Cut(b, "#")
+	return a == b
 }
 
 // jobTabProblem says why a job's tab cannot run it, or "".
@@ -173,17 +234,37 @@ var errTabBusy = errors.New("the tab is busy")
 func (r *Router) startJobRun(j scheduler.Job, requestID string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, busy := r.runs[j.Target.TabID]; busy {
+	tab := j.Target.TabID
+	if j.IsWatch() {
+		tab = j.HelperTab
+	}
+	if _, busy := r.runs[tab]; busy {
 		return errTabBusy
 	}
-	text, note := j.Prompt, fmt.Sprintf("[WebBrain: this run is the scheduled task %q, run %d. Do not schedule it again.]", j.Title, j.Runs+1)
-	if j.Kind == scheduler.KindResume {
+	text, note, data := j.Prompt, fmt.Sprintf("[WebBrain: this run is the scheduled task %q, run %d. Do not schedule it again.]", j.Title, j.Runs+1), ""
+	switch {
+	case j.Kind == scheduler.KindResume:
 		text = j.Request
 		note = "[WebBrain: the scheduled resume of this task is due now. Your note from before: " + j.Prompt + "]"
+	case j.IsWatch():
+		// Each check stands alone: the tab's earlier checks are not its
+		// history. The condition is the user's words; what the previous
+		// check saw is page data.
+		ctx, cancel := context.WithTimeout(context.Background(), storageWriteTimeout)
+		_ = r.p.Session.Remove(ctx, convKey(tab), chatKey(tab), journalKey(tab))
+		cancel()
+		text = "Watch this page for: " + j.Prompt
+		note = "[WebBrain: this is a check of that watch. If it has happened, call done with status success and say what you saw. If not yet, call done with status partial and describe briefly what the page shows now; the next check compares with it. Change nothing on the page."
+		if j.Baseline != "" {
+			note += " What the previous check saw follows, as page data.]"
+			data = j.Baseline
+		} else {
+			note += "]"
+		}
 	}
-	ru := r.newRun(j.Target.TabID, requestID, j.Mode, text)
-	ru.note = note
-	ru.j = newJournal(r.p, j.Target.TabID, requestID, j.Mode)
+	ru := r.newRun(tab, requestID, j.Mode, text)
+	ru.note, ru.noteData = note, data
+	ru.j = newJournal(r.p, tab, requestID, j.Mode)
 	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
 	ru.review = newReviewer(r, ru.j)
@@ -212,6 +293,13 @@ func (r *Router) jobRunEnded(ru *run) {
 		if i < 0 || jobs[i].RequestID != ru.requestID {
 			return jobs, false, nil
 		}
+		if jobs[i].IsWatch() {
+			jobs[i].WatchFinished(outcome, ru.j.snapshot().Final, errText, r.p.Clock.Now())
+			if jobs[i].Terminal() {
+				r.closeWatchTab(&jobs[i])
+			}
+			return jobs, true, nil
+		}
 		jobs[i].Finished(outcome, errText, r.p.Clock.Now())
 		return jobs, true, nil
 	})
@@ -235,6 +323,12 @@ func (r *Router) notifyJob(j scheduler.Job, final string) {
 	switch {
 	case j.LastOutcome == scheduler.OutcomeStopped:
 		return // the user stopped it: they know
+	case j.IsWatch() && j.LastOutcome == "success":
+		msg = "It happened: " + clip.Line(firstNonEmpty(final, j.Prompt), 180)
+	case j.IsWatch() && j.State == scheduler.StateFailed:
+		msg = "The watch stopped after three failed checks: " + clip.Line(firstNonEmpty(j.LastError, final, "see the side panel"), 160)
+	case j.IsWatch():
+		return // not yet: no news
 	case j.State == scheduler.StatePaused:
 		msg = "Paused after repeated failures. Type /jobs in the side panel to resume it."
 	case j.LastOutcome == scheduler.OutcomeError || j.LastOutcome == scheduler.OutcomeFailed:
@@ -425,10 +519,11 @@ func (r *Router) jobsAction(ctx context.Context, m message) reply {
 			}
 		case protocol.ActionJobDelete:
 			if j.State == scheduler.StateRunning {
-				if ru := r.active(j.Target.TabID); ru != nil && ru.requestID == j.RequestID {
+				if ru := r.active(jobTab(*j)); ru != nil && ru.requestID == j.RequestID {
 					ru.stop()
 				}
 			}
+			r.closeWatchTab(j)
 			_ = r.p.Alarms.Clear(j.Alarm())
 			jobs = append(jobs[:i], jobs[i+1:]...)
 		}
@@ -475,4 +570,27 @@ func updateJob(j *scheduler.Job, m message, now time.Time) error {
 	}
 	j.UpdatedAt = now.UnixMilli()
 	return nil
+}
+
+// watchStart answers watch_start (/watch in the panel): the user's own
+// words set the condition, so no card is shown; the first check runs now.
+func (r *Router) watchStart(ctx context.Context, m message) reply {
+	if rep := needTab(m); rep != nil {
+		return rep
+	}
+	tab, err := r.p.Tabs.Get(ctx, m.TabID)
+	if err != nil {
+		return failf("The tab is gone.")
+	}
+	j, err := scheduler.NewWatch(m.Text, tab.URL, m.TabID, time.Duration(m.IntervalSeconds)*time.Second, m.Keep, r.p.Clock.Now())
+	if err != nil {
+		return memoryError(err)
+	}
+	if _, err := r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
+		return append(jobs, j), true, nil
+	}); err != nil {
+		return errReply(err)
+	}
+	r.arm(j)
+	return okReply("job", j)
 }

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/scheduler"
 )
@@ -176,5 +178,89 @@ func TestJobsActionsPauseResumeUpdateDelete(t *testing.T) {
 	}
 	if _, ok := e.alarms.when(j.Alarm()); ok {
 		t.Fatal("the deleted job's alarm is still set")
+	}
+}
+
+// watchPage is a tab plus the background tabs watches open, all on the
+// watched page.
+type watchPage struct {
+	fakeTabs
+	mu     sync.Mutex
+	next   int
+	open   map[int]bool
+	closed []int
+}
+
+func (w *watchPage) Get(_ context.Context, id int) (platform.Tab, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if id >= 500 && !w.open[id] {
+		return platform.Tab{}, platform.ErrNoTab
+	}
+	return platform.Tab{ID: id, URL: "https://shop.example/item", Status: "complete"}, nil
+}
+
+func (w *watchPage) OpenTab(_ context.Context, _ int, url string) (platform.Tab, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.next++
+	id := 500 + w.next
+	if w.open == nil {
+		w.open = map[int]bool{}
+	}
+	w.open[id] = true
+	return platform.Tab{ID: id, URL: url}, nil
+}
+
+func (w *watchPage) CloseTab(_ context.Context, id int) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	delete(w.open, id)
+	w.closed = append(w.closed, id)
+	return nil
+}
+
+func (w *watchPage) Resize(context.Context, int, int, int) (platform.Window, error) {
+	return platform.Window{}, nil
+}
+
+// A watch checks in a background tab of its own, passes what a check saw
+// to the next one as page data, and on the event notifies the user and
+// closes its tab.
+func TestWatchChecksInItsOwnTabUntilItHappens(t *testing.T) {
+	price := "64 €"
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		status := "partial"
+		if n >= 1 {
+			price, status = "48 €", "success"
+		}
+		args, _ := json.Marshal(map[string]any{"summary": "The price is " + price + ".", "status": status})
+		return llmtest.Turn{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "done", Arguments: string(args)}}}
+	})
+	e := newEnv(t, srv)
+	page := &watchPage{}
+	notes := &notifier{}
+	e.r.p.Tabs, e.r.p.Windows, e.r.p.Notify = page, page, notes
+	rep := e.mustOK(map[string]any{"action": "watch_start", "tabId": 70, "text": "the price drops below 50 €"})
+	id := rep["job"].(map[string]any)["id"].(string)
+	eventually(t, "the first check", func() bool { j := storedJobs(t, e)[0]; return j.Runs == 1 && j.State == scheduler.StatePending })
+	j := storedJobs(t, e)[0]
+	if j.Baseline != "The price is 64 €." || j.HelperTab != 501 || len(notes.all()) != 0 {
+		t.Fatalf("after the first check %+v, notes %v", j, notes.all())
+	}
+	e.clock.Advance(time.Minute)
+	e.r.Alarm(context.Background(), scheduler.AlarmPrefix+id)
+	eventually(t, "the second check", func() bool { return storedJobs(t, e)[0].State == scheduler.StateCompleted })
+	second := srv.Requests()[1].Messages
+	user := second[len(second)-1].Content
+	if !strings.Contains(user, "Watch this page for: the price drops below 50 €") || !strings.Contains(user, "<untrusted_page_content_") ||
+		!strings.Contains(user, "The price is 64 €.") {
+		t.Fatalf("the second check was asked %q", user)
+	}
+	if got := notes.all(); len(got) != 1 || !strings.Contains(got[0], "It happened: The price is 48 €.") {
+		t.Fatalf("notifications %q", got)
+	}
+	if len(page.open) != 0 || len(page.closed) != 1 {
+		t.Fatalf("watch tabs open %v, closed %v", page.open, page.closed)
 	}
 }

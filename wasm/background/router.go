@@ -80,6 +80,10 @@ type message struct {
 	// IntervalMinutes is job_update's new interval of a recurring job.
 	IntervalMinutes int  `json:"intervalMinutes"`
 	All             bool `json:"all"` // history_delete
+	// IntervalSeconds and Keep are watch_start's: how often to check, and
+	// whether to go on after the event.
+	IntervalSeconds int  `json:"intervalSeconds"`
+	Keep            bool `json:"keep"`
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.
@@ -149,6 +153,8 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.memoryAction(ctx, m)
 	case protocol.ActionJobsList, protocol.ActionJobUpdate, protocol.ActionJobPause, protocol.ActionJobResume, protocol.ActionJobDelete:
 		return r.jobsAction(ctx, m)
+	case protocol.ActionWatchStart:
+		return r.watchStart(ctx, m)
 	case protocol.ActionHistoryList, protocol.ActionHistoryGet, protocol.ActionHistoryDelete, protocol.ActionHistoryRestore,
 		protocol.ActionConversationExport:
 		return r.historyAction(ctx, m)

@@ -31,7 +31,8 @@ type run struct {
 	text      string
 	// note is WebBrain's own line after the text in the first user
 	// message (a scheduled run's framing): never the user's words.
-	note string
+	// noteData is page text that goes with it, wrapped as such.
+	note, noteData string
 
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -272,7 +273,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		disp.RestoreTarget(ru.resume.Conversation)
 		out, err = agent.Resume(ctx, opts, *ru.resume)
 	} else {
-		out, err = agent.Run(ctx, opts, history, joinNote(ru.text, ru.note))
+		out, err = agent.Run(ctx, opts, history, joinNote(ru.text, ru.note, ru.noteData, boundary))
 	}
 	if errors.Is(err, agent.ErrHandOff) {
 		// The Ask pass is dropped: Act starts the request again from the
@@ -446,9 +447,14 @@ func plainError(err error) string {
 }
 
 // joinNote puts WebBrain's note after the user's text.
-func joinNote(text, note string) string {
-	if note == "" {
-		return text
+// data is page text that goes with the note (a watch's last observation),
+// wrapped in the run's boundary.
+func joinNote(text, note, data string, b tools.Boundary) string {
+	if note != "" {
+		text += "\n\n" + note
 	}
-	return text + "\n\n" + note
+	if data != "" {
+		text += "\n" + b.Wrap(data)
+	}
+	return text
 }

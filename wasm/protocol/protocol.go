@@ -41,6 +41,7 @@ const (
 	ActionJobPause          = "job_pause"
 	ActionJobResume         = "job_resume"
 	ActionJobDelete         = "job_delete"
+	ActionWatchStart        = "watch_start"
 	// Chat history and export (package history).
 	ActionHistoryList        = "history_list"
 	ActionHistoryGet         = "history_get"
@@ -345,7 +346,7 @@ var (
 		ActionClarifyAnswer, ActionApprovalAnswer, ActionPlanAnswer, ActionSettingsGet, ActionSettingsSave,
 		ActionProviderTest, ActionConfigExport, ActionConfigImport,
 		ActionMemoryList, ActionMemoryAdd, ActionMemoryEdit, ActionMemoryForget, ActionMemoryClear, ActionMemoryImport,
-		ActionJobsList, ActionJobUpdate, ActionJobPause, ActionJobResume, ActionJobDelete,
+		ActionJobsList, ActionJobUpdate, ActionJobPause, ActionJobResume, ActionJobDelete, ActionWatchStart,
 		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
 		ActionDevPatches, ActionDevRevert,
 	}

@@ -97,6 +97,13 @@ type Job struct {
 	Runs        int    `json:"runs,omitempty"`
 	// RequestID is the run executing the job, while it is running.
 	RequestID string `json:"requestId,omitempty"`
+
+	// A watch (watch.go): its source, what the last check saw, whether it
+	// goes on after the event, and the background tab it checks in.
+	Source    string `json:"source,omitempty"`
+	Baseline  string `json:"baseline,omitempty"`
+	Keep      bool   `json:"keep,omitempty"`
+	HelperTab int    `json:"helperTab,omitempty"`
 }
 
 // Target is where a job runs.
@@ -110,6 +117,7 @@ type Target struct {
 type Schedule struct {
 	Kind            string `json:"kind"`
 	IntervalMinutes int    `json:"intervalMinutes,omitempty"`
+	IntervalSeconds int    `json:"intervalSeconds,omitempty"` // a watch's
 }
 
 // Terminal reports whether the job is over.

@@ -119,3 +119,42 @@ func TestABusyTabDefersThenFails(t *testing.T) {
 		t.Fatalf("after %d deferrals: %s", MaxDeferrals+1, j.State)
 	}
 }
+
+func TestWatchChecksUntilTheEventThenCompletes(t *testing.T) {
+	if _, err := NewWatch("price below 50", "https://shop.example/item", 4, 10*time.Second, false, t0); err == nil {
+		t.Fatal("a 10 s interval was accepted")
+	}
+	if _, err := NewWatch("  ", "https://shop.example/item", 4, 0, false, t0); err == nil {
+		t.Fatal("an empty condition was accepted")
+	}
+	j, err := NewWatch("price below 50", "https://shop.example/item", 4, 0, false, t0)
+	if err != nil || !j.IsWatch() || j.NextRunAt != t0.UnixMilli() || j.Schedule.IntervalSeconds != 60 || j.Mode != "ask" {
+		t.Fatalf("%+v %v", j, err)
+	}
+	j.WatchFinished("partial", "The price is 64 €.", "", t0.Add(time.Second))
+	if j.State != StatePending || j.Baseline != "The price is 64 €." || j.NextRunAt != t0.Add(61*time.Second).UnixMilli() {
+		t.Fatalf("after a partial check %+v", j)
+	}
+	j.WatchFinished(OutcomeError, "", "the page did not load", t0.Add(time.Minute))
+	if j.State != StatePending || j.Baseline != "The price is 64 €." {
+		t.Fatalf("a failed check changed the baseline: %+v", j)
+	}
+	j.WatchFinished("success", "Now 48 €.", "", t0.Add(2*time.Minute))
+	if j.State != StateCompleted {
+		t.Fatalf("after the event %+v", j)
+	}
+}
+
+func TestWatchStopsAfterThreeFailedChecksAndKeepGoesOn(t *testing.T) {
+	j, _ := NewWatch("new comment", "https://forum.example/t/1", 4, 0, true, t0)
+	j.WatchFinished("success", "A new comment by Bo.", "", t0)
+	if j.State != StatePending || j.Baseline != "A new comment by Bo." {
+		t.Fatalf("a --keep watch after an event %+v", j)
+	}
+	for i := 0; i < 3; i++ {
+		j.WatchFinished(OutcomeError, "", "offline", t0)
+	}
+	if j.State != StateFailed {
+		t.Fatalf("after three failed checks %s", j.State)
+	}
+}
