@@ -8,6 +8,7 @@ import { modeCommand, runCommand } from "./commands.js";
 import { activeProvider, describeError, providerLabel } from "./hints.js";
 import { HistoryView } from "./history.js";
 import { PatchControl } from "./patches.js";
+import { Welcome } from "./welcome.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -24,6 +25,12 @@ const els = {
   queue: $("queue"),
 };
 const patches = new PatchControl($("revert-patches"));
+const welcome = new Welcome($("welcome"), els.transcript, {
+  onPick: (text) => {
+    els.prompt.value = text;
+    els.prompt.focus();
+  },
+});
 
 const queueView = new QueueView(els.queue, {
   onSteer: (item) => session?.steer(item.text, item),
@@ -77,6 +84,7 @@ function bind(tabId) {
 
 function showProvider(next) {
   settings = next;
+  if (!$("welcome").hidden) welcome.check(settings);
   const label = providerLabel(settings);
   els.provider.textContent = label.text;
   els.provider.classList.toggle("missing", label.missing);

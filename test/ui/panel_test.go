@@ -353,3 +353,23 @@ __fake.replies.job_delete = ({id}) => { __fake.jobs = __fake.jobs.filter(j => j.
 		t.Errorf("/jobs started %d runs", n)
 	}
 }
+
+// The empty panel welcomes: examples fill the composer, and a local server
+// that does not answer is explained with the command that starts it.
+func TestWelcomeChecksTheModelAndOffersExamples(t *testing.T) {
+	tb := openPanel(t, `__fake.replies.provider_test = {ok: false, error: "Could not connect to the model server at http://127.0.0.1:11434/v1."};`)
+	tb.waitFor("the welcome's check", `document.querySelector('.welcome-status').classList.contains('error')`)
+	if got := eval[string](tb, `document.querySelector('.welcome-status code')?.textContent ?? ''`); !strings.Contains(got, "OLLAMA_ORIGINS") {
+		t.Errorf("no way to start Ollama in %q", eval[string](tb, `document.querySelector('.welcome-status').textContent`))
+	}
+	tb.screenshot("welcome")
+	tb.run(chromedp.Click(chromedp.CSS(".welcome-example")))
+	if got := eval[string](tb, `document.querySelector('#prompt').value`); !strings.HasPrefix(got, "Summarize this page") {
+		t.Errorf("the example put %q in the composer", got)
+	}
+	startRun(tb, "")
+	tb.waitFor("the welcome to give way", `document.querySelector('#welcome').hidden`)
+	if n := len(tb.sent("provider_test")); n != 1 {
+		t.Errorf("%d provider tests", n)
+	}
+}
