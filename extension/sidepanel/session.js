@@ -14,8 +14,9 @@ const WATCHDOG_MS = 2000;
 const TERMINAL = new Set([STATUS.DONE, STATUS.ERROR, STATUS.STOPPED]);
 
 export class TabSession {
-  constructor(tabId, root, { onStatus, onQueue, describeError }) {
+  constructor(tabId, root, { onStatus, onQueue, onProgress, describeError }) {
     this.tabId = tabId;
+    this.onProgress = onProgress;
     this.queue = []; // {id, text, mode, paused}: follow-ups sent while a run is active
     this.onQueue = onQueue;
     this.lastHeard = Date.now();
@@ -147,6 +148,7 @@ export class TabSession {
     if (event?.kind === EVENT.STEER_RETURNED) this.requeue(event.corrections ?? []);
     const status = applyEvent(this.transcript, id, event ?? {}, this.describeError);
     if (id !== this.current) return;
+    this.onProgress?.(event ?? {});
     this.setStatus(status);
   }
 

@@ -9,6 +9,7 @@ import { activeProvider, describeError, providerLabel } from "./hints.js";
 import { HistoryView } from "./history.js";
 import { PatchControl } from "./patches.js";
 import { Welcome } from "./welcome.js";
+import { Progress } from "./progress.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -25,6 +26,7 @@ const els = {
   queue: $("queue"),
 };
 const patches = new PatchControl($("revert-patches"));
+const progress = new Progress($("progress"));
 const welcome = new Welcome($("welcome"), els.transcript, {
   onPick: (text) => {
     els.prompt.value = text;
@@ -53,6 +55,7 @@ api.runtime.onMessage.addListener((msg) => {
 
 function setStatus(status) {
   els.transcript.dataset.runStatus = status;
+  progress.status(status);
   els.transcript.setAttribute("aria-busy", String(status === STATUS.RUNNING));
   els.stop.disabled = status !== STATUS.RUNNING;
   // A finished run may have left (or undone) Dev changes on the page.
@@ -72,6 +75,7 @@ function bind(tabId) {
   session = new TabSession(tabId, els.transcript, {
     onStatus: setStatus,
     onQueue: (items, running) => queueView.render(items, running),
+    onProgress: (event) => progress.event(event),
     describeError: (text) => describeError(text, activeProvider(settings)),
   });
   const current = session;

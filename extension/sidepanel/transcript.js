@@ -90,7 +90,10 @@ export class Transcript {
     this.frame = 0;
     const stick = this.atBottom();
     for (const item of this.dirty) {
-      this.nodes.get(item)?.replaceChildren(renderMarkdown(item.text));
+      const node = this.nodes.get(item);
+      if (!node) continue;
+      node.replaceChildren(renderMarkdown(item.text));
+      addCopyButtons(node, item.text);
     }
     this.dirty.clear();
     if (stick) this.scrollToEnd();
@@ -137,6 +140,7 @@ export class Transcript {
           node.append(el("p", { className: "outcome", role: "status", text: label }));
         }
         node.append(renderMarkdown(item.text));
+        addCopyButtons(node, item.text);
         return node;
       }
       case "tool":
@@ -172,6 +176,40 @@ export class Transcript {
         return el("div", { className: item.separator ? "msg notice separator" : "msg notice", text: item.text });
     }
   }
+}
+
+// addCopyButtons gives an answer a Copy button for its Markdown and each
+// code block one for its text.
+function addCopyButtons(node, text) {
+  if (!text.trim()) return;
+  for (const pre of node.querySelectorAll("pre")) {
+    pre.after(copyButton(() => pre.textContent, "Copy code"));
+  }
+  node.append(
+    el(
+      "div",
+      { className: "answer-actions" },
+      copyButton(() => text, "Copy answer"),
+    ),
+  );
+}
+
+// The button's word is drawn by CSS (data-state), so an answer's text is
+// only the answer's.
+function copyButton(get, label) {
+  const b = el("button", { type: "button", className: "copy", "aria-label": label, title: label });
+  b.addEventListener("click", () => {
+    navigator.clipboard.writeText(get()).then(
+      () => {
+        b.dataset.state = "copied";
+        setTimeout(() => delete b.dataset.state, 1500);
+      },
+      () => {
+        b.dataset.state = "failed";
+      },
+    );
+  });
+  return b;
 }
 
 function renderTool(item) {

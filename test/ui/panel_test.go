@@ -373,3 +373,24 @@ func TestWelcomeChecksTheModelAndOffersExamples(t *testing.T) {
 		t.Errorf("%d provider tests", n)
 	}
 }
+
+// An answer and its code blocks have Copy buttons; the run's progress
+// line says which step it is on and what it does.
+func TestAnswerCopyAndProgressLine(t *testing.T) {
+	tb := openPanel(t, "")
+	rid := startRun(tb, "How do I list files?")
+	deliver(tb, rid, 1, `{kind: "run_started", text: "How do I list files?"}`)
+	deliver(tb, rid, 2, `{kind: "step", step: 2}`)
+	deliver(tb, rid, 3, `{kind: "tool_call", id: "c1", name: "read_page", args: "{}"}`)
+	tb.waitFor("the progress line", `document.querySelector('#progress').textContent.startsWith('Step 2 · reading the page')`)
+	deliver(tb, rid, 4, "{kind: \"text_delta\", text: \"Run this:\\n\\n```\\nls -la\\n```\"}")
+	deliver(tb, rid, 5, "{kind: \"final\", text: \"Run this:\\n\\n```\\nls -la\\n```\"}")
+	tb.waitFor("the copy buttons", `document.querySelectorAll('.msg.assistant button.copy').length === 2`)
+	if !eval[bool](tb, `document.querySelector('#progress').hidden`) {
+		t.Error("the progress line stayed after the run ended")
+	}
+	if got := eval[string](tb, `document.querySelector('.msg.assistant').textContent`); strings.Contains(got, "Copy") {
+		t.Errorf("the answer's text holds the button's word: %q", got)
+	}
+	tb.screenshot("answer-copy")
+}
