@@ -80,11 +80,35 @@ function bind(tabId) {
   });
   const current = session;
   patches.show(tabId);
+  showTab(tabId);
   firstBound();
   current.open().then(() => {
     if (current === session && current.mode) els.mode.value = current.mode;
   });
 }
+
+// showTab names the tab the panel works on: its title and site.
+async function showTab(tabId) {
+  const el = $("bound-tab");
+  try {
+    const tab = await api.tabs.get(tabId);
+    if (session?.tabId !== tabId) return;
+    let host = "";
+    try {
+      host = new URL(tab.url ?? "").hostname;
+    } catch {
+      // a tab without a web address (a new tab page)
+    }
+    el.textContent = tab.title || host || "This tab";
+    el.title = host ? `Works on this tab: ${host}` : "Works on this tab";
+  } catch {
+    el.textContent = "";
+  }
+}
+
+api.tabs.onUpdated?.addListener((tabId, change) => {
+  if (session?.tabId === tabId && (change.title || change.url)) showTab(tabId);
+});
 
 function showProvider(next) {
   settings = next;

@@ -51,7 +51,12 @@
       },
     },
     storage: { session: area("session"), local: area("local"), onChanged: { addListener() {} } },
-    tabs: { query: async () => [{ id: 1, windowId: 1, active: true }], onActivated: { addListener() {} } },
+    tabs: {
+      query: async () => [{ id: 1, windowId: 1, active: true }],
+      get: async (id) => ({ id, windowId: 1, title: "Blue mug – Shop", url: "https://shop.example/mug" }),
+      onActivated: { addListener() {} },
+      onUpdated: { addListener() {} },
+    },
     windows: { getCurrent: async () => ({ id: 1 }) },
   };
 })();
