@@ -32,6 +32,9 @@ export const ACTION = Object.freeze({
   JOB_RESUME: "job_resume",
   JOB_DELETE: "job_delete",
   WATCH_START: "watch_start",
+  SKILLS_LIST: "skills_list",
+  SKILL_SAVE: "skill_save",
+  SKILL_DELETE: "skill_delete",
   HISTORY_LIST: "history_list",
   HISTORY_GET: "history_get",
   HISTORY_DELETE: "history_delete",
@@ -97,6 +100,7 @@ export const STORAGE = Object.freeze({
   CHAT_HISTORY_RECORD: "chatHistory:",
   CHAT_META: "chatMeta:",
   DEV_PATCHES: "devPatches:",
+  CUSTOM_SKILLS: "customSkills",
 });
 
 export const MODE = Object.freeze({

@@ -102,3 +102,6 @@ func TestResearchURLReadsARenderedPage(t *testing.T) {
 	scenario.ResearchURLReadsARenderedPage(t, chrome{})
 }
 func TestWatchChecksInABackgroundTab(t *testing.T) { scenario.WatchChecksInABackgroundTab(t, chrome{}) }
+func TestUserSkillIsLoadedInTheNextRun(t *testing.T) {
+	scenario.UserSkillIsLoadedInTheNextRun(t, chrome{})
+}

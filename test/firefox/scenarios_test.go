@@ -86,3 +86,7 @@ func TestResearchURLReadsARenderedPage(t *testing.T) {
 func TestWatchChecksInABackgroundTab(t *testing.T) {
 	scenario.WatchChecksInABackgroundTab(t, firefoxDriver{})
 }
+
+func TestUserSkillIsLoadedInTheNextRun(t *testing.T) {
+	scenario.UserSkillIsLoadedInTheNextRun(t, firefoxDriver{})
+}

@@ -240,3 +240,29 @@ func TestMemorySectionListsAddsEditsAndForgets(t *testing.T) {
 	}
 	tb.screenshot("settings-memory")
 }
+
+func TestSkillsSectionSavesTheUsersSkill(t *testing.T) {
+	tb := openPage(t, "/settings/settings.html", settingsSetup+`
+__fake.skills = [{id: "humanizer", name: "Humanizer", summary: "Rewrite a draft.", modes: ["ask", "act"], packaged: true, enabled: true}];
+__fake.replies.skills_list = () => ({ok: true, skills: __fake.skills});
+__fake.replies.skill_save = ({skill}) => {
+  if (!/^[a-z0-9-]+$/.test(skill.id)) return {ok: false, error: "Id \"" + skill.id + "\": use lowercase letters, digits and hyphens."};
+  __fake.skills = __fake.skills.filter(s => s.id !== skill.id).concat([{...skill, name: "Weekly report", summary: "Write my weekly report.", modes: ["act"], packaged: false}]);
+  return {ok: true, skills: __fake.skills};
+};`)
+	tb.waitFor("the packaged skill", `!!document.querySelector('#skills-list li[data-id="humanizer"]')`)
+	setValue(tb, "#skill-id", "Weekly Report")
+	setValue(tb, "#skill-md", "# Weekly report")
+	tb.do(`document.querySelector('#skill-save').click()`)
+	tb.waitFor("the id error", `!document.querySelector('#skills-error').hidden`)
+	setValue(tb, "#skill-id", "weekly-report")
+	tb.do(`document.querySelector('#skill-save').click()`)
+	tb.waitFor("the saved skill", `!!document.querySelector('#skills-list li[data-id="weekly-report"]') && document.querySelector('#skills-error').hidden`)
+	if got := eval[[]string](tb, `__fake.sentOf('skill_save').map(m => m.skill.id + '|' + m.skill.enabled)`); len(got) != 2 || got[1] != "weekly-report|true" {
+		t.Errorf("skill_save sent %v", got)
+	}
+	if eval[bool](tb, `!!document.querySelector('#skills-list li[data-id="humanizer"] button')`) {
+		t.Error("a packaged skill can be edited or deleted")
+	}
+	tb.screenshot("settings-skills")
+}

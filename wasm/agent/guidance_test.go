@@ -114,7 +114,7 @@ func TestLoadSkillReturnsInstructionsOnce(t *testing.T) {
 		}
 		return llmtest.Turn{Text: "Thanks, see you Friday."}
 	})
-	h.opts.Skills = skills.Catalog(protocol.ModeAsk, "mid")
+	h.opts.Skills = skills.Catalog(nil, protocol.ModeAsk, "mid")
 	out, err := h.run(context.Background(), nil, "Rewrite my reply so it sounds natural")
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +157,7 @@ func TestLoadSkillReturnsInstructionsOnce(t *testing.T) {
 }
 
 func TestResumedTurnKeepsLoadedSkillsAndShownNotes(t *testing.T) {
-	catalog := skills.Catalog(protocol.ModeAct, "full")
+	catalog := skills.Catalog(nil, protocol.ModeAct, "full")
 	var humanizer skills.Skill
 	for _, s := range catalog {
 		if s.ID == "humanizer" {
@@ -206,7 +206,7 @@ func TestCompactOffersNoSkillSurface(t *testing.T) {
 		return llmtest.Turn{Text: "ok"}
 	})
 	// Even a catalog handed over by mistake is not offered on Compact.
-	h.opts.Skills = skills.Catalog(protocol.ModeAct, "full")
+	h.opts.Skills = skills.Catalog(nil, protocol.ModeAct, "full")
 	out, err := h.run(context.Background(), nil, "Write a reply")
 	if err != nil {
 		t.Fatal(err)
@@ -222,7 +222,7 @@ func TestCompactOffersNoSkillSurface(t *testing.T) {
 
 func TestActCatalogOffersActSkills(t *testing.T) {
 	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: "ok"} })
-	h.opts.Skills = skills.Catalog(protocol.ModeAct, "mid")
+	h.opts.Skills = skills.Catalog(nil, protocol.ModeAct, "mid")
 	if _, err := h.run(context.Background(), nil, "Fill the form"); err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,9 @@ type Router struct {
 	memMu sync.Mutex
 	// jobsMu orders the read-modify-writes of the scheduled jobs.
 	jobsMu sync.Mutex
-	dev    devWatch // tabs whose console and network Dev mode records
+	// skillsMu orders those of the user's skills.
+	skillsMu sync.Mutex
+	dev      devWatch // tabs whose console and network Dev mode records
 }
 
 // New returns a Router over the browser platform p.
@@ -84,6 +86,8 @@ type message struct {
 	// whether to go on after the event.
 	IntervalSeconds int  `json:"intervalSeconds"`
 	Keep            bool `json:"keep"`
+	// Skill is skill_save's {id, markdown, enabled}.
+	Skill json.RawMessage `json:"skill"`
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.
@@ -155,6 +159,8 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.jobsAction(ctx, m)
 	case protocol.ActionWatchStart:
 		return r.watchStart(ctx, m)
+	case protocol.ActionSkillsList, protocol.ActionSkillSave, protocol.ActionSkillDelete:
+		return r.skillsAction(ctx, m)
 	case protocol.ActionHistoryList, protocol.ActionHistoryGet, protocol.ActionHistoryDelete, protocol.ActionHistoryRestore,
 		protocol.ActionConversationExport:
 		return r.historyAction(ctx, m)

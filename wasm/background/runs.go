@@ -15,7 +15,6 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
-	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
 	"github.com/webbrain/webbrain/wasm/trace"
 )
@@ -249,7 +248,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		},
 		Steering:    ru.steer,
 		Checkpoint:  func(cp agent.Checkpoint) error { return r.saveRecord(ru, &cp) },
-		Skills:      skills.Catalog(ru.mode, cfg.Tier),
+		Skills:      r.skillCatalog(ctx, ru.mode, cfg.Tier),
 		SummaryKind: summaryKind(dec, ru.mode),
 		Schedule:    r.scheduleTool(ru),
 	}

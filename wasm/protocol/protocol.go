@@ -42,6 +42,9 @@ const (
 	ActionJobResume         = "job_resume"
 	ActionJobDelete         = "job_delete"
 	ActionWatchStart        = "watch_start"
+	ActionSkillsList        = "skills_list"
+	ActionSkillSave         = "skill_save"
+	ActionSkillDelete       = "skill_delete"
 	// Chat history and export (package history).
 	ActionHistoryList        = "history_list"
 	ActionHistoryGet         = "history_get"
@@ -158,7 +161,8 @@ const (
 	KeyChatHistory       = "chatHistory"
 	KeyChatHistoryRecord = "chatHistory:"
 	KeyChatMeta          = "chatMeta:"
-	KeyDevPatches        = "devPatches:" // Dev mode's CSS injections and element patches
+	KeyDevPatches        = "devPatches:"  // Dev mode's CSS injections and element patches
+	KeyCustomSkills      = "customSkills" // the user's own skills (storage.local)
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -347,6 +351,7 @@ var (
 		ActionProviderTest, ActionConfigExport, ActionConfigImport,
 		ActionMemoryList, ActionMemoryAdd, ActionMemoryEdit, ActionMemoryForget, ActionMemoryClear, ActionMemoryImport,
 		ActionJobsList, ActionJobUpdate, ActionJobPause, ActionJobResume, ActionJobDelete, ActionWatchStart,
+		ActionSkillsList, ActionSkillSave, ActionSkillDelete,
 		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
 		ActionDevPatches, ActionDevRevert,
 	}
@@ -359,7 +364,7 @@ var (
 	}
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs,
-		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches}
+		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}

@@ -48,14 +48,6 @@ var loaded = sync.OnceValues(func() ([]Skill, error) {
 // naming every invalid one; invalid skills are left out.
 func Packaged() ([]Skill, error) { return loaded() }
 
-// Catalog returns the packaged skills eligible in mode and tier: none for
-// the Compact tier, only skills that declare "ask" in Ask (any mode other
-// than Act counts as Ask, failing closed), those that declare "act" in Act.
-func Catalog(mode, tier string) []Skill {
-	all, _ := Packaged()
-	return Eligible(all, mode, tier)
-}
-
 // Eligible filters all as Catalog does.
 func Eligible(all []Skill, mode, tier string) []Skill {
 	if tier == protocol.TierCompact {

@@ -48,13 +48,13 @@ func TestCatalogByModeAndTier(t *testing.T) {
 	}
 	for _, tier := range []string{"compact"} {
 		for _, mode := range []string{protocol.ModeAsk, protocol.ModeAct} {
-			if got := Catalog(mode, tier); len(got) != 0 {
+			if got := Catalog(nil, mode, tier); len(got) != 0 {
 				t.Errorf("%s/%s catalog = %v, want none", mode, tier, ids(got))
 			}
 		}
 	}
-	ask := ids(Catalog(protocol.ModeAsk, "mid"))
-	act := ids(Catalog(protocol.ModeAct, "full"))
+	ask := ids(Catalog(nil, protocol.ModeAsk, "mid"))
+	act := ids(Catalog(nil, protocol.ModeAct, "full"))
 	if slices.Contains(ask, "form-filling") {
 		t.Error("Ask offers the Act-only form-filling skill")
 	}
@@ -67,7 +67,7 @@ func TestCatalogByModeAndTier(t *testing.T) {
 		t.Errorf("Act lacks form-filling: %v", act)
 	}
 	// An unknown mode gets the Ask catalog.
-	if !slices.Equal(ids(Catalog("dev?", "mid")), ask) {
+	if !slices.Equal(ids(Catalog(nil, "dev?", "mid")), ask) {
 		t.Error("an unknown mode does not fall back to the Ask catalog")
 	}
 }

@@ -1,0 +1,79 @@
+// The Skills section of the settings page: WebBrain's skills (listed) and
+// the user's own (written, imported, exported, turned off or deleted),
+// through the background's skill actions.
+import { send } from "../common/api.js";
+import { el } from "../common/dom.js";
+import { ACTION } from "../common/protocol.js";
+
+const $ = (id) => document.getElementById(id);
+
+function apply(reply) {
+  const error = $("skills-error");
+  if (!reply.ok) {
+    error.textContent = reply.error;
+    error.hidden = false;
+    return false;
+  }
+  error.hidden = true;
+  $("skills-list").replaceChildren(...(reply.skills ?? []).map(row));
+  return true;
+}
+
+function row(s) {
+  const li = el(
+    "li",
+    { className: "skill-row", "data-id": s.id },
+    el("strong", { text: s.name || s.id }),
+    el("span", { className: "help", text: ` ${s.packaged ? "WebBrain's" : "yours"} · ${(s.modes ?? []).join(", ")}` }),
+    el("div", { className: "help", text: s.error ? `Not offered: ${s.error}` : s.summary }),
+  );
+  if (s.packaged) return li;
+  const enabled = el("input", { type: "checkbox", checked: s.enabled, "aria-label": `Use ${s.id}` });
+  enabled.addEventListener("change", async () => {
+    apply(await send({ action: ACTION.SKILL_SAVE, skill: { id: s.id, markdown: s.markdown, enabled: enabled.checked } }));
+  });
+  const edit = el("button", { type: "button", text: "Edit" });
+  edit.addEventListener("click", () => {
+    $("skill-id").value = s.id;
+    $("skill-md").value = s.markdown;
+    $("skill-md").focus();
+  });
+  const exportLink = el("a", {
+    href: URL.createObjectURL(new Blob([s.markdown], { type: "text/markdown" })),
+    download: `${s.id}.md`,
+    text: "Export",
+  });
+  const del = el("button", { type: "button", className: "danger", text: "Delete" });
+  del.addEventListener("click", async () => {
+    apply(await send({ action: ACTION.SKILL_DELETE, id: s.id }));
+  });
+  li.append(el("div", { className: "row" }, el("label", {}, enabled, " Use"), edit, exportLink, del));
+  return li;
+}
+
+$("skill-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const skill = { id: $("skill-id").value.trim(), markdown: $("skill-md").value, enabled: true };
+  if (apply(await send({ action: ACTION.SKILL_SAVE, skill }))) {
+    $("skill-id").value = "";
+    $("skill-md").value = "";
+  }
+});
+
+$("skill-import").addEventListener("click", () => $("skill-file").click());
+$("skill-file").addEventListener("change", async (e) => {
+  const file = e.target.files?.[0];
+  e.target.value = "";
+  if (!file) return;
+  // SKILL.md files are named by their folder; others by the file name.
+  const id = file.name
+    .replace(/\.md$/i, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  $("skill-id").value = id === "skill" ? "" : id;
+  $("skill-md").value = await file.text();
+  $("skill-id").focus();
+});
+
+send({ action: ACTION.SKILLS_LIST }).then(apply);
