@@ -51,7 +51,9 @@ type Router struct {
 	memMu sync.Mutex
 	// jobsMu orders the read-modify-writes of the scheduled jobs.
 	jobsMu sync.Mutex
-	dev    devWatch // tabs whose console and network Dev mode records
+	// wfMu orders the read-modify-writes of the saved workflows.
+	wfMu sync.Mutex
+	dev  devWatch // tabs whose console and network Dev mode records
 }
 
 // New returns a Router over the browser platform p.
@@ -80,6 +82,9 @@ type message struct {
 	// IntervalMinutes is job_update's new interval of a recurring job.
 	IntervalMinutes int  `json:"intervalMinutes"`
 	All             bool `json:"all"` // history_delete
+	// Workflow is workflow_import's file; Params workflow_run's values.
+	Workflow json.RawMessage   `json:"workflow"`
+	Params   map[string]string `json:"params"`
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.
@@ -152,6 +157,9 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 	case protocol.ActionHistoryList, protocol.ActionHistoryGet, protocol.ActionHistoryDelete, protocol.ActionHistoryRestore,
 		protocol.ActionConversationExport:
 		return r.historyAction(ctx, m)
+	case protocol.ActionWorkflowsList, protocol.ActionWorkflowSave, protocol.ActionWorkflowRename, protocol.ActionWorkflowDelete,
+		protocol.ActionWorkflowImport, protocol.ActionWorkflowRun:
+		return r.workflowsAction(ctx, m)
 	case protocol.ActionTabClosed:
 		return r.tabClosed(ctx, m)
 	case protocol.ActionDevPatches:

@@ -41,6 +41,13 @@ const (
 	ActionJobPause          = "job_pause"
 	ActionJobResume         = "job_resume"
 	ActionJobDelete         = "job_delete"
+	// Saved workflows (package workflow).
+	ActionWorkflowsList  = "workflows_list"
+	ActionWorkflowSave   = "workflow_save"
+	ActionWorkflowRename = "workflow_rename"
+	ActionWorkflowDelete = "workflow_delete"
+	ActionWorkflowImport = "workflow_import"
+	ActionWorkflowRun    = "workflow_run"
 	// Chat history and export (package history).
 	ActionHistoryList        = "history_list"
 	ActionHistoryGet         = "history_get"
@@ -346,6 +353,7 @@ var (
 		ActionProviderTest, ActionConfigExport, ActionConfigImport,
 		ActionMemoryList, ActionMemoryAdd, ActionMemoryEdit, ActionMemoryForget, ActionMemoryClear, ActionMemoryImport,
 		ActionJobsList, ActionJobUpdate, ActionJobPause, ActionJobResume, ActionJobDelete,
+		ActionWorkflowsList, ActionWorkflowSave, ActionWorkflowRename, ActionWorkflowDelete, ActionWorkflowImport, ActionWorkflowRun,
 		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
 		ActionDevPatches, ActionDevRevert,
 	}

@@ -119,7 +119,11 @@ func turnStart(conv []llm.Message, i int) bool {
 	if conv[i].Role != llm.RoleUser || len(conv[i].Images) > 0 {
 		return false
 	}
-	return i == 0 || conv[i-1].Role == llm.RoleAssistant && len(conv[i-1].ToolCalls) == 0
+	prev := llm.Message{Role: llm.RoleSystem}
+	if i > 0 {
+		prev = conv[i-1]
+	}
+	return prev.Role == llm.RoleSystem || prev.Role == llm.RoleAssistant && len(prev.ToolCalls) == 0
 }
 
 func succeeded(turn []llm.Message) bool {
