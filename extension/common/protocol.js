@@ -98,6 +98,7 @@ export const STORAGE = Object.freeze({
   AGENT_STEER: "agentSteer:",
   USER_MEMORY: "wb_user_memory_v1",
   SCHEDULED_JOBS: "wb_scheduled_jobs",
+  SAVED_WORKFLOWS: "wb_saved_workflows_v1",
   CHAT_HISTORY: "chatHistory",
   CHAT_HISTORY_RECORD: "chatHistory:",
   CHAT_META: "chatMeta:",

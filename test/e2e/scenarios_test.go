@@ -101,3 +101,5 @@ func TestHistoryAndTraces(t *testing.T)        { scenario.HistoryAndTraces(t, ch
 func TestResearchURLReadsARenderedPage(t *testing.T) {
 	scenario.ResearchURLReadsARenderedPage(t, chrome{})
 }
+
+func TestWorkflowSavedAndReplayed(t *testing.T) { scenario.WorkflowSavedAndReplayed(t, chrome{}) }

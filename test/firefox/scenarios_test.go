@@ -82,3 +82,5 @@ func TestHistoryAndTraces(t *testing.T)        { scenario.HistoryAndTraces(t, fi
 func TestResearchURLReadsARenderedPage(t *testing.T) {
 	scenario.ResearchURLReadsARenderedPage(t, firefoxDriver{})
 }
+
+func TestWorkflowSavedAndReplayed(t *testing.T) { scenario.WorkflowSavedAndReplayed(t, firefoxDriver{}) }

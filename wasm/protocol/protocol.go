@@ -158,6 +158,8 @@ const (
 	KeyAgentSteer    = "agentSteer:"       // corrections accepted for the active run
 	KeyUserMemory    = "wb_user_memory_v1" // the user's memory (package memory)
 	KeyScheduledJobs = "wb_scheduled_jobs" // scheduled jobs (package scheduler)
+	// KeySavedWorkflows holds the saved workflows (package workflow).
+	KeySavedWorkflows = "wb_saved_workflows_v1"
 	// Chat history (package history): the list in storage.local, one
 	// record per conversation under the prefix, and per tab in
 	// storage.session the page and modes of the live conversation.
@@ -365,7 +367,7 @@ var (
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
 	}
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
-	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs,
+	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows,
 		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}

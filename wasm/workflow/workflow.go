@@ -13,13 +13,15 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // Schema names the artifact's format.
 const Schema = "webbrain-workflow/1"
 
 // StorageKey is the storage.local key of the saved workflows.
-const StorageKey = "wb_saved_workflows_v1"
+const StorageKey = protocol.KeySavedWorkflows
 
 // Limits of what is stored and imported.
 const (
