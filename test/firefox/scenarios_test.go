@@ -83,4 +83,6 @@ func TestResearchURLReadsARenderedPage(t *testing.T) {
 	scenario.ResearchURLReadsARenderedPage(t, firefoxDriver{})
 }
 
-func TestWorkflowSavedAndReplayed(t *testing.T) { scenario.WorkflowSavedAndReplayed(t, firefoxDriver{}) }
+func TestWorkflowSavedAndReplayed(t *testing.T) {
+	scenario.WorkflowSavedAndReplayed(t, firefoxDriver{})
+}
