@@ -25,6 +25,9 @@ import (
 // workflowRequestPrefix starts the request id of a replay.
 const workflowRequestPrefix = "wf:"
 
+// errRefused: the action gate refused a step's action, which was not sent.
+var errRefused = errors.New("refused at the action gate")
+
 // replayJob is what a replay run executes.
 type replayJob struct {
 	wf     workflow.Workflow
@@ -134,6 +137,7 @@ func (r *Router) newWorkflow(ctx context.Context, m message) (workflow.Workflow,
 		if err != nil {
 			return w, fmt.Errorf("the file is not a workflow WebBrain can run: %v", err)
 		}
+		w.Imported = true
 		return w, nil
 	}
 	if m.TabID <= 0 {
@@ -208,9 +212,13 @@ func (r *Router) replayRun(ru *run) (string, error) {
 	disp := tools.NewDispatcher(r.p, ru.tabID, protocol.ModeAct, tier, r.p.Browser, tools.NewBoundary())
 	gate := guard.New(guard.Config{Mode: protocol.ModeAct, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr})
 	startURL, _ := r.tabPage(ctx, ru.tabID)
-	// The user gave the goal when the workflow was made and the values in
-	// the run form: both are the user's words for the gate.
-	words := []string{job.fill(job.wf.Goal)}
+	// The values from the run form are the user's words for the gate, and
+	// so is the goal of a workflow saved from the user's own request; an
+	// imported file's goal is not.
+	var words []string
+	if !job.wf.Imported {
+		words = append(words, job.fill(job.wf.Goal))
+	}
 	for _, v := range job.values {
 		words = append(words, v)
 	}
@@ -224,7 +232,7 @@ func (r *Router) replayRun(ru *run) (string, error) {
 		} else if refusal != "" {
 			ru.j.add(Entry{Event: maskEvent(agent.Event{Kind: protocol.EventToolCall, ID: call.ID, Name: call.Name, Args: job.redact(call.Arguments)})})
 			ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventToolResult, ID: call.ID, Name: call.Name, Result: job.redact(refusal), IsError: true}})
-			return "", errors.New(refusal)
+			return "", errRefused
 		}
 		ru.j.add(Entry{Event: maskEvent(agent.Event{Kind: protocol.EventToolCall, ID: call.ID, Name: call.Name, Args: job.redact(call.Arguments)})})
 		result, err := disp.Execute(ctx, call)
@@ -268,6 +276,14 @@ func (r *Router) replayStep(ctx context.Context, ru *run, job *replayJob, i int,
 		return fmt.Errorf("the page could not be read: %v", err)
 	}
 	n, err := workflow.Resolve(tree, *st.Target)
+	if errors.As(err, new(workflow.NoMatch)) {
+		// The target may be one the interactive tree leaves out (a
+		// heading, a labelled region): the whole tree decides.
+		if tree, err = exec(toolCall(protocol.ToolGetAccessibilityTree, map[string]any{"filter": "all", "maxChars": 16000})); err != nil {
+			return fmt.Errorf("the page could not be read: %v", err)
+		}
+		n, err = workflow.Resolve(tree, *st.Target)
+	}
 	if err != nil {
 		return fmt.Errorf("%v. Nothing was done at this step", err)
 	}
@@ -285,6 +301,9 @@ func (r *Router) replayStep(ctx context.Context, ru *run, job *replayJob, i int,
 		name, args["checked"] = protocol.ToolSetField, *st.Checked
 	}
 	if _, err := exec(toolCall(name, args)); err != nil {
+		if errors.Is(err, errRefused) {
+			return fmt.Errorf("%s %q was not acted on: it was declined or refused at the action gate", st.Target.Role, st.Target.Name)
+		}
 		if st.Action == workflow.ActClick || st.Submit {
 			return fmt.Errorf("clicking %s %q has an unknown outcome (%v). WebBrain stopped rather than repeat it; check the page", st.Target.Role, st.Target.Name, err)
 		}

@@ -20,6 +20,7 @@ type formPage struct {
 	mu      sync.Mutex
 	tree    string
 	actions []string
+	probe   string // the gate's probe of every element; "" a plain button
 }
 
 func (p *formPage) Send(_ context.Context, _ int, msg json.RawMessage) (json.RawMessage, error) {
@@ -28,11 +29,14 @@ func (p *formPage) Send(_ context.Context, _ int, msg json.RawMessage) (json.Raw
 		Args map[string]any
 	}
 	_ = json.Unmarshal(msg, &m)
-	if strings.HasPrefix(m.Name, "wb_") {
-		return json.RawMessage(`{"ok":true,"result":{"tag":"button","role":"button","type":"button","name":"Go"}}`), nil
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if strings.HasPrefix(m.Name, "wb_") {
+		if p.probe != "" {
+			return json.RawMessage(`{"ok":true,"result":` + p.probe + `}`), nil
+		}
+		return json.RawMessage(`{"ok":true,"result":{"tag":"button","role":"button","type":"button","name":"Go"}}`), nil
+	}
 	result := "done"
 	if m.Name == "get_accessibility_tree" {
 		result = p.tree
@@ -173,5 +177,31 @@ func TestWorkflowImportValidates(t *testing.T) {
 	w := e.mustOK(map[string]any{"action": "workflow_import", "workflow": good})["workflow"].(map[string]any)
 	if w["id"] == "wf_theirs" {
 		t.Error("an imported workflow kept the file's id")
+	}
+}
+
+func TestImportedWorkflowGoalAuthorizesNothing(t *testing.T) {
+	for _, imported := range []bool{false, true} {
+		e, page := formEnv(t)
+		page.probe = `{"tag":"button","role":"button","type":"submit","name":"Join","inForm":true,"pageUrl":"https://example.com/","formFields":[{"label":"Email","type":"email"}]}`
+		w := workflow.Workflow{Schema: workflow.Schema, ID: "wf_1", Name: "Join", Goal: "Join the list and submit the form", Imported: imported,
+			Params: []workflow.Param{}, Steps: []workflow.Step{{Action: workflow.ActClick, Target: &workflow.Target{Role: "button", Name: "Join"},
+				Family: "https://example.com/", Expect: "done"}}}
+		raw, _ := json.Marshal([]workflow.Workflow{w})
+		_ = e.local.Set(context.Background(), map[string]json.RawMessage{workflow.StorageKey: raw})
+		e.mustOK(map[string]any{"action": "workflow_run", "tabId": 50, "id": "wf_1", "params": map[string]any{}})
+		if imported {
+			j := e.waitEnd(50) // the fast clock lets the card time out: declined
+			if !contains(kinds(j.Events), protocol.EventApproval) || !strings.Contains(j.Error, "declined or refused") {
+				t.Errorf("no approval card for an imported goal: %s %q", kinds(j.Events), j.Error)
+			}
+			if len(page.taken()) != 0 {
+				t.Errorf("an imported goal authorized the submit: %q", page.taken())
+			}
+			continue
+		}
+		if j := e.waitEnd(50); j.Status != protocol.StatusDone || len(page.taken()) != 1 {
+			t.Fatalf("the user's own goal did not authorize the submit: %s %q, actions %q", j.Status, j.Error, page.taken())
+		}
 	}
 }

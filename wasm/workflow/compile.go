@@ -50,7 +50,7 @@ var pageLine = regexp.MustCompile(`(?m)^URL: (\S+)`)
 func Compile(conv []llm.Message) (Workflow, error) {
 	start, end := newestSuccess(conv)
 	if start < 0 {
-		return Workflow{}, fmt.Errorf("this tab's conversation has no successful run with page actions to save")
+		return Workflow{}, fmt.Errorf("this tab's conversation has no successful run that acted on the page")
 	}
 	c := compiler{refs: map[string]Node{}, params: map[string]bool{}}
 	user := conv[start].Content
@@ -98,14 +98,15 @@ func warnList(ws []string) string {
 }
 
 // newestSuccess finds the newest turn (from its user message to its end)
-// that ended with an answer and not with a done call saying it failed.
+// that acted on the page and ended with an answer, not with a done call
+// saying it failed: a question asked after the run does not hide it.
 func newestSuccess(conv []llm.Message) (int, int) {
 	end := len(conv)
 	for i := len(conv) - 1; i >= 0; i-- {
 		if !turnStart(conv, i) {
 			continue
 		}
-		if succeeded(conv[i+1 : end]) {
+		if succeeded(conv[i+1:end]) && acts(conv[i+1:end]) {
 			return i, end
 		}
 		end = i
@@ -143,6 +144,18 @@ func succeeded(turn []llm.Message) bool {
 	}
 	last := turn[len(turn)-1]
 	return last.Role == llm.RoleAssistant && len(last.ToolCalls) == 0 && strings.TrimSpace(last.Content) != ""
+}
+
+// acts reports whether a turn called a tool that changes the page.
+func acts(turn []llm.Message) bool {
+	for _, m := range turn {
+		for _, call := range m.ToolCalls {
+			if !tools.ReadOnly(call.Name) && call.Name != protocol.ToolDone {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type typed struct{ param, value string }

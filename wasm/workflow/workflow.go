@@ -85,6 +85,9 @@ type Workflow struct {
 	Params    []Param  `json:"params"`
 	Steps     []Step   `json:"steps"`
 	Warnings  []string `json:"warnings,omitempty"`
+	// Imported: read from a file, so its goal is not the user's own words
+	// and authorizes nothing at the action gate.
+	Imported bool `json:"imported,omitempty"`
 }
 
 // Family is the origin/path family of a page URL: scheme, host and port,
@@ -201,6 +204,14 @@ func Parse(raw []byte) (Workflow, error) {
 	return w, w.Validate()
 }
 
+// NoMatch is Resolve's error when no element of the tree has the
+// target's role and name.
+type NoMatch struct{ Target Target }
+
+func (e NoMatch) Error() string {
+	return fmt.Sprintf("no %s %q is on the page", e.Target.Role, e.Target.Name)
+}
+
 // Resolve finds the one element of a fresh tree that matches a saved
 // target by role and accessible name. None or several is an error: a
 // replay never guesses.
@@ -217,7 +228,7 @@ func Resolve(tree string, t Target) (Node, error) {
 	case 1:
 		return found[0], nil
 	case 0:
-		return Node{}, fmt.Errorf("no %s %q is on the page", t.Role, t.Name)
+		return Node{}, NoMatch{t}
 	}
 	return Node{}, fmt.Errorf("%d elements match %s %q, so WebBrain cannot tell which one the workflow means", len(found), t.Role, t.Name)
 }

@@ -129,3 +129,13 @@ func TestParseRejectsUndeclaredParameters(t *testing.T) {
 		t.Error("a step with an undeclared parameter was accepted")
 	}
 }
+
+func TestCompileSkipsAQuestionAskedAfterTheRun(t *testing.T) {
+	run := turn([]llm.ToolCall{call("1", "get_accessibility_tree", nil), call("2", "click_ax", map[string]any{"ref": "ref_6"})},
+		[]string{tree, "Clicked."}, "Signed up.")
+	question := turn([]llm.ToolCall{call("3", "read_page", nil)}, []string{"page text"}, "It says you are signed up.")
+	w, err := Compile(append(run, question...))
+	if err != nil || len(w.Steps) != 1 {
+		t.Fatalf("steps %+v, %v: want the click of the run before the question", w.Steps, err)
+	}
+}
