@@ -11,11 +11,13 @@
 //   {role: "notice" | "error", text, hint?, separator?}
 //   {role: "export", json, masked, ephemeral: true}  never stored
 //   {role: "jobs", ephemeral: true}                  the scheduled jobs (/jobs)
+//   {role: "workflows", tabId, runId?, ephemeral: true} saved workflows (/workflow), or one's run form
 import { el } from "../common/dom.js";
 import { renderMarkdown } from "../common/markdown.js";
 import { renderApproval, renderClarify } from "./cards.js";
 import { renderJobs } from "./jobs.js";
 import { renderPlanReview } from "./plan-card.js";
+import { renderWorkflows } from "./workflows.js";
 
 const ARG_SUMMARY_MAX = 60;
 
@@ -172,6 +174,8 @@ export class Transcript {
         return renderExport(item);
       case "jobs":
         return renderJobs();
+      case "workflows":
+        return renderWorkflows(item);
       default:
         return el("div", { className: item.separator ? "msg notice separator" : "msg notice", text: item.text });
     }

@@ -105,3 +105,5 @@ func TestWatchChecksInABackgroundTab(t *testing.T) { scenario.WatchChecksInABack
 func TestUserSkillIsLoadedInTheNextRun(t *testing.T) {
 	scenario.UserSkillIsLoadedInTheNextRun(t, chrome{})
 }
+
+func TestWorkflowSavedAndReplayed(t *testing.T) { scenario.WorkflowSavedAndReplayed(t, chrome{}) }

@@ -90,3 +90,7 @@ func TestWatchChecksInABackgroundTab(t *testing.T) {
 func TestUserSkillIsLoadedInTheNextRun(t *testing.T) {
 	scenario.UserSkillIsLoadedInTheNextRun(t, firefoxDriver{})
 }
+
+func TestWorkflowSavedAndReplayed(t *testing.T) {
+	scenario.WorkflowSavedAndReplayed(t, firefoxDriver{})
+}

@@ -53,7 +53,9 @@ type Router struct {
 	jobsMu sync.Mutex
 	// skillsMu orders those of the user's skills.
 	skillsMu sync.Mutex
-	dev      devWatch // tabs whose console and network Dev mode records
+	// wfMu orders the read-modify-writes of the saved workflows.
+	wfMu sync.Mutex
+	dev  devWatch // tabs whose console and network Dev mode records
 }
 
 // New returns a Router over the browser platform p.
@@ -88,6 +90,9 @@ type message struct {
 	Keep            bool `json:"keep"`
 	// Skill is skill_save's {id, markdown, enabled}.
 	Skill json.RawMessage `json:"skill"`
+	// Workflow is workflow_import's file; Params workflow_run's values.
+	Workflow json.RawMessage   `json:"workflow"`
+	Params   map[string]string `json:"params"`
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.
@@ -164,6 +169,9 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 	case protocol.ActionHistoryList, protocol.ActionHistoryGet, protocol.ActionHistoryDelete, protocol.ActionHistoryRestore,
 		protocol.ActionConversationExport:
 		return r.historyAction(ctx, m)
+	case protocol.ActionWorkflowsList, protocol.ActionWorkflowSave, protocol.ActionWorkflowRename, protocol.ActionWorkflowDelete,
+		protocol.ActionWorkflowImport, protocol.ActionWorkflowRun:
+		return r.workflowsAction(ctx, m)
 	case protocol.ActionTabClosed:
 		return r.tabClosed(ctx, m)
 	case protocol.ActionDevPatches:

@@ -60,6 +60,8 @@ type run struct {
 	cleared   bool
 
 	trace *trace.Recorder // nil unless "Record traces" is on
+
+	replay *replayJob // a saved workflow's replay: no model runs
 }
 
 func (ru *run) stop() {
@@ -152,6 +154,9 @@ func (r *Router) runGuarded(ru *run) (final string, err error) {
 			err = fmt.Errorf("WebBrain hit an internal error and stopped this run (%v).", p)
 		}
 	}()
+	if ru.replay != nil {
+		return r.replayRun(ru)
+	}
 	return r.runAgent(ru)
 }
 

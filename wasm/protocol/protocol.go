@@ -45,6 +45,13 @@ const (
 	ActionSkillsList        = "skills_list"
 	ActionSkillSave         = "skill_save"
 	ActionSkillDelete       = "skill_delete"
+	// Saved workflows (package workflow).
+	ActionWorkflowsList  = "workflows_list"
+	ActionWorkflowSave   = "workflow_save"
+	ActionWorkflowRename = "workflow_rename"
+	ActionWorkflowDelete = "workflow_delete"
+	ActionWorkflowImport = "workflow_import"
+	ActionWorkflowRun    = "workflow_run"
 	// Chat history and export (package history).
 	ActionHistoryList        = "history_list"
 	ActionHistoryGet         = "history_get"
@@ -155,6 +162,8 @@ const (
 	KeyAgentSteer    = "agentSteer:"       // corrections accepted for the active run
 	KeyUserMemory    = "wb_user_memory_v1" // the user's memory (package memory)
 	KeyScheduledJobs = "wb_scheduled_jobs" // scheduled jobs (package scheduler)
+	// KeySavedWorkflows holds the saved workflows (package workflow).
+	KeySavedWorkflows = "wb_saved_workflows_v1"
 	// Chat history (package history): the list in storage.local, one
 	// record per conversation under the prefix, and per tab in
 	// storage.session the page and modes of the live conversation.
@@ -352,6 +361,7 @@ var (
 		ActionMemoryList, ActionMemoryAdd, ActionMemoryEdit, ActionMemoryForget, ActionMemoryClear, ActionMemoryImport,
 		ActionJobsList, ActionJobUpdate, ActionJobPause, ActionJobResume, ActionJobDelete, ActionWatchStart,
 		ActionSkillsList, ActionSkillSave, ActionSkillDelete,
+		ActionWorkflowsList, ActionWorkflowSave, ActionWorkflowRename, ActionWorkflowDelete, ActionWorkflowImport, ActionWorkflowRun,
 		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
 		ActionDevPatches, ActionDevRevert,
 	}
@@ -363,7 +373,7 @@ var (
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
 	}
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
-	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs,
+	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows,
 		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
