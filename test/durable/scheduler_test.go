@@ -108,9 +108,15 @@ func TestScheduledTaskRunsAfterAWorkerStop(t *testing.T) {
 	if s.clicks() != 1 || js[0].Runs != 1 {
 		t.Fatalf("%d clicks, job %+v", s.clicks(), js[0])
 	}
-	// Nobody watched the run: its end is a system notification.
-	notes := evalIn[map[string]any](t, env.control, `chrome.notifications.getAll()`, chromedp.EvalAwaitPromise)
-	if _, ok := notes["webbrain-job-"+js[0].ID]; !ok {
-		t.Fatalf("notifications %v", notes)
+	// Nobody watched the run: its end is a system notification, shown
+	// just after the job is marked completed.
+	id := "webbrain-job-" + js[0].ID
+	shown := func() bool {
+		return evalIn[bool](t, env.control, fmt.Sprintf(`chrome.notifications.getAll().then(n => %q in n)`, id), chromedp.EvalAwaitPromise)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !shown(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no notification %s", id)
+		}
 	}
 }
