@@ -3,7 +3,6 @@ package workflow
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -22,27 +21,76 @@ type Node struct {
 	Password bool
 }
 
-// nodePattern finds `role "name" [ref_N] attrs` in tree lines and in
-// results that name elements the same way. Refs of frames (fN:ref_M) are
-// not matched: a step inside a frame is not replayable.
-var nodePattern = regexp.MustCompile(`(?m)(?:^|[\s:,(])([a-z][a-z0-9-]*) ("(?:[^"\\\n]|\\.)*") \[(ref_\d+)\]([^\n]*)`)
-
-// Nodes lists the elements text names, in order.
+// Nodes lists the elements text names, in order: the first
+// `role "name" [ref_N] attrs` of each line of a tree or of a result that
+// names elements the same way. Refs of frames (fN:ref_M) are not taken:
+// a step inside a frame is not replayable. Hand-written rather than a
+// regular expression, which would add its package to the module.
 func Nodes(text string) []Node {
 	var out []Node
-	for _, m := range nodePattern.FindAllStringSubmatch(text, -1) {
-		name, err := strconv.Unquote(m[2])
-		if err != nil {
-			continue
+	for _, line := range strings.Split(text, "\n") {
+		for i := range len(line) {
+			if n, ok := nodeAt(line, i); ok {
+				out = append(out, n)
+				break
+			}
 		}
-		out = append(out, Node{Role: m[1], Name: strings.Join(strings.Fields(name), " "), Ref: m[3],
-			Password: strings.Contains(m[4], "type=password")})
 	}
 	return out
 }
 
-// pageLine finds the page a user message or a result reports.
-var pageLine = regexp.MustCompile(`(?m)^URL: (\S+)`)
+// nodeAt reads `role "name" [ref_N] attrs` from line[i:], where i starts
+// the line or follows a space, ':', ',' or '('.
+func nodeAt(line string, i int) (Node, bool) {
+	if i > 0 && !strings.ContainsRune(" \t:,(", rune(line[i-1])) || line[i] < 'a' || line[i] > 'z' {
+		return Node{}, false
+	}
+	j := i
+	for j < len(line) && (line[j] >= 'a' && line[j] <= 'z' || line[j] >= '0' && line[j] <= '9' || line[j] == '-') {
+		j++
+	}
+	if !strings.HasPrefix(line[j:], ` "`) {
+		return Node{}, false
+	}
+	open := j + 1
+	k := open + 1
+	for k < len(line) && line[k] != '"' {
+		if line[k] == '\\' {
+			k++
+		}
+		k++
+	}
+	if k >= len(line) || !strings.HasPrefix(line[k+1:], " [ref_") {
+		return Node{}, false
+	}
+	d := k + 1 + len(" [ref_")
+	e := d
+	for e < len(line) && line[e] >= '0' && line[e] <= '9' {
+		e++
+	}
+	if e == d || e >= len(line) || line[e] != ']' {
+		return Node{}, false
+	}
+	name, err := strconv.Unquote(line[open : k+1])
+	if err != nil {
+		return Node{}, false
+	}
+	return Node{Role: line[i:j], Name: strings.Join(strings.Fields(name), " "), Ref: "ref_" + line[d:e],
+		Password: strings.Contains(line[e+1:], "type=password")}, true
+}
+
+// lastPage is the page the last "URL: " line of text reports, or "".
+func lastPage(text string) string {
+	page := ""
+	for _, line := range strings.Split(text, "\n") {
+		if rest, ok := strings.CutPrefix(line, "URL: "); ok {
+			if f := strings.Fields(rest); len(f) > 0 && strings.HasPrefix(rest, f[0]) {
+				page = f[0]
+			}
+		}
+	}
+	return page
+}
 
 // Compile turns the newest successful turn of a conversation into a
 // workflow (without id, name and times) and the warnings the user sees:
@@ -175,8 +223,8 @@ func (c *compiler) observe(text string) {
 	for _, n := range Nodes(text) {
 		c.refs[n.Ref] = n
 	}
-	if m := pageLine.FindAllStringSubmatch(text, -1); m != nil {
-		c.page = m[len(m)-1][1]
+	if p := lastPage(text); p != "" {
+		c.page = p
 	}
 }
 
@@ -267,12 +315,26 @@ func (c *compiler) declare(n Node) string {
 		name = fmt.Sprintf("%s_%d", base, i)
 	}
 	c.params[name] = true
-	secret := n.Password || secretLabel.MatchString(n.Name)
+	secret := n.Password || secretLabel(n.Name)
 	c.declared = append(c.declared, Param{Name: name, Label: secrets.Mask(n.Name, nil), Secret: secret})
 	return name
 }
 
-var secretLabel = regexp.MustCompile(`(?i)pass(word|code|phrase)|\bpin\b|otp|one-time|secret|token|cvv|cvc|security code|card number`)
+// secretLabel reports whether a field's label names a secret.
+func secretLabel(label string) bool {
+	l := strings.ToLower(label)
+	for _, w := range []string{"password", "passcode", "passphrase", "otp", "one-time", "secret", "token", "cvv", "cvc", "security code", "card number"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	for _, w := range strings.FieldsFunc(l, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if w == "pin" {
+			return true
+		}
+	}
+	return false
+}
 
 func slug(label string) string {
 	var b strings.Builder

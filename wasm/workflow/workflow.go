@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -107,8 +106,6 @@ func Family(raw string) string {
 	return strings.ToLower(u.Scheme+"://"+u.Host) + "/" + strings.Join(segs, "/")
 }
 
-var hexish = regexp.MustCompile(`^[0-9a-fA-F-]{16,}$`)
-
 func idLike(s string) bool {
 	if s == "" {
 		return false
@@ -120,7 +117,7 @@ func idLike(s string) bool {
 			break
 		}
 	}
-	return digits || hexish.MatchString(s)
+	return digits || hexish(s)
 }
 
 // SameFamily reports whether the page at raw belongs to family.
@@ -231,4 +228,17 @@ func Resolve(tree string, t Target) (Node, error) {
 		return Node{}, NoMatch{t}
 	}
 	return Node{}, fmt.Errorf("%d elements match %s %q, so WebBrain cannot tell which one the workflow means", len(found), t.Role, t.Name)
+}
+
+// hexish: 16 or more hex digits and hyphens (ids, uuids).
+func hexish(s string) bool {
+	if len(s) < 16 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F' || r == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -139,3 +139,30 @@ func TestCompileSkipsAQuestionAskedAfterTheRun(t *testing.T) {
 		t.Fatalf("steps %+v, %v: want the click of the run before the question", w.Steps, err)
 	}
 }
+
+func TestNodesReadTreeLinesAndResults(t *testing.T) {
+	text := "heading \"Sign in\" level=1\n" +
+		"  textbox \"Email\" [ref_4] value=\"\"\n" +
+		"  textbox \"Password\" [ref_5] type=password\n" +
+		"Clicked button \"Say \\\"hi\\\"\" [ref_12] \n" +
+		"  button \"In a frame\" [f1:ref_3]\n" +
+		"link \"Home\" [ref_x]\n" +
+		"URL: https://a.example/one\nURL: https://b.example/two extra"
+	got := Nodes(text)
+	want := []Node{{Role: "textbox", Name: "Email", Ref: "ref_4"}, {Role: "textbox", Name: "Password", Ref: "ref_5", Password: true},
+		{Role: "button", Name: `Say "hi"`, Ref: "ref_12"}}
+	if len(got) != len(want) {
+		t.Fatalf("nodes %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("node %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if p := lastPage(text); p != "https://b.example/two" {
+		t.Errorf("last page %q", p)
+	}
+	if !secretLabel("Card PIN") || secretLabel("Spinner speed") || !secretLabel("Your password") {
+		t.Error("secret labels")
+	}
+}
