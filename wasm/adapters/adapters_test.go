@@ -50,6 +50,22 @@ func TestEveryPackagedAdapterMatchesItsOwnSite(t *testing.T) {
 		"https://user:secret@github.com/private?token=1#frag":             "github",
 		"https://WWW.YOUTUBE.COM./results?search_query=x":                 "youtube",
 		"http://en.m.wikipedia.org/wiki/Go_(programming_language)#Syntax": "wikipedia",
+		"https://outlook.office.com/mail/inbox":                           "outlook",
+		"https://calendar.google.com/calendar/u/0/r/week":                 "google-calendar",
+		"https://docs.google.com/document/d/abc/edit":                     "google-docs",
+		"https://docs.google.com/spreadsheets/d/abc/edit#gid=0":           "google-sheets",
+		"https://drive.google.com/drive/my-drive":                         "google-drive",
+		"https://www.notion.so/team/Roadmap-123":                          "notion",
+		"https://gitlab.com/group/project/-/merge_requests/1":             "gitlab",
+		"https://www.ebay.co.uk/itm/123":                                  "ebay",
+		"https://www.etsy.com/listing/123/mug":                            "etsy",
+		"https://www.booking.com/hotel/fr/x.html":                         "booking",
+		"https://www.airbnb.de/rooms/123":                                 "airbnb",
+		"https://www.google.com/maps/place/Paris":                         "google-maps",
+		"https://www.facebook.com/groups/123":                             "facebook",
+		"https://bsky.app/profile/someone.bsky.social":                    "bluesky",
+		"https://app.slack.com/client/T1/C1":                              "slack",
+		"https://acme.atlassian.net/browse/ABC-1":                         "atlassian",
 	}
 	all, _ := Packaged()
 	covered := map[string]bool{}
@@ -75,7 +91,7 @@ func TestMatchRejectsLookalikesAndOtherPages(t *testing.T) {
 		"https://notgithub.com/",
 		"https://gist.github.com/x", // a different site: "github.com" is exact
 		"https://amazon.evil.com/dp/1",
-		"https://www.google.com/maps", // search adapter is only for /search
+		"https://www.google.com/mapsearch", // /maps is the maps adapter's, /search the search adapter's
 		"https://www.google.com/searching",
 		"file:///home/user/github.com",
 		"chrome://settings",
