@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/netaddr"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/scheduler"
 	"github.com/webbrain/webbrain/wasm/settings"
@@ -119,9 +121,13 @@ func (r *Router) fireJob(ctx context.Context, id string) {
 			j.Pause(scheduler.PausedBySettings, now)
 			return jobs, true, nil
 		}
-		if j.IsWatch() {
-			if problem := r.watchTab(ctx, j); problem != "" {
-				j.WatchFinished(scheduler.OutcomeError, "", problem, now)
+		if j.OwnTab() {
+			if problem := r.ownTab(ctx, j); problem != "" {
+				if j.IsWatch() {
+					j.WatchFinished(scheduler.OutcomeError, "", problem, now)
+				} else {
+					j.Finished(scheduler.OutcomeError, problem, now)
+				}
 				return jobs, true, nil
 			}
 		} else if problem := r.jobTabProblem(ctx, *j); problem != "" {
@@ -146,18 +152,19 @@ func (r *Router) fireJob(ctx context.Context, id string) {
 	}
 }
 
-// watchTab makes sure a watch has its background tab on the watched page:
-// a tab that went elsewhere is closed and a fresh one opened, never
-// navigated back. It says why there can be none, or "".
-func (r *Router) watchTab(ctx context.Context, j *scheduler.Job) string {
+// ownTab makes sure a watch, or a task for an address, has its
+// background tab on its page: a tab that went elsewhere is closed and a
+// fresh one opened, never navigated back. It says why there can be none,
+// or "".
+func (r *Router) ownTab(ctx context.Context, j *scheduler.Job) string {
 	if r.p.Windows == nil {
-		return "this browser cannot open the watch's tab"
+		return "this browser cannot open the job's tab"
 	}
 	if j.HelperTab > 0 {
 		if t, err := r.p.Tabs.Get(ctx, j.HelperTab); err == nil && samePage(t.URL, j.Target.URL) {
 			return ""
 		}
-		r.closeWatchTab(j)
+		r.closeOwnTab(j)
 	}
 	anchor := j.Target.TabID
 	if _, err := r.p.Tabs.Get(ctx, anchor); err != nil {
@@ -173,9 +180,9 @@ func (r *Router) watchTab(ctx context.Context, j *scheduler.Job) string {
 	return ""
 }
 
-// closeWatchTab closes a watch's background tab, leaving nothing of it in
+// closeOwnTab closes a job's background tab, leaving nothing of it in
 // the session (or in the chat history).
-func (r *Router) closeWatchTab(j *scheduler.Job) {
+func (r *Router) closeOwnTab(j *scheduler.Job) {
 	if j.HelperTab == 0 || r.p.Windows == nil {
 		return
 	}
@@ -189,7 +196,7 @@ func (r *Router) closeWatchTab(j *scheduler.Job) {
 
 // jobTab is the tab a job's run runs in.
 func jobTab(j scheduler.Job) int {
-	if j.IsWatch() {
+	if j.OwnTab() {
 		return j.HelperTab
 	}
 	return j.Target.TabID
@@ -234,10 +241,7 @@ var errTabBusy = errors.New("the tab is busy")
 func (r *Router) startJobRun(j scheduler.Job, requestID string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	tab := j.Target.TabID
-	if j.IsWatch() {
-		tab = j.HelperTab
-	}
+	tab := jobTab(j)
 	if _, busy := r.runs[tab]; busy {
 		return errTabBusy
 	}
@@ -296,11 +300,14 @@ func (r *Router) jobRunEnded(ru *run) {
 		if jobs[i].IsWatch() {
 			jobs[i].WatchFinished(outcome, ru.j.snapshot().Final, errText, r.p.Clock.Now())
 			if jobs[i].Terminal() {
-				r.closeWatchTab(&jobs[i])
+				r.closeOwnTab(&jobs[i])
 			}
 			return jobs, true, nil
 		}
 		jobs[i].Finished(outcome, errText, r.p.Clock.Now())
+		if jobs[i].Terminal() {
+			r.closeOwnTab(&jobs[i])
+		}
 		return jobs, true, nil
 	})
 	if err != nil {
@@ -415,7 +422,12 @@ func (r *Router) scheduleTool(ru *run) func(ctx context.Context, call llm.ToolCa
 // approveJob asks the user to approve a new task on a card.
 func (r *Router) approveJob(ctx context.Context, ru *run, call llm.ToolCall, j scheduler.Job) (string, error) {
 	when := time.UnixMilli(j.NextRunAt).UTC().Format("2006-01-02 15:04 UTC")
-	details := []guard.Detail{{Label: "Task", Value: j.Title}, {Label: "Prompt", Value: j.Prompt}, {Label: "Mode", Value: j.Mode}, {Label: "First run", Value: when}}
+	where := "This tab"
+	if j.Target.Kind == scheduler.TargetURL {
+		where = "A background tab at " + j.Target.URL
+	}
+	details := []guard.Detail{{Label: "Task", Value: j.Title}, {Label: "Prompt", Value: j.Prompt}, {Label: "Mode", Value: j.Mode},
+		{Label: "Runs in", Value: where}, {Label: "First run", Value: when}}
 	if j.Schedule.Kind == scheduler.Recurring {
 		details = append(details, guard.Detail{Label: "Repeats", Value: fmt.Sprintf("every %d minutes", j.Schedule.IntervalMinutes)})
 	}
@@ -451,6 +463,10 @@ func scheduleSpec(call llm.ToolCall, ru *run, pageURL string) (scheduler.Spec, e
 			RunAt           string `json:"run_at"`
 			IntervalMinutes int    `json:"interval_minutes"`
 		} `json:"schedule"`
+		Target struct {
+			Kind string `json:"kind"`
+			URL  string `json:"url"`
+		} `json:"target"`
 	}
 	if err := json.Unmarshal([]byte(orEmptyJSON(call.Arguments)), &a); err != nil {
 		return scheduler.Spec{}, fmt.Errorf("the arguments are not valid JSON: %v", err)
@@ -463,6 +479,18 @@ func scheduleSpec(call llm.ToolCall, ru *run, pageURL string) (scheduler.Spec, e
 	mode := a.Mode
 	if mode == "" {
 		mode = ru.mode
+	}
+	if a.Target.Kind == scheduler.TargetURL {
+		u, err := url.Parse(strings.TrimSpace(a.Target.URL))
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+			return scheduler.Spec{}, errors.New("target.url must be an absolute http(s) address")
+		}
+		if netaddr.Private(u.Hostname()) != "" && !strings.EqualFold(u.Hostname(), hostOf(pageURL)) {
+			return scheduler.Spec{}, errors.New("a scheduled task cannot open an address on this computer or a local network")
+		}
+		u.Fragment = ""
+		// The task opens its own background tab there, beside this one.
+		target = scheduler.Target{Kind: scheduler.TargetURL, TabID: ru.tabID, URL: u.String()}
 	}
 	return scheduler.Spec{Kind: scheduler.KindTask, Title: a.Title, Prompt: a.Prompt, Mode: mode, Target: target,
 		AfterSeconds: a.Schedule.AfterSeconds, RunAt: a.Schedule.RunAt,
@@ -523,7 +551,7 @@ func (r *Router) jobsAction(ctx context.Context, m message) reply {
 					ru.stop()
 				}
 			}
-			r.closeWatchTab(j)
+			r.closeOwnTab(j)
 			_ = r.p.Alarms.Clear(j.Alarm())
 			jobs = append(jobs[:i], jobs[i+1:]...)
 		}

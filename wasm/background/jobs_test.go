@@ -264,3 +264,35 @@ func TestWatchChecksInItsOwnTabUntilItHappens(t *testing.T) {
 		t.Fatalf("watch tabs open %v, closed %v", page.open, page.closed)
 	}
 }
+
+// A task for an address runs in a background tab of its own, opened at
+// that address, which closes when the task is over; the card says where.
+func TestTaskForAnAddressRunsInItsOwnTab(t *testing.T) {
+	e := newEnv(t, schedulesThenAnswers("schedule_task", map[string]any{
+		"title": "Price check", "prompt": "Read the price of the blue mug", "mode": "ask",
+		"schedule": map[string]any{"kind": "once", "after_seconds": 600},
+		"target":   map[string]any{"kind": "url", "url": "https://shop.example/item#reviews"},
+	}))
+	page := &watchPage{}
+	e.r.p.Tabs, e.r.p.Windows = page, page
+	e.mustOK(act(71, "In ten minutes, read the price of the blue mug on https://shop.example/item"))
+	card := waitCard(t, e, 71)
+	if raw, _ := json.Marshal(card.Approval.Details); !strings.Contains(string(raw), "A background tab at https://shop.example/item") {
+		t.Fatalf("card details %s", raw)
+	}
+	e.mustOK(answerCard(71, "appr_c1", "approve"))
+	e.waitEnd(71)
+	j := storedJobs(t, e)[0]
+	if j.Target.Kind != scheduler.TargetURL || j.Target.URL != "https://shop.example/item" {
+		t.Fatalf("target %+v", j.Target)
+	}
+	e.clock.Advance(10 * time.Minute)
+	e.r.Alarm(context.Background(), j.Alarm())
+	eventually(t, "the task's run", func() bool { return storedJobs(t, e)[0].State == scheduler.StateCompleted })
+	if page.next != 1 || len(page.open) != 0 || len(page.closed) != 1 {
+		t.Fatalf("tabs opened %d, open %v, closed %v", page.next, page.open, page.closed)
+	}
+	if e.r.active(71) != nil {
+		t.Fatal("the user's tab ran the task")
+	}
+}

@@ -125,6 +125,10 @@ func (j Job) Terminal() bool {
 	return j.State == StateCancelled || j.State == StateFailed || j.State == StateCompleted
 }
 
+// OwnTab reports whether the job runs in a background tab of its own (a
+// watch, or a task for an address) rather than the tab it was made in.
+func (j Job) OwnTab() bool { return j.IsWatch() || j.Target.Kind == TargetURL }
+
 // Alarm is the job's alarm name.
 func (j Job) Alarm() string { return AlarmPrefix + j.ID }
 

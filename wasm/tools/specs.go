@@ -343,7 +343,7 @@ var catalog = []tool{
 	{
 		name: protocol.ToolScheduleTask,
 		desc: "Create a task that runs later in this tab, once or repeatedly, only when the user explicitly asks for scheduled or repeated work (\"every morning\", \"in an hour\"). prompt is what the run will do, in the user's words and language. The user approves it on a card. " +
-			"schedule: kind once with after_seconds (0 = now, else at least 60) or run_at; kind recurring with interval_minutes (1 to 525600) and optionally after_seconds or run_at for the first run.",
+			"schedule: kind once with after_seconds (0 = now, else at least 60) or run_at; kind recurring with interval_minutes (1 to 525600) and optionally after_seconds or run_at for the first run. target: this tab (current_tab, the default) or a page the task opens in a background tab of its own (url).",
 		params: `{"type":"object","properties":{` +
 			`"title":{"type":"string"},` +
 			`"prompt":{"type":"string"},` +
@@ -353,7 +353,7 @@ var catalog = []tool{
 			`"after_seconds":{"type":"integer","minimum":0,"maximum":31622400},` +
 			`"run_at":{"type":"string"},` +
 			`"interval_minutes":{"type":"integer","minimum":1,"maximum":525600}},"required":["kind"]},` +
-			`"target":{"type":"object","properties":{"kind":{"type":"string","enum":["current_tab"]}}}},"required":["prompt","schedule"]}`,
+			`"target":{"type":"object","properties":{"kind":{"type":"string","enum":["current_tab","url"]},"url":{"type":"string","description":"for kind url: the page the task opens in a background tab of its own"}}}},"required":["prompt","schedule"]}`,
 		cols: colMid | colFull, runs: inAgent,
 	},
 	{
