@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 )
 
 // WorkflowSavedAndReplayed: the model fills the form's email and submits;
@@ -15,26 +13,7 @@ import (
 // page /workflow --run asks for the email and replays the steps with a
 // new one, without the model, and the page receives it exactly once.
 func WorkflowSavedAndReplayed(t *testing.T, d Driver) {
-	var email, submit string
-	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
-		switch n {
-		case 0:
-			return CallTool("get_accessibility_tree", map[string]any{})
-		case 1:
-			tree := LastToolResult(req)
-			var err error
-			if email, err = FindRef(tree, "textbox", "Email"); err != nil {
-				return ScriptFailed(err)
-			}
-			if submit, err = FindRef(tree, "button", "Sign up"); err != nil {
-				return ScriptFailed(err)
-			}
-			return CallTool("type_ax", map[string]any{"ref": email, "text": "ada@example.com"})
-		case 2:
-			return CallTool("click_ax", map[string]any{"ref": submit})
-		}
-		return Answer("Signed up.")
-	})
+	srv := signUpModel()
 	s := d.Open(t, "form.html", srv, OpenAIChat)
 	s.Send("act", "Fill in ada@example.com as my email and submit the sign-up form.")
 	if got := WaitRunEnd(t, s); got != "done" {
