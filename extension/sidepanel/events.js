@@ -1,8 +1,9 @@
 import { COMPACTED, DECISION, EVENT, MODE, PLAN_DECISION, RESOLVED, ROUTE, STATUS } from "../common/protocol.js";
 
 // applyEvent turns one agent_update event (docs/PROTOCOL.md) of a run into
-// transcript items and returns the run status it implies.
-export function applyEvent(transcript, requestId, ev, describeError) {
+// transcript items and returns the run status it implies. live is false
+// for events replayed from the journal: their timing is not the tool's.
+export function applyEvent(transcript, requestId, ev, describeError, live = false) {
   switch (ev.kind) {
     case EVENT.RUN_STARTED:
       // The panel that sent the message already shows it.
@@ -36,12 +37,21 @@ export function applyEvent(transcript, requestId, ev, describeError) {
       return STATUS.RUNNING;
     }
     case EVENT.TOOL_CALL:
-      transcript.add({ role: "tool", requestId, id: ev.id, name: ev.name, args: ev.args ?? "" });
+      transcript.add({
+        role: "tool",
+        requestId,
+        id: ev.id,
+        name: ev.name,
+        args: ev.args ?? "",
+        ...(live && { startedAt: Date.now() }),
+      });
       return STATUS.RUNNING;
     case EVENT.TOOL_RESULT: {
       const row = transcript.findTool(requestId, ev.id);
       const result = { result: ev.result ?? "", isError: Boolean(ev.isError) };
       if (row) {
+        // Only a call and result both seen live have a duration to show.
+        if (live && row.startedAt) result.ms = Date.now() - row.startedAt;
         Object.assign(row, result);
         transcript.update(row);
       } else {

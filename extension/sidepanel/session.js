@@ -133,7 +133,7 @@ export class TabSession {
     }
     if (seq <= this.runs[id]) return; // already rendered
     if (seq > this.runs[id] + 1 && !draining) return this.resync(msg);
-    this.apply(id, seq, msg.event);
+    this.apply(id, seq, msg.event, true);
     // A run that ended by itself hands the turn to the next queued message.
     if (msg.event?.kind === EVENT.FINAL && id === this.current) this.sendNext();
   }
@@ -143,10 +143,10 @@ export class TabSession {
     this.reconnect();
   }
 
-  apply(id, seq, event) {
+  apply(id, seq, event, live = false) {
     this.runs[id] = seq;
     if (event?.kind === EVENT.STEER_RETURNED) this.requeue(event.corrections ?? []);
-    const status = applyEvent(this.transcript, id, event ?? {}, this.describeError);
+    const status = applyEvent(this.transcript, id, event ?? {}, this.describeError, live);
     if (id !== this.current) return;
     this.onProgress?.(event ?? {});
     this.setStatus(status);

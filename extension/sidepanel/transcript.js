@@ -3,7 +3,7 @@
 // stored in storage.session and rendered again when the panel reopens:
 //   {role: "user", requestId, text, correction?}
 //   {role: "assistant", requestId, text, outcome?}  Markdown; outcome of an Act run
-//   {role: "tool", requestId, id, name, args, result?, isError?}
+//   {role: "tool", requestId, id, name, args, result?, isError?, startedAt?, ms?}  ms: seen live from call to result
 //   {role: "clarify", requestId, id, text, options, answer?, expired?}
 //   {role: "approval", requestId, id, text, approval, answered?, decision?, reason?, expired?}
 //   {role: "plan", requestId, id, text, plan, answered?, decision?, reason?, followed?, expired?, editing?}
@@ -17,6 +17,7 @@ import { renderMarkdown } from "../common/markdown.js";
 import { renderApproval, renderClarify } from "./cards.js";
 import { renderJobs } from "./jobs.js";
 import { renderPlanReview } from "./plan-card.js";
+import { formatDuration, toolGroup, toolIcon, toolSummary } from "./tool-summary.js";
 import { renderWorkflows } from "./workflows.js";
 
 const ARG_SUMMARY_MAX = 60;
@@ -218,25 +219,30 @@ function copyButton(get, label) {
 
 function renderTool(item) {
   const done = item.result !== undefined;
+  const text = done ? forReader(item.result) : undefined;
   const row = el("details", {
     className: ["tool-row", item.isError && "tool-error", !done && "pending"].filter(Boolean).join(" "),
     "data-tool": item.name,
+    "data-group": toolGroup(item.name),
   });
   row.append(
     el(
       "summary",
       {},
-      el("span", { className: "tool-name", text: item.name }),
-      el("span", { className: "tool-args", text: summarizeArgs(item.args) }),
+      toolIcon(item.name),
+      el("span", { className: "tool-summary", text: toolSummary(item.name, item.args, text) }),
+      item.ms !== undefined && el("span", { className: "tool-time", text: formatDuration(item.ms) }),
       el("span", { className: "tool-state", text: !done ? "running…" : item.isError ? "failed" : "done" }),
     ),
     el(
       "div",
       { className: "tool-body" },
+      el("h4", { text: "Tool" }),
+      el("code", { className: "tool-name", text: item.name }),
       el("h4", { text: "Arguments" }),
       el("pre", { className: "tool-args-full", text: prettyJSON(item.args) }),
       el("h4", { text: "Result" }),
-      el("pre", { className: "tool-result", text: done ? forReader(item.result) : "Waiting for the result…" }),
+      el("pre", { className: "tool-result", text: done ? text : "Waiting for the result…" }),
     ),
   );
   return row;
