@@ -184,6 +184,11 @@ export const COMPACTED = Object.freeze({
   OVERFLOW: "overflow",
 });
 
+// final reasons: why a run ended other than with the model's own answer.
+export const FINAL_REASON = Object.freeze({
+  STEP_LIMIT: "step_limit",
+});
+
 // An approval card's category.
 export const CATEGORY = Object.freeze({
   SEND: "send",

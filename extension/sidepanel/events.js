@@ -1,4 +1,4 @@
-import { COMPACTED, DECISION, EVENT, MODE, PLAN_DECISION, RESOLVED, ROUTE, STATUS } from "../common/protocol.js";
+import { COMPACTED, DECISION, EVENT, FINAL_REASON, MODE, PLAN_DECISION, RESOLVED, ROUTE, STATUS } from "../common/protocol.js";
 
 // applyEvent turns one agent_update event (docs/PROTOCOL.md) of a run into
 // transcript items and returns the run status it implies. live is false
@@ -8,7 +8,7 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
     case EVENT.RUN_STARTED:
       // The panel that sent the message already shows it.
       if (!transcript.items.some((i) => i.role === "user" && i.requestId === requestId)) {
-        transcript.add({ role: "user", requestId, text: ev.text ?? "" });
+        transcript.add({ role: "user", requestId, text: ev.text ?? "", mode: ev.mode });
       }
       return STATUS.RUNNING;
     case EVENT.TEXT_DELTA: {
@@ -105,9 +105,13 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
         text: ev.text || (ev.mode === MODE.ASK ? "This request goes on read-only." : "The run changed mode."),
       });
       return STATUS.RUNNING;
-    case EVENT.RUN_MODE:
+    case EVENT.RUN_MODE: {
+      // Retry and Continue keep the mode the run was routed to.
+      const request = transcript.request(requestId);
+      if (request) request.routed = ev.mode;
       transcript.add({ role: "notice", requestId, text: routeNotice(ev) });
       return STATUS.RUNNING;
+    }
     case EVENT.CONTEXT_COMPACTED:
       // History was summarized (or trimmed to fit), not lost: say so inline.
       transcript.add({
@@ -125,17 +129,18 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
     case EVENT.FINAL: {
       const text = ev.text ?? "";
       const outcome = ev.outcome || undefined; // failed or partial get a label
+      const stepLimit = ev.reason === FINAL_REASON.STEP_LIMIT || undefined; // offers Continue
       const msg = transcript.streaming(requestId);
       if (msg && text) {
-        Object.assign(msg, { text, outcome });
+        Object.assign(msg, { text, outcome, stepLimit });
         transcript.update(msg);
       } else if (text) {
-        transcript.add({ role: "assistant", requestId, text, outcome });
+        transcript.add({ role: "assistant", requestId, text, outcome, stepLimit });
       }
       return STATUS.DONE;
     }
     case EVENT.ERROR:
-      transcript.add(describeError(ev.text));
+      transcript.add({ ...describeError(ev.text), requestId });
       return STATUS.ERROR;
     case EVENT.STOPPED:
       transcript.add({ role: "notice", text: "Stopped." });

@@ -12,6 +12,8 @@ const SAVE_DELAY_MS = 200;
 // a background the browser stopped, which then resumes the run.
 const WATCHDOG_MS = 2000;
 const TERMINAL = new Set([STATUS.DONE, STATUS.ERROR, STATUS.STOPPED]);
+// Continue's message: the conversation holds the task and what was done.
+const CONTINUE_TEXT = "Continue the task from where you stopped.";
 
 export class TabSession {
   constructor(tabId, root, { onStatus, onQueue, onProgress, describeError }) {
@@ -36,6 +38,7 @@ export class TabSession {
       onClarifyAnswer: (item, answer) => this.answerClarify(item, answer),
       onApprovalAnswer: (item, decision) => this.answerApproval(item, decision),
       onPlanAnswer: (item, decision, text) => this.answerPlan(item, decision, text),
+      onOffer: (item) => this.followUp(item),
       onChange: () => this.scheduleSave(),
     });
     this.transcript.reset();
@@ -157,6 +160,7 @@ export class TabSession {
     this.status = status;
     if (TERMINAL.has(status)) {
       this.expireQuestions();
+      this.offer(status);
       // After Stop or a failure nothing queued is sent by itself.
       if (status !== STATUS.DONE) for (const item of this.queue) item.paused = true;
       this.saveNow();
@@ -246,15 +250,43 @@ export class TabSession {
     }
   }
 
+  // offer puts Retry on the error that ended the current run, or Continue
+  // on the answer of a run that stopped at the step limit.
+  offer(status) {
+    const last = this.transcript.items.at(-1);
+    if (!last || last.offer || last.requestId !== this.current || !this.transcript.request(this.current)) return;
+    if (status === STATUS.ERROR && last.role === "error") last.offer = "retry";
+    else if (status === STATUS.DONE && last.role === "assistant" && last.stepLimit) last.offer = "continue";
+    else return;
+    this.transcript.update(last);
+  }
+
+  // followUp answers a Retry or Continue button: the same request again, or
+  // a request to go on, in the mode the run had. An automatic run routed to
+  // Act or Dev keeps that mode; one routed to Ask is routed again.
+  followUp(item) {
+    const request = this.transcript.request(item.requestId);
+    if (!request || this.status === STATUS.RUNNING) return;
+    let mode = request.mode ?? MODE.AUTO;
+    if (mode === MODE.AUTO && (request.routed === MODE.ACT || request.routed === MODE.DEV)) mode = request.routed;
+    this.start(item.offer === "retry" ? request.text : CONTINUE_TEXT, mode);
+  }
+
   async start(text, mode) {
     const requestId = crypto.randomUUID();
+    // A new run takes the buttons off the last one.
+    for (const item of this.transcript.items) {
+      if (!item.offer) continue;
+      delete item.offer;
+      this.transcript.update(item);
+    }
     this.runs[requestId] = 0;
     this.current = requestId;
-    this.transcript.add({ role: "user", requestId, text });
+    this.transcript.add({ role: "user", requestId, text, mode });
     this.setStatus(STATUS.RUNNING);
     const reply = await send({ action: ACTION.CHAT_START, text, mode, tabId: this.tabId, requestId });
     if (!reply.ok && this.current === requestId && !this.closed) {
-      this.transcript.add(this.describeError(reply.error));
+      this.transcript.add({ ...this.describeError(reply.error), requestId });
       this.setStatus(STATUS.ERROR);
     }
   }

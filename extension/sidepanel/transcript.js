@@ -1,14 +1,16 @@
 // Transcript keeps the panel's conversation as data items and mirrors them
 // into the #transcript element. Items are plain objects so they can be
 // stored in storage.session and rendered again when the panel reopens:
-//   {role: "user", requestId, text, correction?}
-//   {role: "assistant", requestId, text, outcome?}  Markdown; outcome of an Act run
+//   {role: "user", requestId, text, correction?, mode?, routed?}  mode sent; routed: run_mode's
+//   {role: "assistant", requestId, text, outcome?, stepLimit?, offer?}  Markdown; outcome of an Act run
+//   {role: "error", requestId?, text, hint?, offer?}
+//   offer: "retry" or "continue", a button on the last message of the run that just ended
 //   {role: "tool", requestId, id, name, args, result?, isError?, startedAt?, ms?}  ms: seen live from call to result
 //   {role: "clarify", requestId, id, text, options, answer?, expired?}
 //   {role: "approval", requestId, id, text, approval, answered?, decision?, reason?, expired?}
 //   {role: "plan", requestId, id, text, plan, answered?, decision?, reason?, followed?, expired?, editing?}
 //   {role: "plan-note", requestId, text}            the plan a run follows unreviewed
-//   {role: "notice" | "error", text, hint?, separator?}
+//   {role: "notice", text, separator?}
 //   {role: "export", json, masked, ephemeral: true}  never stored
 //   {role: "jobs", ephemeral: true}                  the scheduled jobs (/jobs)
 //   {role: "workflows", tabId, runId?, ephemeral: true} saved workflows (/workflow), or one's run form
@@ -26,7 +28,7 @@ const ARG_SUMMARY_MAX = 60;
 const OUTCOME_LABEL = { failed: "Not completed", partial: "Partly done" };
 
 export class Transcript {
-  constructor(root, { onClarifyAnswer, onApprovalAnswer, onPlanAnswer, onChange }) {
+  constructor(root, { onClarifyAnswer, onApprovalAnswer, onPlanAnswer, onOffer, onChange }) {
     this.root = root;
     this.items = [];
     this.nodes = new Map();
@@ -35,6 +37,7 @@ export class Transcript {
     this.onClarifyAnswer = onClarifyAnswer;
     this.onApprovalAnswer = onApprovalAnswer;
     this.onPlanAnswer = onPlanAnswer;
+    this.onOffer = onOffer;
     this.onChange = onChange;
   }
 
@@ -110,6 +113,11 @@ export class Transcript {
     return last?.role === "assistant" && last.requestId === requestId ? last : null;
   }
 
+  // request returns the user's message that started the run.
+  request(requestId) {
+    return this.items.find((i) => i.role === "user" && !i.correction && i.requestId === requestId);
+  }
+
   findTool(requestId, id) {
     return this.items.findLast((i) => i.role === "tool" && i.requestId === requestId && i.id === id);
   }
@@ -144,6 +152,7 @@ export class Transcript {
         }
         node.append(renderMarkdown(item.text));
         addCopyButtons(node, item.text);
+        if (item.offer) node.append(this.offerButton(item));
         return node;
       }
       case "tool":
@@ -170,6 +179,7 @@ export class Transcript {
           el("p", { text: item.text }),
           item.hint &&
             el("p", { className: "hint", text: item.hint.text }, item.hint.code && el("code", { text: item.hint.code })),
+          item.offer && this.offerButton(item),
         );
       case "export":
         return renderExport(item);
@@ -181,7 +191,20 @@ export class Transcript {
         return el("div", { className: item.separator ? "msg notice separator" : "msg notice", text: item.text });
     }
   }
+
+  // offerButton is Retry or Continue on the last message of a run.
+  offerButton(item) {
+    const offer = OFFERS[item.offer];
+    const b = el("button", { type: "button", className: `run-offer run-${item.offer}`, title: offer.title, text: offer.text });
+    b.addEventListener("click", () => this.onOffer?.(item));
+    return el("div", { className: "run-actions" }, b);
+  }
 }
+
+const OFFERS = {
+  retry: { text: "Retry", title: "Send the same request again, in the same mode" },
+  continue: { text: "Continue", title: "Go on with the task from where it stopped" },
+};
 
 // addCopyButtons gives an answer a Copy button for its Markdown and each
 // code block one for its text.

@@ -233,6 +233,11 @@ const (
 	CompactedOverflow = "overflow" // the provider rejected the request: emergency trim
 )
 
+// Reasons of final: why a run ended other than with the model's answer.
+const (
+	FinalStepLimit = "step_limit" // the step limit was reached: the answer is the hand-off summary
+)
+
 // Categories of an approval card: what the action does to the world.
 const (
 	CategorySend     = "send"
@@ -386,6 +391,7 @@ var (
 	Reviews       = []string{ReviewStrict, ReviewAlways}
 	PlanDecisions = []string{PlanApprove, PlanEdit, PlanReject, PlanSuperseded}
 	Compacted     = []string{CompactedAuto, CompactedOverflow}
+	FinalReasons  = []string{FinalStepLimit}
 	Categories    = []string{
 		CategorySend, CategoryPublish, CategoryDelete, CategoryPayment, CategoryPurchase, CategoryShare,
 		CategoryAccount, CategorySubmit, CategoryTypeData, CategoryNavigate, CategoryFetch, CategorySchedule,
@@ -417,5 +423,6 @@ var (
 		"MODE": Modes, "TIER": Tiers, "BROWSER": Browsers, "PROVIDER_KIND": Kinds, "DECISION": Decisions,
 		"RESOLVED": Resolved, "COMPACTED": Compacted, "CATEGORY": Categories,
 		"PLANNER": Planners, "PLAN_REVIEW": Reviews, "PLAN_DECISION": PlanDecisions, "ROUTE": Routes,
+		"FINAL_REASON": FinalReasons,
 	}
 )
