@@ -10,6 +10,7 @@ import { HistoryView } from "./history.js";
 import { PatchControl } from "./patches.js";
 import { Welcome } from "./welcome.js";
 import { Progress } from "./progress.js";
+import { applyTheme } from "../common/theme.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -112,6 +113,7 @@ api.tabs.onUpdated?.addListener((tabId, change) => {
 
 function showProvider(next) {
   settings = next;
+  applyTheme(settings?.theme);
   if (!$("welcome").hidden) welcome.check(settings);
   const label = providerLabel(settings);
   els.provider.textContent = label.text;
