@@ -16,8 +16,9 @@ const TERMINAL = new Set([STATUS.DONE, STATUS.ERROR, STATUS.STOPPED]);
 const CONTINUE_TEXT = "Continue the task from where you stopped.";
 
 export class TabSession {
-  constructor(tabId, root, { onStatus, onQueue, onProgress, describeError }) {
+  constructor(tabId, root, { onStatus, onQueue, onProgress, onAnswered, describeError }) {
     this.tabId = tabId;
+    this.onAnswered = onAnswered; // the user answered a card or pressed Retry or Continue
     this.onProgress = onProgress;
     this.queue = []; // {id, text, mode, paused}: follow-ups sent while a run is active
     this.onQueue = onQueue;
@@ -270,6 +271,7 @@ export class TabSession {
     let mode = request.mode ?? MODE.AUTO;
     if (mode === MODE.AUTO && (request.routed === MODE.ACT || request.routed === MODE.DEV)) mode = request.routed;
     this.start(item.offer === "retry" ? request.text : CONTINUE_TEXT, mode);
+    this.onAnswered?.();
   }
 
   async start(text, mode) {
@@ -338,6 +340,7 @@ export class TabSession {
   async answerCard(item, field, value, message) {
     item[field] = value;
     this.transcript.update(item);
+    this.onAnswered?.();
     const reply = await send({ ...message, tabId: this.tabId, requestId: item.requestId, id: item.id });
     if (!reply.ok) {
       delete item[field];

@@ -77,6 +77,8 @@ function bind(tabId) {
     onStatus: setStatus,
     onQueue: (items, running) => queueView.render(items, running),
     onProgress: (event) => progress.event(event),
+    // A keyboard user goes on typing where they write: the composer.
+    onAnswered: () => els.prompt.focus({ preventScroll: true }),
     describeError: (text) => describeError(text, activeProvider(settings)),
   });
   const current = session;
@@ -185,6 +187,12 @@ els.composer.addEventListener("submit", (e) => {
 });
 els.prompt.addEventListener("keydown", (e) => {
   if (modeShortcut(e)) return;
+  // Escape while a run is active is the Stop button.
+  if (e.key === "Escape" && !e.isComposing && session?.status === STATUS.RUNNING) {
+    e.preventDefault();
+    session.abort();
+    return;
+  }
   if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     submit({ steer: e.altKey });

@@ -68,7 +68,8 @@ export class Transcript {
     if (!old) return;
     const node = this.render(item);
     if (old.open) node.open = true;
-    // A keyboard user who answered inside the item stays on it.
+    // A keyboard user on the item (an Edit that opens a box) stays on it;
+    // an answer moves on to the composer (TabSession's onAnswered).
     const hadFocus = old.contains(document.activeElement);
     old.replaceWith(node);
     if (hadFocus) node.focus({ preventScroll: true });
