@@ -153,7 +153,7 @@ export class Transcript {
         }
         node.append(renderMarkdown(item.text));
         addCopyButtons(node, item.text);
-        if (item.offer) node.append(this.offerButton(item));
+        if (item.offer && this.onOffer) node.append(this.offerButton(item));
         return node;
       }
       case "tool":
@@ -180,7 +180,7 @@ export class Transcript {
           el("p", { text: item.text }),
           item.hint &&
             el("p", { className: "hint", text: item.hint.text }, item.hint.code && el("code", { text: item.hint.code })),
-          item.offer && this.offerButton(item),
+          item.offer && this.onOffer && this.offerButton(item),
         );
       case "export":
         return renderExport(item);
@@ -193,11 +193,12 @@ export class Transcript {
     }
   }
 
-  // offerButton is Retry or Continue on the last message of a run.
+  // offerButton is Retry or Continue on the last message of a run; a
+  // read-only transcript (History) has no onOffer and shows none.
   offerButton(item) {
     const offer = OFFERS[item.offer];
     const b = el("button", { type: "button", className: `run-offer run-${item.offer}`, title: offer.title, text: offer.text });
-    b.addEventListener("click", () => this.onOffer?.(item));
+    b.addEventListener("click", () => this.onOffer(item));
     return el("div", { className: "run-actions" }, b);
   }
 }
