@@ -184,6 +184,18 @@ export const COMPACTED = Object.freeze({
   OVERFLOW: "overflow",
 });
 
+// The settings' themes of the panel and settings pages.
+export const THEME = Object.freeze({
+  SYSTEM: "system",
+  LIGHT: "light",
+  DARK: "dark",
+});
+
+// final reasons: why a run ended other than with the model's own answer.
+export const FINAL_REASON = Object.freeze({
+  STEP_LIMIT: "step_limit",
+});
+
 // An approval card's category.
 export const CATEGORY = Object.freeze({
   SEND: "send",

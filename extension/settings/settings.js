@@ -5,7 +5,8 @@
 // nothing, naming the invalid field.
 import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
-import { ACTION, PLAN_REVIEW, PLANNER, PROVIDER_KIND, TIER } from "../common/protocol.js";
+import { ACTION, PLAN_REVIEW, PLANNER, PROVIDER_KIND, THEME, TIER } from "../common/protocol.js";
+import { applyTheme } from "../common/theme.js";
 import { fillProviderForm, readProviderForm, setupProviderForm } from "./provider-form.js";
 
 const $ = (id) => document.getElementById(id);
@@ -44,6 +45,8 @@ async function load() {
   $("experimental-webmcp").checked = settings.experimentalWebMCP === true; // absent means off
   showCaptchaKeyState();
   $("traces").checked = settings.traces === true; // absent means off
+  $("theme").value = settings.theme || THEME.SYSTEM;
+  applyTheme(settings.theme);
   const active = settings.providers.findIndex((p) => p.id === settings.activeProvider);
   if (active >= 0) edit(active);
 }
@@ -273,6 +276,11 @@ $("general-form").addEventListener("submit", (e) => {
     },
     $("max-steps-error"),
   );
+});
+// The theme is saved as soon as it is chosen, so the page shows it at once.
+$("theme").addEventListener("change", async () => {
+  if (await save({ ...settings, theme: $("theme").value }, $("theme-error"))) applyTheme(settings.theme);
+  else $("theme").value = settings.theme || THEME.SYSTEM;
 });
 $("captcha-key-clear").addEventListener("click", () => {
   save({ ...settings, captchaSolverKey: "", captchaSolverKeySet: false }, $("captcha-key-error"));

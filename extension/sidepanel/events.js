@@ -1,13 +1,14 @@
-import { COMPACTED, DECISION, EVENT, MODE, PLAN_DECISION, RESOLVED, ROUTE, STATUS } from "../common/protocol.js";
+import { COMPACTED, DECISION, EVENT, FINAL_REASON, MODE, PLAN_DECISION, RESOLVED, ROUTE, STATUS } from "../common/protocol.js";
 
 // applyEvent turns one agent_update event (docs/PROTOCOL.md) of a run into
-// transcript items and returns the run status it implies.
-export function applyEvent(transcript, requestId, ev, describeError) {
+// transcript items and returns the run status it implies. live is false
+// for events replayed from the journal: their timing is not the tool's.
+export function applyEvent(transcript, requestId, ev, describeError, live = false) {
   switch (ev.kind) {
     case EVENT.RUN_STARTED:
       // The panel that sent the message already shows it.
       if (!transcript.items.some((i) => i.role === "user" && i.requestId === requestId)) {
-        transcript.add({ role: "user", requestId, text: ev.text ?? "" });
+        transcript.add({ role: "user", requestId, text: ev.text ?? "", mode: ev.mode });
       }
       return STATUS.RUNNING;
     case EVENT.TEXT_DELTA: {
@@ -36,12 +37,21 @@ export function applyEvent(transcript, requestId, ev, describeError) {
       return STATUS.RUNNING;
     }
     case EVENT.TOOL_CALL:
-      transcript.add({ role: "tool", requestId, id: ev.id, name: ev.name, args: ev.args ?? "" });
+      transcript.add({
+        role: "tool",
+        requestId,
+        id: ev.id,
+        name: ev.name,
+        args: ev.args ?? "",
+        ...(live && { startedAt: Date.now() }),
+      });
       return STATUS.RUNNING;
     case EVENT.TOOL_RESULT: {
       const row = transcript.findTool(requestId, ev.id);
       const result = { result: ev.result ?? "", isError: Boolean(ev.isError) };
       if (row) {
+        // Only a call and result both seen live have a duration to show.
+        if (live && row.startedAt) result.ms = Date.now() - row.startedAt;
         Object.assign(row, result);
         transcript.update(row);
       } else {
@@ -95,9 +105,13 @@ export function applyEvent(transcript, requestId, ev, describeError) {
         text: ev.text || (ev.mode === MODE.ASK ? "This request goes on read-only." : "The run changed mode."),
       });
       return STATUS.RUNNING;
-    case EVENT.RUN_MODE:
+    case EVENT.RUN_MODE: {
+      // Retry and Continue keep the mode the run was routed to.
+      const request = transcript.request(requestId);
+      if (request) request.routed = ev.mode;
       transcript.add({ role: "notice", requestId, text: routeNotice(ev) });
       return STATUS.RUNNING;
+    }
     case EVENT.CONTEXT_COMPACTED:
       // History was summarized (or trimmed to fit), not lost: say so inline.
       transcript.add({
@@ -115,17 +129,18 @@ export function applyEvent(transcript, requestId, ev, describeError) {
     case EVENT.FINAL: {
       const text = ev.text ?? "";
       const outcome = ev.outcome || undefined; // failed or partial get a label
+      const stepLimit = ev.reason === FINAL_REASON.STEP_LIMIT || undefined; // offers Continue
       const msg = transcript.streaming(requestId);
       if (msg && text) {
-        Object.assign(msg, { text, outcome });
+        Object.assign(msg, { text, outcome, stepLimit });
         transcript.update(msg);
       } else if (text) {
-        transcript.add({ role: "assistant", requestId, text, outcome });
+        transcript.add({ role: "assistant", requestId, text, outcome, stepLimit });
       }
       return STATUS.DONE;
     }
     case EVENT.ERROR:
-      transcript.add(describeError(ev.text));
+      transcript.add({ ...describeError(ev.text), requestId });
       return STATUS.ERROR;
     case EVENT.STOPPED:
       transcript.add({ role: "notice", text: "Stopped." });

@@ -12,10 +12,13 @@ const SAVE_DELAY_MS = 200;
 // a background the browser stopped, which then resumes the run.
 const WATCHDOG_MS = 2000;
 const TERMINAL = new Set([STATUS.DONE, STATUS.ERROR, STATUS.STOPPED]);
+// Continue's message: the conversation holds the task and what was done.
+const CONTINUE_TEXT = "Continue the task from where you stopped.";
 
 export class TabSession {
-  constructor(tabId, root, { onStatus, onQueue, onProgress, describeError }) {
+  constructor(tabId, root, { onStatus, onQueue, onProgress, onAnswered, describeError }) {
     this.tabId = tabId;
+    this.onAnswered = onAnswered; // the user answered a card or pressed Retry or Continue
     this.onProgress = onProgress;
     this.queue = []; // {id, text, mode, paused}: follow-ups sent while a run is active
     this.onQueue = onQueue;
@@ -36,6 +39,7 @@ export class TabSession {
       onClarifyAnswer: (item, answer) => this.answerClarify(item, answer),
       onApprovalAnswer: (item, decision) => this.answerApproval(item, decision),
       onPlanAnswer: (item, decision, text) => this.answerPlan(item, decision, text),
+      onOffer: (item) => this.followUp(item),
       onChange: () => this.scheduleSave(),
     });
     this.transcript.reset();
@@ -133,7 +137,7 @@ export class TabSession {
     }
     if (seq <= this.runs[id]) return; // already rendered
     if (seq > this.runs[id] + 1 && !draining) return this.resync(msg);
-    this.apply(id, seq, msg.event);
+    this.apply(id, seq, msg.event, true);
     // A run that ended by itself hands the turn to the next queued message.
     if (msg.event?.kind === EVENT.FINAL && id === this.current) this.sendNext();
   }
@@ -143,10 +147,10 @@ export class TabSession {
     this.reconnect();
   }
 
-  apply(id, seq, event) {
+  apply(id, seq, event, live = false) {
     this.runs[id] = seq;
     if (event?.kind === EVENT.STEER_RETURNED) this.requeue(event.corrections ?? []);
-    const status = applyEvent(this.transcript, id, event ?? {}, this.describeError);
+    const status = applyEvent(this.transcript, id, event ?? {}, this.describeError, live);
     if (id !== this.current) return;
     this.onProgress?.(event ?? {});
     this.setStatus(status);
@@ -157,6 +161,7 @@ export class TabSession {
     this.status = status;
     if (TERMINAL.has(status)) {
       this.expireQuestions();
+      this.offer(status);
       // After Stop or a failure nothing queued is sent by itself.
       if (status !== STATUS.DONE) for (const item of this.queue) item.paused = true;
       this.saveNow();
@@ -246,15 +251,44 @@ export class TabSession {
     }
   }
 
+  // offer puts Retry on the error that ended the current run, or Continue
+  // on the answer of a run that stopped at the step limit.
+  offer(status) {
+    const last = this.transcript.items.at(-1);
+    if (!last || last.offer || last.requestId !== this.current || !this.transcript.request(this.current)) return;
+    if (status === STATUS.ERROR && last.role === "error") last.offer = "retry";
+    else if (status === STATUS.DONE && last.role === "assistant" && last.stepLimit) last.offer = "continue";
+    else return;
+    this.transcript.update(last);
+  }
+
+  // followUp answers a Retry or Continue button: the same request again, or
+  // a request to go on, in the mode the run had. An automatic run routed to
+  // Act or Dev keeps that mode; one routed to Ask is routed again.
+  followUp(item) {
+    const request = this.transcript.request(item.requestId);
+    if (!request || this.status === STATUS.RUNNING) return;
+    let mode = request.mode ?? MODE.AUTO;
+    if (mode === MODE.AUTO && (request.routed === MODE.ACT || request.routed === MODE.DEV)) mode = request.routed;
+    this.start(item.offer === "retry" ? request.text : CONTINUE_TEXT, mode);
+    this.onAnswered?.();
+  }
+
   async start(text, mode) {
     const requestId = crypto.randomUUID();
+    // A new run takes the buttons off the last one.
+    for (const item of this.transcript.items) {
+      if (!item.offer) continue;
+      delete item.offer;
+      this.transcript.update(item);
+    }
     this.runs[requestId] = 0;
     this.current = requestId;
-    this.transcript.add({ role: "user", requestId, text });
+    this.transcript.add({ role: "user", requestId, text, mode });
     this.setStatus(STATUS.RUNNING);
     const reply = await send({ action: ACTION.CHAT_START, text, mode, tabId: this.tabId, requestId });
     if (!reply.ok && this.current === requestId && !this.closed) {
-      this.transcript.add(this.describeError(reply.error));
+      this.transcript.add({ ...this.describeError(reply.error), requestId });
       this.setStatus(STATUS.ERROR);
     }
   }
@@ -306,6 +340,7 @@ export class TabSession {
   async answerCard(item, field, value, message) {
     item[field] = value;
     this.transcript.update(item);
+    this.onAnswered?.();
     const reply = await send({ ...message, tabId: this.tabId, requestId: item.requestId, id: item.id });
     if (!reply.ok) {
       delete item[field];

@@ -10,6 +10,7 @@ import { HistoryView } from "./history.js";
 import { PatchControl } from "./patches.js";
 import { Welcome } from "./welcome.js";
 import { Progress } from "./progress.js";
+import { applyTheme } from "../common/theme.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -76,6 +77,8 @@ function bind(tabId) {
     onStatus: setStatus,
     onQueue: (items, running) => queueView.render(items, running),
     onProgress: (event) => progress.event(event),
+    // A keyboard user goes on typing where they write: the composer.
+    onAnswered: () => els.prompt.focus({ preventScroll: true }),
     describeError: (text) => describeError(text, activeProvider(settings)),
   });
   const current = session;
@@ -112,6 +115,7 @@ api.tabs.onUpdated?.addListener((tabId, change) => {
 
 function showProvider(next) {
   settings = next;
+  applyTheme(settings?.theme);
   if (!$("welcome").hidden) welcome.check(settings);
   const label = providerLabel(settings);
   els.provider.textContent = label.text;
@@ -183,6 +187,12 @@ els.composer.addEventListener("submit", (e) => {
 });
 els.prompt.addEventListener("keydown", (e) => {
   if (modeShortcut(e)) return;
+  // Escape while a run is active is the Stop button.
+  if (e.key === "Escape" && !e.isComposing && session?.status === STATUS.RUNNING) {
+    e.preventDefault();
+    session.abort();
+    return;
+  }
   if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     submit({ steer: e.altKey });

@@ -1,14 +1,16 @@
 // Transcript keeps the panel's conversation as data items and mirrors them
 // into the #transcript element. Items are plain objects so they can be
 // stored in storage.session and rendered again when the panel reopens:
-//   {role: "user", requestId, text, correction?}
-//   {role: "assistant", requestId, text, outcome?}  Markdown; outcome of an Act run
-//   {role: "tool", requestId, id, name, args, result?, isError?}
+//   {role: "user", requestId, text, correction?, mode?, routed?}  mode sent; routed: run_mode's
+//   {role: "assistant", requestId, text, outcome?, stepLimit?, offer?}  Markdown; outcome of an Act run
+//   {role: "error", requestId?, text, hint?, offer?}
+//   offer: "retry" or "continue", a button on the last message of the run that just ended
+//   {role: "tool", requestId, id, name, args, result?, isError?, startedAt?, ms?}  ms: seen live from call to result
 //   {role: "clarify", requestId, id, text, options, answer?, expired?}
 //   {role: "approval", requestId, id, text, approval, answered?, decision?, reason?, expired?}
 //   {role: "plan", requestId, id, text, plan, answered?, decision?, reason?, followed?, expired?, editing?}
 //   {role: "plan-note", requestId, text}            the plan a run follows unreviewed
-//   {role: "notice" | "error", text, hint?, separator?}
+//   {role: "notice", text, separator?}
 //   {role: "export", json, masked, ephemeral: true}  never stored
 //   {role: "jobs", ephemeral: true}                  the scheduled jobs (/jobs)
 //   {role: "workflows", tabId, runId?, ephemeral: true} saved workflows (/workflow), or one's run form
@@ -17,6 +19,7 @@ import { renderMarkdown } from "../common/markdown.js";
 import { renderApproval, renderClarify } from "./cards.js";
 import { renderJobs } from "./jobs.js";
 import { renderPlanReview } from "./plan-card.js";
+import { formatDuration, toolGroup, toolIcon, toolSummary } from "./tool-summary.js";
 import { renderWorkflows } from "./workflows.js";
 
 const ARG_SUMMARY_MAX = 60;
@@ -25,7 +28,7 @@ const ARG_SUMMARY_MAX = 60;
 const OUTCOME_LABEL = { failed: "Not completed", partial: "Partly done" };
 
 export class Transcript {
-  constructor(root, { onClarifyAnswer, onApprovalAnswer, onPlanAnswer, onChange }) {
+  constructor(root, { onClarifyAnswer, onApprovalAnswer, onPlanAnswer, onOffer, onChange }) {
     this.root = root;
     this.items = [];
     this.nodes = new Map();
@@ -34,6 +37,7 @@ export class Transcript {
     this.onClarifyAnswer = onClarifyAnswer;
     this.onApprovalAnswer = onApprovalAnswer;
     this.onPlanAnswer = onPlanAnswer;
+    this.onOffer = onOffer;
     this.onChange = onChange;
   }
 
@@ -64,7 +68,8 @@ export class Transcript {
     if (!old) return;
     const node = this.render(item);
     if (old.open) node.open = true;
-    // A keyboard user who answered inside the item stays on it.
+    // A keyboard user on the item (an Edit that opens a box) stays on it;
+    // an answer moves on to the composer (TabSession's onAnswered).
     const hadFocus = old.contains(document.activeElement);
     old.replaceWith(node);
     if (hadFocus) node.focus({ preventScroll: true });
@@ -109,6 +114,11 @@ export class Transcript {
     return last?.role === "assistant" && last.requestId === requestId ? last : null;
   }
 
+  // request returns the user's message that started the run.
+  request(requestId) {
+    return this.items.find((i) => i.role === "user" && !i.correction && i.requestId === requestId);
+  }
+
   findTool(requestId, id) {
     return this.items.findLast((i) => i.role === "tool" && i.requestId === requestId && i.id === id);
   }
@@ -143,6 +153,7 @@ export class Transcript {
         }
         node.append(renderMarkdown(item.text));
         addCopyButtons(node, item.text);
+        if (item.offer && this.onOffer) node.append(this.offerButton(item));
         return node;
       }
       case "tool":
@@ -169,6 +180,7 @@ export class Transcript {
           el("p", { text: item.text }),
           item.hint &&
             el("p", { className: "hint", text: item.hint.text }, item.hint.code && el("code", { text: item.hint.code })),
+          item.offer && this.onOffer && this.offerButton(item),
         );
       case "export":
         return renderExport(item);
@@ -180,7 +192,21 @@ export class Transcript {
         return el("div", { className: item.separator ? "msg notice separator" : "msg notice", text: item.text });
     }
   }
+
+  // offerButton is Retry or Continue on the last message of a run; a
+  // read-only transcript (History) has no onOffer and shows none.
+  offerButton(item) {
+    const offer = OFFERS[item.offer];
+    const b = el("button", { type: "button", className: `run-offer run-${item.offer}`, title: offer.title, text: offer.text });
+    b.addEventListener("click", () => this.onOffer(item));
+    return el("div", { className: "run-actions" }, b);
+  }
 }
+
+const OFFERS = {
+  retry: { text: "Retry", title: "Send the same request again, in the same mode" },
+  continue: { text: "Continue", title: "Go on with the task from where it stopped" },
+};
 
 // addCopyButtons gives an answer a Copy button for its Markdown and each
 // code block one for its text.
@@ -218,25 +244,30 @@ function copyButton(get, label) {
 
 function renderTool(item) {
   const done = item.result !== undefined;
+  const text = done ? forReader(item.result) : undefined;
   const row = el("details", {
     className: ["tool-row", item.isError && "tool-error", !done && "pending"].filter(Boolean).join(" "),
     "data-tool": item.name,
+    "data-group": toolGroup(item.name),
   });
   row.append(
     el(
       "summary",
       {},
-      el("span", { className: "tool-name", text: item.name }),
-      el("span", { className: "tool-args", text: summarizeArgs(item.args) }),
+      toolIcon(item.name),
+      el("span", { className: "tool-summary", text: toolSummary(item.name, item.args, text) }),
+      item.ms !== undefined && el("span", { className: "tool-time", text: formatDuration(item.ms) }),
       el("span", { className: "tool-state", text: !done ? "running…" : item.isError ? "failed" : "done" }),
     ),
     el(
       "div",
       { className: "tool-body" },
+      el("h4", { text: "Tool" }),
+      el("code", { className: "tool-name", text: item.name }),
       el("h4", { text: "Arguments" }),
       el("pre", { className: "tool-args-full", text: prettyJSON(item.args) }),
       el("h4", { text: "Result" }),
-      el("pre", { className: "tool-result", text: done ? forReader(item.result) : "Waiting for the result…" }),
+      el("pre", { className: "tool-result", text: done ? text : "Waiting for the result…" }),
     ),
   );
   return row;

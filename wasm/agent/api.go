@@ -26,7 +26,7 @@ type Event struct {
 	Options []string `json:"options,omitempty"` // clarify
 	Step    int      `json:"step,omitempty"`    // step
 	Count   int      `json:"count,omitempty"`   // context_compacted
-	Reason  string   `json:"reason,omitempty"`  // context_compacted; approval_resolved: user, timeout or stopped
+	Reason  string   `json:"reason,omitempty"`  // context_compacted; approval_resolved: user, timeout or stopped; final: step_limit
 	// Approval is the card of an approval event.
 	Approval *guard.Approval `json:"approval,omitempty"`
 	// Decision answers an approval (approval_resolved) or a plan review

@@ -39,7 +39,10 @@ func (r *run) handOff(ctx context.Context) (Outcome, error) {
 		summary = r.stepLimitSummary()
 	}
 	r.conv = append(r.conv, llm.Message{Role: llm.RoleAssistant, Content: summary})
-	return r.finish(summary), nil
+	// The reason lets the panel offer Continue: the task may be unfinished.
+	final := r.cleanAnswer(summary)
+	r.emit(Event{Kind: protocol.EventFinal, Text: final, Outcome: r.status, Reason: protocol.FinalStepLimit})
+	return r.outcome(final), nil
 }
 
 // terminalSummary returns the summary of a valid hand-off answer: exactly

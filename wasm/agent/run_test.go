@@ -206,6 +206,9 @@ func TestStepLimitHandOff(t *testing.T) {
 				}
 			}
 			checkPairs(t, out.Conversation)
+			if f := h.eventsOf(protocol.EventFinal); len(f) != 1 || f[0].Reason != protocol.FinalStepLimit || f[0].Text != out.Final {
+				t.Errorf("final events = %+v, want one with reason %s", f, protocol.FinalStepLimit)
+			}
 		})
 	}
 }

@@ -133,6 +133,13 @@ const (
 	ReviewAlways = "always"
 )
 
+// Themes of the panel and settings pages (settings "theme"); "" is System.
+const (
+	ThemeSystem = "system" // follow the browser's light or dark preference
+	ThemeLight  = "light"
+	ThemeDark   = "dark"
+)
+
 // Decisions on a plan review card (plan_answer) and how plan_resolved
 // says it was decided besides the user: the two-minute timeout approves,
 // Stop rejects, a correction supersedes the card.
@@ -231,6 +238,11 @@ const (
 const (
 	CompactedAuto     = "auto"     // the thresholds were crossed: old messages summarised
 	CompactedOverflow = "overflow" // the provider rejected the request: emergency trim
+)
+
+// Reasons of final: why a run ended other than with the model's answer.
+const (
+	FinalStepLimit = "step_limit" // the step limit was reached: the answer is the hand-off summary
 )
 
 // Categories of an approval card: what the action does to the world.
@@ -386,6 +398,8 @@ var (
 	Reviews       = []string{ReviewStrict, ReviewAlways}
 	PlanDecisions = []string{PlanApprove, PlanEdit, PlanReject, PlanSuperseded}
 	Compacted     = []string{CompactedAuto, CompactedOverflow}
+	FinalReasons  = []string{FinalStepLimit}
+	Themes        = []string{ThemeSystem, ThemeLight, ThemeDark}
 	Categories    = []string{
 		CategorySend, CategoryPublish, CategoryDelete, CategoryPayment, CategoryPurchase, CategoryShare,
 		CategoryAccount, CategorySubmit, CategoryTypeData, CategoryNavigate, CategoryFetch, CategorySchedule,
@@ -417,5 +431,6 @@ var (
 		"MODE": Modes, "TIER": Tiers, "BROWSER": Browsers, "PROVIDER_KIND": Kinds, "DECISION": Decisions,
 		"RESOLVED": Resolved, "COMPACTED": Compacted, "CATEGORY": Categories,
 		"PLANNER": Planners, "PLAN_REVIEW": Reviews, "PLAN_DECISION": PlanDecisions, "ROUTE": Routes,
+		"FINAL_REASON": FinalReasons, "THEME": Themes,
 	}
 )

@@ -89,6 +89,7 @@ var groupOf = map[string][]string{
 	"Compacted": protocol.Compacted, "Category": protocol.Categories, "Tool": protocol.Tools,
 	"Page": protocol.PageEntries, "Planner": protocol.Planners, "Review": protocol.Reviews,
 	"Plan": protocol.PlanDecisions, "Route": protocol.Routes,
+	"Final": protocol.FinalReasons, "Theme": protocol.Themes,
 }
 
 // TestGroupsHoldEveryConstant: every string constant of the package is in

@@ -59,6 +59,9 @@ type Settings struct {
 	// Traces ("Record traces") records each run's privacy-safe trace in
 	// the background's IndexedDB (docs/decisions/traces.md). Absent: false.
 	Traces bool `json:"traces"`
+	// Theme is the panel's and settings page's look: protocol.ThemeSystem
+	// (the browser's preference), ThemeLight or ThemeDark. Absent: System.
+	Theme string `json:"theme"`
 }
 
 // DefaultMaxSteps is the step limit of a first start.

@@ -52,6 +52,8 @@ func TestValidate(t *testing.T) {
 		{"maxSteps 201", func(s *Settings) { s.MaxSteps = 201 }, "maxSteps"},
 		{"maxSteps 1", func(s *Settings) { s.MaxSteps = 1 }, ""},
 		{"maxSteps 200", func(s *Settings) { s.MaxSteps = 200 }, ""},
+		{"dark theme", func(s *Settings) { s.Theme = protocol.ThemeDark }, ""},
+		{"unknown theme", func(s *Settings) { s.Theme = "sepia" }, "theme"},
 		{"https base URL with port", func(s *Settings) { s.Providers[0].BaseURL = "https://127.0.0.1:8080/v1" }, ""},
 		{"http to a remote name", func(s *Settings) { s.Providers[1].BaseURL = "http://x.openai.azure.com" }, "providers[1].baseUrl"},
 		{"http to a public address", func(s *Settings) { s.Providers[0].BaseURL = "http://203.0.113.9:11434/v1" }, "providers[0].baseUrl"},
@@ -141,12 +143,12 @@ func TestLoadCorrupt(t *testing.T) {
 }
 
 func TestDecodeIgnoresUnknownFieldsAndNamesWrongTypes(t *testing.T) {
-	s, err := Decode(json.RawMessage(`{"providers":[{"id":"a","name":"A","kind":"anthropic","baseUrl":"https://api.anthropic.com","tier":"full","color":"red"}],"activeProvider":"a","maxSteps":5,"theme":"dark"}`))
+	s, err := Decode(json.RawMessage(`{"providers":[{"id":"a","name":"A","kind":"anthropic","baseUrl":"https://api.anthropic.com","tier":"full","color":"red"}],"activeProvider":"a","maxSteps":5,"fontSize":14}`))
 	if err != nil || s.Validate() != nil {
 		t.Fatalf("decode: %v / %v", err, s.Validate())
 	}
 	out, _ := json.Marshal(s)
-	if strings.Contains(string(out), "theme") || strings.Contains(string(out), "color") {
+	if strings.Contains(string(out), "fontSize") || strings.Contains(string(out), "color") {
 		t.Fatalf("unknown fields kept: %s", out)
 	}
 

@@ -70,6 +70,9 @@ func (s Settings) validate(prefix string, transport bool) error {
 	if s.PlanReview != "" && !oneOf(s.PlanReview, protocol.Reviews) {
 		return &FieldError{Field: join(prefix, "planReview"), Message: fmt.Sprintf("Unknown plan review setting %q; use one of %s.", s.PlanReview, strings.Join(protocol.Reviews, ", "))}
 	}
+	if s.Theme != "" && !oneOf(s.Theme, protocol.Themes) {
+		return &FieldError{Field: join(prefix, "theme"), Message: fmt.Sprintf("Unknown theme %q; use one of %s.", s.Theme, strings.Join(protocol.Themes, ", "))}
+	}
 	return nil
 }
 
