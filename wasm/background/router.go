@@ -59,7 +59,7 @@ type Router struct {
 	wfMu sync.Mutex
 	// teachMu orders the read-modify-writes of teaching sessions.
 	teachMu sync.Mutex
-	dev  devWatch // tabs whose console and network Dev mode records
+	dev     devWatch // tabs whose console and network Dev mode records
 }
 
 // New returns a Router over the browser platform p.
