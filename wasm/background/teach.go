@@ -186,7 +186,11 @@ func (r *Router) teachStep(ctx context.Context, raw json.RawMessage, sender Send
 		if len(s.Steps) >= workflow.MaxCaptured {
 			return s, errors.New("the recording is full; end it with /teach --end")
 		}
-		s.Steps = append(s.Steps, step)
+		i := len(s.Steps)
+		for i > 0 && step.At > 0 && s.Steps[i-1].At > step.At {
+			i--
+		}
+		s.Steps = append(s.Steps[:i], append([]workflow.Captured{step}, s.Steps[i:]...)...)
 		if step.Kind == workflow.CapClick || step.Kind == workflow.CapSubmit {
 			s.ActedAt = r.p.Clock.Now().UnixMilli()
 		}
@@ -229,7 +233,7 @@ func (r *Router) teachPage(ctx context.Context, tabID int) {
 		if family != s.Family {
 			caused := s.ActedAt > 0 && now-s.ActedAt < navCause.Milliseconds()
 			if !caused && len(s.Steps) < workflow.MaxCaptured {
-				s.Steps = append(s.Steps, workflow.Captured{Kind: workflow.CapNavigate, URL: tab.URL, Family: s.Family})
+				s.Steps = append(s.Steps, workflow.Captured{Kind: workflow.CapNavigate, URL: tab.URL, Family: s.Family, At: float64(now)})
 			}
 			s.Family, s.ActedAt = family, 0
 		}

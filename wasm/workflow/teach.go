@@ -37,13 +37,16 @@ type Captured struct {
 	URL      string `json:"url,omitempty"` // navigate: reduced to origin and path
 	// Family is the page's origin/path family before the action.
 	Family string `json:"family"`
+	// At is when the page saw the action (ms since the epoch): it orders
+	// steps whose reports overtook each other.
+	At float64 `json:"at,omitempty"`
 }
 
 // Sanitize reduces a step from a content script to what may be stored:
 // its URLs to origin/path (family), its name to one masked line. It
 // reports false for a step that cannot be kept.
 func (c Captured) Sanitize() (Captured, bool) {
-	out := Captured{Kind: c.Kind, Role: clip.Line(strings.TrimSpace(c.Role), 40), Password: c.Password, Family: Family(c.Family)}
+	out := Captured{Kind: c.Kind, Role: clip.Line(strings.TrimSpace(c.Role), 40), Password: c.Password, Family: Family(c.Family), At: c.At}
 	out.Name = secrets.Mask(clip.Line(strings.Join(strings.Fields(c.Name), " "), 200), nil)
 	switch c.Kind {
 	case CapNavigate:
