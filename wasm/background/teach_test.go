@@ -2,9 +2,11 @@ package background
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/workflow"
 )
@@ -80,5 +82,57 @@ func TestTeachCancelDropsTheRecording(t *testing.T) {
 	}
 	if list := e.mustOK(map[string]any{"action": "workflows_list"})["workflows"].([]any); len(list) != 0 {
 		t.Fatalf("workflows %v", list)
+	}
+}
+
+// movingTab is a tab whose address the test changes.
+type movingTab struct {
+	fakeTabs
+	url *string
+}
+
+func (m movingTab) Get(_ context.Context, id int) (platform.Tab, error) {
+	return platform.Tab{ID: id, URL: *m.url, Status: "complete"}, nil
+}
+
+func TestTeachFollowsNavigations(t *testing.T) {
+	e := newEnv(t, signsUp()) // a still clock: the click led to the next page
+	e.r.p.Content = &formPage{tree: signupTree}
+	url := "https://example.com/start"
+	e.r.p.Tabs = movingTab{url: &url}
+	recorder := Sender{ID: "ext", URL: url, TabID: 50}
+	e.mustOK(map[string]any{"action": "teach_start", "tabId": 50})
+	// The user goes elsewhere on their own: a navigate step.
+	url = "https://example.com/signup/42?from=home"
+	e.mustOK(map[string]any{"action": "teach_page", "tabId": 50})
+	recorder.URL = url
+	if r := e.sendAs(recorder, map[string]any{"action": "teach_step", "step": map[string]any{"kind": "click", "role": "button", "name": "Join",
+		"family": url}}); r["ok"] != true {
+		t.Fatalf("teach_step: %v", r)
+	}
+	// A page the click led to is not a step of its own.
+	url = "https://example.com/welcome"
+	e.mustOK(map[string]any{"action": "teach_page", "tabId": 50})
+	recorder.URL = url
+	e.sendAs(recorder, map[string]any{"action": "teach_step", "step": map[string]any{"kind": "click", "role": "link", "name": "Home", "family": url}})
+	w := e.mustOK(map[string]any{"action": "teach_end", "tabId": 50})["workflow"].(map[string]any)
+	var got []string
+	for _, s := range w["steps"].([]any) {
+		st := s.(map[string]any)
+		got = append(got, fmt.Sprint(st["action"], " ", st["url"], " ", st["family"]))
+	}
+	want := []string{"navigate https://example.com/signup/42 https://example.com/start", "click <nil> https://example.com/signup/*",
+		"click <nil> https://example.com/welcome"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestTeachClosedTabDropsTheRecording(t *testing.T) {
+	e, _ := formEnv(t)
+	e.mustOK(map[string]any{"action": "teach_start", "tabId": 50})
+	e.mustOK(map[string]any{"action": "tab_closed", "tabId": 50})
+	if st := e.mustOK(map[string]any{"action": "teach_state", "tabId": 50}); st["teaching"] != false {
+		t.Fatalf("a closed tab still records: %v", st)
 	}
 }
