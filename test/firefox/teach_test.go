@@ -51,4 +51,6 @@ func (s *session) UserType(t testing.TB, css, text string) {
 	s.perform(t, map[string]any{"type": "key", "id": "keyboard", "actions": keys})
 }
 
-func TestTeachRecordedAndReplayed(t *testing.T) { scenario.TeachRecordedAndReplayed(t, firefoxDriver{}) }
+func TestTeachRecordedAndReplayed(t *testing.T) {
+	scenario.TeachRecordedAndReplayed(t, firefoxDriver{})
+}
