@@ -7,7 +7,7 @@
 import { fail, isEl, isTextField, lineRole, nameOf } from './core.mjs';
 
 const CONTROL =
-  'a[href],button,input,select,textarea,summary,[role=button],[role=link],[role=menuitem],[role=tab],[role=switch],[role=option],[role=menuitemcheckbox],[role=menuitemradio]';
+  'a[href],button,input,select,textarea,summary,[role=button],[role=link],[role=menuitem],[role=tab],[role=switch],[role=option],[role=menuitemcheckbox],[role=menuitemradio],[role=checkbox],[role=radio]';
 
 let stopRecording = null;
 // Fields the user typed into and has not yet left or submitted.
