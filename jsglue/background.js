@@ -89,7 +89,7 @@ function goReady() {
 }
 
 function senderInfo(sender) {
-  return { id: sender.id ?? "", url: sender.url ?? "", tabId: sender.tab?.id ?? -1 };
+  return { id: sender.id ?? "", url: sender.url ?? "", tabId: sender.tab?.id ?? -1, frameId: sender.frameId ?? -1 };
 }
 
 // callGo hands one message to Go and resolves to its parsed reply.
@@ -124,6 +124,20 @@ api.tabs?.onRemoved.addListener((tabId) => {
   callGo({ action: "tab_closed", tabId }, { id: api.runtime.id, url: api.runtime.getURL("background.js") }).catch((err) =>
     console.warn("webbrain: archiving a closed tab's conversation:", err),
   );
+});
+
+// A tab that records in teacher mode gets the recorder again in each
+// document it loads; other tabs' loads do not wake Go.
+api.tabs?.onUpdated.addListener((tabId, change) => {
+  if (change.status !== "complete") return;
+  const key = `teachSession:${tabId}`;
+  api.storage.session
+    .get(key)
+    .then((got) => {
+      if (!got[key]) return;
+      return callGo({ action: "teach_page", tabId }, { id: api.runtime.id, url: api.runtime.getURL("background.js") });
+    })
+    .catch((err) => console.warn("webbrain: following a recording tab:", err));
 });
 
 // The keepalive alarm only has to wake the worker (waking starts Go); a

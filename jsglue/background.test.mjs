@@ -86,7 +86,7 @@ test("a message that arrives before Go is ready is answered once it is", async (
   assert.deepEqual(plain(await reply), { ok: true, settings: {} });
   assert.deepEqual(seen, {
     msg: { action: "settings_get" },
-    sender: { id: "test", url: "chrome-extension://test/sidepanel/sidepanel.html", tabId: -1 },
+    sender: { id: "test", url: "chrome-extension://test/sidepanel/sidepanel.html", tabId: -1, frameId: -1 },
   });
   assert.ok(ctx.wbStartup.goReady >= ctx.wbStartup.scriptStart);
 });

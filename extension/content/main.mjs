@@ -24,6 +24,7 @@ import { verifyForm } from './verify.mjs';
 import { applyCaptcha, findCaptcha } from './captcha.mjs';
 import { research } from './research.mjs';
 import { DEV } from './dev.mjs';
+import { teach } from './teach.mjs';
 
 const TOOLS = {
   get_accessibility_tree: getTree,
@@ -67,6 +68,7 @@ const INTERNAL = {
   wb_research: research,
   wb_text: pageTextInfo,
   wb_field: fieldNow,
+  wb_teach: teach,
   ...DEV,
 };
 

@@ -8,6 +8,7 @@ import { modeCommand, runCommand } from "./commands.js";
 import { activeProvider, describeError, providerLabel } from "./hints.js";
 import { HistoryView } from "./history.js";
 import { PatchControl } from "./patches.js";
+import { TeachBanner } from "./teach.js";
 import { Welcome } from "./welcome.js";
 import { Progress } from "./progress.js";
 import { applyTheme } from "../common/theme.js";
@@ -27,6 +28,9 @@ const els = {
   queue: $("queue"),
 };
 const patches = new PatchControl($("revert-patches"));
+const teachBanner = new TeachBanner($("teach-banner"), (text, error) =>
+  session?.transcript.add({ role: error ? "error" : "notice", text, ephemeral: true }),
+);
 const progress = new Progress($("progress"));
 const welcome = new Welcome($("welcome"), els.transcript, {
   onPick: (text) => {
@@ -83,6 +87,7 @@ function bind(tabId) {
   });
   const current = session;
   patches.show(tabId);
+  teachBanner.show(tabId);
   showTab(tabId);
   firstBound();
   current.open().then(() => {
@@ -111,6 +116,7 @@ async function showTab(tabId) {
 
 api.tabs.onUpdated?.addListener((tabId, change) => {
   if (session?.tabId === tabId && (change.title || change.url)) showTab(tabId);
+  if (session?.tabId === tabId && change.status === "complete") teachBanner.show(tabId);
 });
 
 function showProvider(next) {

@@ -27,7 +27,7 @@ function notice(ctx, text) {
   ctx.session.transcript.add({ role: "notice", text, ephemeral: true });
 }
 
-function savedText(w, warnings = []) {
+export function savedText(w, warnings = []) {
   const params = w.params.length ? ` Parameters: ${w.params.map((p) => p.label).join(", ")}.` : "";
   const skipped = warnings.length ? `\nLeft out: ${warnings.join("; ")}.` : "";
   return `Saved workflow “${w.name}” (${w.id}) with ${w.steps.length} step${w.steps.length === 1 ? "" : "s"}.${params} Run it with /workflow --run ${w.id}.${skipped}`;

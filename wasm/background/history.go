@@ -77,6 +77,7 @@ func (r *Router) tabClosed(ctx context.Context, m message) reply {
 	if rep := needTab(m); rep != nil {
 		return rep
 	}
+	_ = r.p.Session.Remove(ctx, teachKey(m.TabID)) // a closed tab's recording ends unsaved
 	return r.clearConversation(ctx, m)
 }
 

@@ -22,6 +22,8 @@ type Sender struct {
 	ID    string
 	URL   string
 	TabID int
+	// FrameID is the sending frame of a tab (0: its top document).
+	FrameID int
 }
 
 // fromOwnPage reports whether the message comes from one of WebBrain's own
@@ -55,7 +57,9 @@ type Router struct {
 	skillsMu sync.Mutex
 	// wfMu orders the read-modify-writes of the saved workflows.
 	wfMu sync.Mutex
-	dev  devWatch // tabs whose console and network Dev mode records
+	// teachMu orders the read-modify-writes of teaching sessions.
+	teachMu sync.Mutex
+	dev     devWatch // tabs whose console and network Dev mode records
 }
 
 // New returns a Router over the browser platform p.
@@ -122,6 +126,12 @@ func failf(format string, a ...any) reply {
 // Handle answers one runtime message. The reply is always a JSON object
 // with ok; runs continue after Handle returns.
 func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender) any {
+	var head struct {
+		Action string `json:"action"`
+	}
+	if json.Unmarshal(raw, &head) == nil && head.Action == protocol.ActionTeachStep {
+		return r.teachStep(ctx, raw, sender)
+	}
 	if !sender.fromOwnPage(r.p.Self) {
 		return failf("Only WebBrain's own pages can control WebBrain.")
 	}
@@ -172,6 +182,8 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 	case protocol.ActionWorkflowsList, protocol.ActionWorkflowSave, protocol.ActionWorkflowRename, protocol.ActionWorkflowDelete,
 		protocol.ActionWorkflowImport, protocol.ActionWorkflowRun:
 		return r.workflowsAction(ctx, m)
+	case protocol.ActionTeachStart, protocol.ActionTeachEnd, protocol.ActionTeachCancel, protocol.ActionTeachState, protocol.ActionTeachPage:
+		return r.teachAction(ctx, m)
 	case protocol.ActionTabClosed:
 		return r.tabClosed(ctx, m)
 	case protocol.ActionDevPatches:

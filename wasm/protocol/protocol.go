@@ -52,6 +52,16 @@ const (
 	ActionWorkflowDelete = "workflow_delete"
 	ActionWorkflowImport = "workflow_import"
 	ActionWorkflowRun    = "workflow_run"
+	// Teacher mode (docs/decisions/workflows.md): the panel starts, ends
+	// or cancels a tab's recording and asks for its state; the recorder in
+	// the page reports teach_step, and the background's own tab listener
+	// teach_page after the tab loaded a document.
+	ActionTeachStart  = "teach_start"
+	ActionTeachEnd    = "teach_end"
+	ActionTeachCancel = "teach_cancel"
+	ActionTeachState  = "teach_state"
+	ActionTeachStep   = "teach_step"
+	ActionTeachPage   = "teach_page"
 	// Chat history and export (package history).
 	ActionHistoryList        = "history_list"
 	ActionHistoryGet         = "history_get"
@@ -171,6 +181,8 @@ const (
 	KeyScheduledJobs = "wb_scheduled_jobs" // scheduled jobs (package scheduler)
 	// KeySavedWorkflows holds the saved workflows (package workflow).
 	KeySavedWorkflows = "wb_saved_workflows_v1"
+	// KeyTeach prefixes a tab's teaching session (teacher mode).
+	KeyTeach = "teachSession:"
 	// Chat history (package history): the list in storage.local, one
 	// record per conversation under the prefix, and per tab in
 	// storage.session the page and modes of the live conversation.
@@ -353,6 +365,7 @@ const (
 	PageResearch       = "wb_research"      // ChatGPT's composer and answers, in research escalation's helper tab
 	PageText           = "wb_text"          // the whole page's readable text, for research_url
 	PageField          = "wb_field"         // what a field holds now, for the completion judge's read-back
+	PageTeach          = "wb_teach"         // start teacher mode's recorder in the top document
 	// Dev mode's page halves (wasm/tools/devtools.go, content/dev.mjs).
 	PageDevSource    = "dev_source"    // the live DOM's HTML, in parts
 	PageDevStyles    = "dev_styles"    // an element's computed and matched styles
@@ -374,6 +387,7 @@ var (
 		ActionJobsList, ActionJobUpdate, ActionJobPause, ActionJobResume, ActionJobDelete, ActionWatchStart,
 		ActionSkillsList, ActionSkillSave, ActionSkillDelete,
 		ActionWorkflowsList, ActionWorkflowSave, ActionWorkflowRename, ActionWorkflowDelete, ActionWorkflowImport, ActionWorkflowRun,
+		ActionTeachStart, ActionTeachEnd, ActionTeachCancel, ActionTeachState, ActionTeachStep, ActionTeachPage,
 		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
 		ActionDevPatches, ActionDevRevert,
 	}
@@ -385,7 +399,7 @@ var (
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
 	}
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
-	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows,
+	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows, KeyTeach,
 		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
@@ -422,7 +436,7 @@ var (
 	PageEntries = []string{
 		PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish,
 		PageResource, PagePutFile, PageFrames, PageFrameBox, PageViewport, PageCaptcha, PageCaptchaApply,
-		PageResearch, PageText, PageField,
+		PageResearch, PageText, PageField, PageTeach,
 		PageDevSource, PageDevStyles, PageDevPatch, PageDevUnpatch, PageDevHighlight, PageDevEval, PageDevMark,
 	}
 

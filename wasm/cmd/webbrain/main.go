@@ -18,6 +18,7 @@ type sender struct {
 	ID    string `json:"id"`
 	URL   string `json:"url"`
 	TabID int    `json:"tabId"`
+	Frame int    `json:"frameId"`
 }
 
 func main() {
@@ -33,6 +34,6 @@ func main() {
 		if err := json.Unmarshal(from, &s); err != nil {
 			return map[string]any{"ok": false, "error": "unreadable message sender"}
 		}
-		return router.Handle(ctx, msg, background.Sender{ID: s.ID, URL: s.URL, TabID: s.TabID})
+		return router.Handle(ctx, msg, background.Sender{ID: s.ID, URL: s.URL, TabID: s.TabID, FrameID: s.Frame})
 	})
 }
