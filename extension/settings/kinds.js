@@ -8,7 +8,8 @@ export const KIND_DEFAULTS = {
   [PROVIDER_KIND.AZURE]: "https://<resource>.openai.azure.com",
 };
 
-// Every preset except Anthropic speaks the OpenAI chat-completions format.
+// Presets of the providers people use most: all but Anthropic, Azure and the
+// Responses preset speak the OpenAI chat-completions format (the kind).
 export const PRESETS = [
   { name: "OpenAI", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://api.openai.com/v1" },
   { name: "Anthropic", kind: PROVIDER_KIND.ANTHROPIC, baseUrl: "https://api.anthropic.com" },
@@ -25,6 +26,25 @@ export const PRESETS = [
     kind: PROVIDER_KIND.OPENAI_CHAT,
     baseUrl: "https://generativelanguage.googleapis.com/v1beta/openai",
   },
+  { name: "OpenAI (Responses API)", kind: PROVIDER_KIND.OPENAI_RESPONSES, baseUrl: "https://api.openai.com/v1" },
+  { name: "Azure OpenAI", kind: PROVIDER_KIND.AZURE, baseUrl: "https://<resource>.openai.azure.com" },
+  { name: "Together AI", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://api.together.xyz/v1" },
+  { name: "Fireworks AI", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://api.fireworks.ai/inference/v1" },
+  { name: "Perplexity", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://api.perplexity.ai" },
+  { name: "Cerebras", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://api.cerebras.ai/v1" },
+  { name: "DeepInfra", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://api.deepinfra.com/v1/openai" },
+  { name: "NVIDIA NIM", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://integrate.api.nvidia.com/v1" },
+  { name: "Hugging Face (router)", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://router.huggingface.co/v1" },
+  { name: "Moonshot (Kimi)", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://api.moonshot.ai/v1" },
+  {
+    name: "Alibaba Qwen (DashScope)",
+    kind: PROVIDER_KIND.OPENAI_CHAT,
+    baseUrl: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
+  },
+  { name: "Zhipu GLM", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "https://open.bigmodel.cn/api/paas/v4" },
+  { name: "vLLM (local)", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "http://127.0.0.1:8000/v1" },
+  { name: "Jan (local)", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "http://127.0.0.1:1337/v1" },
+  { name: "LocalAI (local)", kind: PROVIDER_KIND.OPENAI_CHAT, baseUrl: "http://127.0.0.1:8080/v1" },
 ];
 
 const KNOWN_URLS = new Set([...Object.values(KIND_DEFAULTS), ...PRESETS.map((p) => p.baseUrl)]);
