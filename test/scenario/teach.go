@@ -74,29 +74,7 @@ func TeachRecordedAndReplayed(t *testing.T, d Driver) {
 		t.Fatalf("stored workflow %s, want 3 steps and one parameter named email, no value", raw)
 	}
 
-	// A fresh page: nothing submitted yet.
-	if err := s.Eval(Extension, fmt.Sprintf(`%s.tabs.reload(%d).then(() => true)`, extAPI, s.TabID()), nil); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var fresh bool
-		err := s.Eval(Page, `document.readyState === 'complete' && Array.isArray(window.__record) && window.__record.length === 0`, &fresh)
-		if err == nil && fresh {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the page did not load again (%v)", err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-
-	s.Send("act", "/workflow --run "+saved[0].ID)
-	WaitFor(t, s, "the run form", 10*time.Second, `!!document.querySelector('.workflow-run-form input[name="email"]')`)
-	if err := s.Eval(Panel, `(() => { document.querySelector('.workflow-run-form input[name="email"]').value = 'bob@example.com'; return true; })()`, nil); err != nil {
-		t.Fatal(err)
-	}
-	s.Click(`.workflow-run-form button[type="submit"]`)
+	replayOnFreshPage(t, s, saved[0].ID, "bob@example.com")
 	// The user showed the submit but asked for nothing in words: the
 	// replay's submit waits for their approval, once.
 	approve := `.approval-card.pending button[data-decision="approve"]`

@@ -41,7 +41,25 @@ func WorkflowSavedAndReplayed(t *testing.T, d Driver) {
 	}
 	requests := len(srv.Requests())
 
-	// A fresh page: nothing submitted yet.
+	replayOnFreshPage(t, s, saved[0].ID, "bob@example.com")
+	WaitFor(t, s, "the replay's end", RunTimeout,
+		`[...document.querySelectorAll('#transcript .msg.assistant, #transcript .msg.error')].some((n) => /Workflow “Newsletter”/.test(n.innerText))`)
+	const want = `{"email":"bob@example.com","country":"","subscribe":false,"message":""}`
+	if got := PageRecord(t, s); len(got) != 1 || got[0] != want {
+		t.Fatalf("the page received %q, want exactly one submit of %s (panel: %s)", got, want, Text(t, s, "#transcript"))
+	}
+	if got := Text(t, s, "#transcript"); strings.Contains(got, "bob@example.com") || !strings.Contains(got, "ran all 2 steps") {
+		t.Errorf("the transcript shows the value or not the replay's end: %s", Clip(got, 2000))
+	}
+	if n := len(srv.Requests()); n != requests {
+		t.Errorf("the replay asked the model %d times; a clean replay needs none", n-requests)
+	}
+}
+
+// replayOnFreshPage reloads the fixture (its record empty again) and runs
+// the saved workflow id with email as its one parameter.
+func replayOnFreshPage(t *testing.T, s Session, id, email string) {
+	t.Helper()
 	if err := s.Eval(Extension, fmt.Sprintf(`%s.tabs.reload(%d).then(() => true)`, extAPI, s.TabID()), nil); err != nil {
 		t.Fatal(err)
 	}
@@ -57,23 +75,11 @@ func WorkflowSavedAndReplayed(t *testing.T, d Driver) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-
-	s.Send("act", "/workflow --run "+saved[0].ID)
+	s.Send("act", "/workflow --run "+id)
 	WaitFor(t, s, "the run form", 10*time.Second, `!!document.querySelector('.workflow-run-form input[name="email"]')`)
-	if err := s.Eval(Panel, `(() => { document.querySelector('.workflow-run-form input[name="email"]').value = 'bob@example.com'; return true; })()`, nil); err != nil {
+	set := fmt.Sprintf(`(() => { document.querySelector('.workflow-run-form input[name="email"]').value = %q; return true; })()`, email)
+	if err := s.Eval(Panel, set, nil); err != nil {
 		t.Fatal(err)
 	}
 	s.Click(`.workflow-run-form button[type="submit"]`)
-	WaitFor(t, s, "the replay's end", RunTimeout,
-		`[...document.querySelectorAll('#transcript .msg.assistant, #transcript .msg.error')].some((n) => /Workflow “Newsletter”/.test(n.innerText))`)
-	const want = `{"email":"bob@example.com","country":"","subscribe":false,"message":""}`
-	if got := PageRecord(t, s); len(got) != 1 || got[0] != want {
-		t.Fatalf("the page received %q, want exactly one submit of %s (panel: %s)", got, want, Text(t, s, "#transcript"))
-	}
-	if got := Text(t, s, "#transcript"); strings.Contains(got, "bob@example.com") || !strings.Contains(got, "ran all 2 steps") {
-		t.Errorf("the transcript shows the value or not the replay's end: %s", Clip(got, 2000))
-	}
-	if n := len(srv.Requests()); n != requests {
-		t.Errorf("the replay asked the model %d times; a clean replay needs none", n-requests)
-	}
 }

@@ -215,20 +215,10 @@ func (r *Router) jobTabProblem(ctx context.Context, j scheduler.Job) string {
 	if err != nil {
 		return "its tab was closed"
 	}
-	if want := guard.SiteOf(hostOf(j.Target.URL)); want != "" && guard.SiteOf(hostOf(tab.URL)) != want {
+	if want := guard.SiteOf(guard.HostOf(j.Target.URL)); want != "" && guard.SiteOf(guard.HostOf(tab.URL)) != want {
 		return "its tab left " + want
 	}
 	return ""
-}
-
-func hostOf(raw string) string {
-	rest, ok := strings.CutPrefix(raw, "https://")
-	if !ok {
-		rest, _ = strings.CutPrefix(raw, "http://")
-	}
-	host, _, _ := strings.Cut(rest, "/")
-	host, _, _ = strings.Cut(host, ":")
-	return strings.ToLower(host)
 }
 
 // errTabBusy: a run is active in the job's tab.
@@ -434,7 +424,7 @@ func (r *Router) approveJob(ctx context.Context, ru *run, call llm.ToolCall, j s
 	d, err := ru.appr.Approve(ctx, guard.Approval{
 		ID: "appr_" + call.ID, Tool: call.Name, Category: protocol.CategorySchedule,
 		Text: "Schedule a task that runs later in this tab with your authority: “" + j.Title + "”.",
-		Site: hostOf(j.Target.URL), URL: j.Target.URL, Details: details,
+		Site: guard.HostOf(j.Target.URL), URL: j.Target.URL, Details: details,
 		Reasons: []string{"A scheduled task runs without you watching, so WebBrain asks before creating one."},
 		Choices: []string{string(guard.Approve), string(guard.Decline)},
 	})
@@ -485,7 +475,7 @@ func scheduleSpec(call llm.ToolCall, ru *run, pageURL string) (scheduler.Spec, e
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 			return scheduler.Spec{}, errors.New("target.url must be an absolute http(s) address")
 		}
-		if netaddr.Private(u.Hostname()) != "" && !strings.EqualFold(u.Hostname(), hostOf(pageURL)) {
+		if netaddr.Private(u.Hostname()) != "" && !strings.EqualFold(u.Hostname(), guard.HostOf(pageURL)) {
 			return scheduler.Spec{}, errors.New("a scheduled task cannot open an address on this computer or a local network")
 		}
 		u.Fragment = ""
@@ -558,7 +548,7 @@ func (r *Router) jobsAction(ctx context.Context, m message) reply {
 		return jobs, true, nil
 	})
 	if err != nil {
-		return memoryError(err)
+		return sentenceError(err)
 	}
 	if armed != nil {
 		r.arm(*armed)
@@ -612,7 +602,7 @@ func (r *Router) watchStart(ctx context.Context, m message) reply {
 	}
 	j, err := scheduler.NewWatch(m.Text, tab.URL, m.TabID, time.Duration(m.IntervalSeconds)*time.Second, m.Keep, r.p.Clock.Now())
 	if err != nil {
-		return memoryError(err)
+		return sentenceError(err)
 	}
 	if _, err := r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
 		return append(jobs, j), true, nil

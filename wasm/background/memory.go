@@ -31,7 +31,7 @@ func (r *Router) memoryAction(ctx context.Context, m message) reply {
 	case protocol.ActionMemoryAdd:
 		rec, err := s.Add(m.Text, m.Kind, memory.SourceUser, 1, now)
 		if err != nil {
-			return memoryError(err)
+			return sentenceError(err)
 		}
 		changed = rec
 		// Adding on purpose turns memory on, as the user plainly wants it.
@@ -41,19 +41,19 @@ func (r *Router) memoryAction(ctx context.Context, m message) reply {
 	case protocol.ActionMemoryEdit:
 		rec, err := s.Edit(m.ID, m.Text, m.Kind, now)
 		if err != nil {
-			return memoryError(err)
+			return sentenceError(err)
 		}
 		changed = rec
 	case protocol.ActionMemoryForget:
 		if err := s.Forget(m.ID); err != nil {
-			return memoryError(err)
+			return sentenceError(err)
 		}
 	case protocol.ActionMemoryClear:
 		s.Records = nil
 	case protocol.ActionMemoryImport:
 		n, err := importMemory(&s, m.Memory, now)
 		if err != nil {
-			return memoryError(err)
+			return sentenceError(err)
 		}
 		changed = n
 	}
@@ -162,9 +162,9 @@ func (r *Router) keepLearned(ctx context.Context, found []memory.Candidate) {
 	_ = memory.Save(ctx, r.p.Local, s, now)
 }
 
-// memoryError is an error of memory or jobs as the panel shows it: a
-// sentence.
-func memoryError(err error) reply {
+// sentenceError is a Go error (lowercase, no stop) as the panel shows it:
+// a sentence. Memory, jobs, watches and skills report through it.
+func sentenceError(err error) reply {
 	msg := []rune(err.Error())
 	msg[0] = unicode.ToUpper(msg[0])
 	return failf("%s.", string(msg))

@@ -38,12 +38,12 @@ func (r *Router) skillsAction(ctx context.Context, m message) reply {
 			return failf("The skill to save is missing or not an object.")
 		}
 		if user, _, err = skills.Put(user, s); err != nil {
-			return memoryError(err)
+			return sentenceError(err)
 		}
 	case protocol.ActionSkillDelete:
 		i := slices.IndexFunc(user, func(s skills.Stored) bool { return s.ID == m.ID })
 		if i < 0 {
-			return memoryError(errors.New("there is no skill of yours with this id"))
+			return sentenceError(errors.New("there is no skill of yours with this id"))
 		}
 		user = slices.Delete(user, i, i+1)
 	}

@@ -95,7 +95,7 @@ func (r *Router) teachAction(ctx context.Context, m message) reply {
 		return s, nil
 	})
 	if err != nil {
-		return memoryError(err)
+		return sentenceError(err)
 	}
 	if m.Action == protocol.ActionTeachCancel {
 		r.stopRecorder(ctx, m.TabID)
@@ -122,7 +122,7 @@ func (r *Router) teachStart(ctx context.Context, tabID int) reply {
 		return &teachSession{StartedAt: r.p.Clock.Now().UnixMilli(), Family: family, Steps: []workflow.Captured{}}, nil
 	})
 	if err != nil {
-		return memoryError(err)
+		return sentenceError(err)
 	}
 	if err := r.startRecorder(ctx, tabID); err != nil {
 		_ = r.withTeach(ctx, tabID, func(*teachSession) (*teachSession, error) { return nil, nil })
@@ -197,7 +197,7 @@ func (r *Router) teachStep(ctx context.Context, raw json.RawMessage, sender Send
 		return s, nil
 	})
 	if err != nil {
-		return memoryError(err)
+		return sentenceError(err)
 	}
 	return okReply()
 }
@@ -255,11 +255,11 @@ func (r *Router) teachEnd(ctx context.Context, m message) reply {
 		return s, nil
 	})
 	if err != nil {
-		return memoryError(err)
+		return sentenceError(err)
 	}
 	w, err := workflow.CompileCapture(session)
 	if err != nil {
-		return memoryError(err)
+		return sentenceError(err)
 	}
 	w.Name = clip.Line(strings.TrimSpace(m.Title), workflow.MaxName)
 	if w.Name == "" {
@@ -277,7 +277,7 @@ func (r *Router) teachEnd(ctx context.Context, m message) reply {
 		return append([]workflow.Workflow{w}, list...), true, nil
 	})
 	if err != nil {
-		return memoryError(err)
+		return sentenceError(err)
 	}
 	_ = r.withTeach(ctx, m.TabID, func(*teachSession) (*teachSession, error) { return nil, nil })
 	r.stopRecorder(ctx, m.TabID)

@@ -117,7 +117,7 @@ func (r *Router) workflowsAction(ctx context.Context, m message) reply {
 		return list, true, nil
 	})
 	if err != nil {
-		return memoryError(err)
+		return sentenceError(err)
 	}
 	if list == nil {
 		list = []workflow.Workflow{}
@@ -167,7 +167,7 @@ func (r *Router) workflowRun(ctx context.Context, m message) reply {
 	}
 	list, err := r.withWorkflows(ctx, func(list []workflow.Workflow) ([]workflow.Workflow, bool, error) { return list, false, nil })
 	if err != nil {
-		return memoryError(err)
+		return sentenceError(err)
 	}
 	i := findWorkflow(list, m.ID)
 	if i < 0 {

@@ -34,7 +34,7 @@ func (g *Gate) checkTyping(ctx context.Context, tool string, args map[string]any
 	text := typedText(args)
 	if found := g.secretsNotFromUser(text); len(found) > 0 {
 		p, _ := g.probe(ctx, tool, args, false)
-		site := hostOf(p.PageURL)
+		site := HostOf(p.PageURL)
 		var details []Detail
 		if f := firstNonEmpty(p.Name, p.Placeholder, p.AriaLabel); f != "" {
 			details = append(details, Detail{"Field", f})
@@ -125,7 +125,7 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 // on, with the values (recipients, amounts, accounts, item) they gave.
 func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c Classification) (*ask, string) {
 	auth := g.cfg.Authority
-	site := hostOf(p.PageURL)
+	site := HostOf(p.PageURL)
 	item := itemName(p)
 	itemOK := item == "" || !needsItemMatch(c.Category) || auth.SharesWord(item) ||
 		auth.SaysPhrase(firstNonEmpty(p.Name, p.Text, p.Value))
@@ -144,7 +144,7 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 		reasons = append(reasons, "This happens on "+orUnknown(site)+", not on the site you started on or named.")
 	}
 	if g.crossSite(p.FormAction, p.PageURL) {
-		reasons = append(reasons, "The form sends its data to another site, "+hostOf(p.FormAction)+".")
+		reasons = append(reasons, "The form sends its data to another site, "+HostOf(p.FormAction)+".")
 	}
 	details := []Detail{{"Action", c.Caption}}
 	for _, v := range c.Values {
@@ -316,6 +316,6 @@ func submitsForm(p Probe) bool {
 // crossSite reports whether dest is on another site than page, one the
 // user did not name.
 func (g *Gate) crossSite(dest, page string) bool {
-	d := hostOf(dest)
-	return d != "" && SiteOf(d) != SiteOf(hostOf(page)) && !g.cfg.Authority.NamedSite(d)
+	d := HostOf(dest)
+	return d != "" && SiteOf(d) != SiteOf(HostOf(page)) && !g.cfg.Authority.NamedSite(d)
 }

@@ -35,7 +35,7 @@ func NewAuthority(words []string, startURL string) *Authority {
 		tokens:    map[string]bool{},
 		hosts:     map[string]bool{},
 		sites:     map[string]bool{},
-		start:     SiteOf(hostOf(startURL)),
+		start:     SiteOf(HostOf(startURL)),
 		requested: Requested(all),
 	}
 	a.compact = strings.ToUpper(strings.Map(dropSpace, all))
@@ -213,7 +213,8 @@ func isDotted(host string) bool {
 	return true
 }
 
-func hostOf(raw string) string {
+// HostOf is the lowercased host of a URL, "" when it has none.
+func HostOf(raw string) string {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
 		return ""
@@ -229,7 +230,7 @@ func HostsIn(text string) []string {
 	}) {
 		f = strings.TrimRight(f, ".:")
 		if strings.Contains(f, "://") {
-			if h := hostOf(f); h != "" {
+			if h := HostOf(f); h != "" {
 				out = append(out, h)
 			}
 			continue

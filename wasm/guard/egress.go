@@ -41,9 +41,9 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 
 	shown := false // a link the page visibly shows, on a site the run works on
 	if linkClick {
-		shown = g.isVisited(SiteOf(hostOf(pageURL))) && (working || auth.SharesWord(caption+" "+urlWords(u)))
+		shown = g.isVisited(SiteOf(HostOf(pageURL))) && (working || auth.SharesWord(caption+" "+urlWords(u)))
 	} else if !working && g.cfg.Prober != nil {
-		if cur, links, err := g.cfg.Prober.Links(ctx); err == nil && g.isVisited(SiteOf(hostOf(cur))) {
+		if cur, links, err := g.cfg.Prober.Links(ctx); err == nil && g.isVisited(SiteOf(HostOf(cur))) {
 			pageURL = cur
 			shown = containsURL(links, u) && auth.SharesWord(urlWords(u))
 		}
@@ -83,7 +83,7 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 		text = "Open " + host + " in a new tab"
 	}
 	if pageURL != "" && linkClick {
-		text += " (a link on " + hostOf(pageURL) + ")"
+		text += " (a link on " + HostOf(pageURL) + ")"
 	}
 	details := append([]Detail{{"Address", clipURL(u)}}, data...)
 	visit := u.String()

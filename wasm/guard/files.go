@@ -92,7 +92,7 @@ func (g *Gate) checkDownload(ctx context.Context, tool string, args map[string]a
 		text = fmt.Sprintf("Download %d files, from %s", len(hosts), strings.Join(unique(hosts), ", "))
 	}
 	if pageURL != "" {
-		text += " (shown on " + hostOf(pageURL) + ")"
+		text += " (shown on " + HostOf(pageURL) + ")"
 	}
 	return &ask{
 		approval: Approval{Text: text + ".", Category: protocol.CategoryDownload, Site: hosts[0], URL: maskSecrets(shown[0]), Details: details, Reasons: reasons},
@@ -113,7 +113,7 @@ func (g *Gate) checkUpload(ctx context.Context, tool string, args map[string]any
 	if err != nil {
 		return nil, err.Error()
 	}
-	site := hostOf(p.PageURL)
+	site := HostOf(p.PageURL)
 	field := firstNonEmpty(p.Name, p.AriaLabel, p.Title, p.Text, "a file field")
 	id := fmt.Sprint(args["downloadId"])
 	return &ask{

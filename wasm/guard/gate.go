@@ -191,7 +191,7 @@ func (g *Gate) Observe(result string) {
 
 // Visit records that the tab is on pageURL after an allowed action.
 func (g *Gate) Visit(pageURL string) {
-	if s := SiteOf(hostOf(pageURL)); s != "" {
+	if s := SiteOf(HostOf(pageURL)); s != "" {
 		g.mu.Lock()
 		g.visited[s] = true
 		g.mu.Unlock()

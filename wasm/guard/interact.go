@@ -68,7 +68,7 @@ func (g *Gate) checkCaptcha(ctx context.Context) (*ask, string) {
 		return nil, ""
 	}
 	page := g.pageURL(ctx)
-	site := hostOf(page)
+	site := HostOf(page)
 	return &ask{
 		approval: Approval{
 			Text:     "Send the CAPTCHA on " + orUnknown(site) + " to your CAPTCHA solver service and fill in its answer.",
@@ -87,7 +87,7 @@ func (g *Gate) checkCaptcha(ctx context.Context) (*ask, string) {
 // card names the origin of the frame that registered the tool.
 func (g *Gate) checkWebMCP(ctx context.Context, args map[string]any, pf Preflight) (*ask, string) {
 	page := g.pageURL(ctx)
-	site := firstNonEmpty(hostOf(pf.Site), hostOf(page))
+	site := firstNonEmpty(HostOf(pf.Site), HostOf(page))
 	id, _ := args["toolId"].(string)
 	input, _ := json.Marshal(args["input"])
 	if args["input"] == nil {

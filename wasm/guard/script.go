@@ -68,7 +68,7 @@ func (g *Gate) checkScript(ctx context.Context, args map[string]any) (*ask, stri
 	if g.cfg.Prober != nil {
 		pageURL, _, _ = g.cfg.Prober.Links(ctx)
 	}
-	site := hostOf(pageURL)
+	site := HostOf(pageURL)
 	var reasons []string
 	if !asksForScript(g.cfg.Authority.Request()) {
 		reasons = append(reasons, "Your request did not ask to run script or change the page.")
