@@ -12,6 +12,7 @@ import { TeachBanner } from "./teach.js";
 import { Welcome } from "./welcome.js";
 import { Progress } from "./progress.js";
 import { applyTheme } from "../common/theme.js";
+import { keepWarm } from "./warm.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -274,6 +275,7 @@ async function start() {
 
 setStatus("idle");
 start();
+keepWarm();
 // Every listener is attached: what a test (or a person) does from now on
 // reaches the panel's code, not the bare HTML.
 document.body.dataset.ready = "true";

@@ -190,6 +190,8 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.devPatches(ctx, m)
 	case protocol.ActionDevRevert:
 		return r.devRevert(ctx, m)
+	case protocol.ActionKeepWarm:
+		return okReply()
 	case "":
 		return failf("The message has no action.")
 	}

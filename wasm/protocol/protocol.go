@@ -75,6 +75,9 @@ const (
 	// reverts one of them (patchId) or all.
 	ActionDevPatches = "dev_patches"
 	ActionDevRevert  = "dev_revert"
+	// ActionKeepWarm is the open panel's keep-warm ping: an event that
+	// keeps Chrome from stopping the worker while the user is at the panel.
+	ActionKeepWarm = "keep_warm"
 )
 
 // MessageAgentUpdate is the type of the background's broadcast of one run
@@ -389,7 +392,7 @@ var (
 		ActionWorkflowsList, ActionWorkflowSave, ActionWorkflowRename, ActionWorkflowDelete, ActionWorkflowImport, ActionWorkflowRun,
 		ActionTeachStart, ActionTeachEnd, ActionTeachCancel, ActionTeachState, ActionTeachStep, ActionTeachPage,
 		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
-		ActionDevPatches, ActionDevRevert,
+		ActionDevPatches, ActionDevRevert, ActionKeepWarm,
 	}
 	Messages = []string{MessageAgentUpdate}
 	Events   = []string{
