@@ -13,6 +13,7 @@ import { Welcome } from "./welcome.js";
 import { Progress } from "./progress.js";
 import { applyTheme } from "../common/theme.js";
 import { keepWarm } from "./warm.js";
+import { ReadingScroll } from "./reading.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -33,6 +34,7 @@ const teachBanner = new TeachBanner($("teach-banner"), (text, error) =>
   session?.transcript.add({ role: error ? "error" : "notice", text, ephemeral: true }),
 );
 const progress = new Progress($("progress"));
+const reading = new ReadingScroll(els.transcript, $("jump"));
 const welcome = new Welcome($("welcome"), els.transcript, {
   onPick: (text) => {
     els.prompt.value = text;
@@ -61,6 +63,7 @@ api.runtime.onMessage.addListener((msg) => {
 
 function setStatus(status) {
   els.transcript.dataset.runStatus = status;
+  reading.refresh();
   progress.status(status);
   els.transcript.setAttribute("aria-busy", String(status === STATUS.RUNNING));
   els.stop.disabled = status !== STATUS.RUNNING;
@@ -85,6 +88,7 @@ function bind(tabId) {
     // A keyboard user goes on typing where they write: the composer.
     onAnswered: () => els.prompt.focus({ preventScroll: true }),
     describeError: (text) => describeError(text, activeProvider(settings)),
+    reader: reading,
   });
   const current = session;
   patches.show(tabId);
