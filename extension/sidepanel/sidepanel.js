@@ -14,6 +14,7 @@ import { Progress } from "./progress.js";
 import { applyTheme } from "../common/theme.js";
 import { keepWarm } from "./warm.js";
 import { ReadingScroll } from "./reading.js";
+import { SlashMenu } from "./complete.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -35,6 +36,7 @@ const teachBanner = new TeachBanner($("teach-banner"), (text, error) =>
 );
 const progress = new Progress($("progress"));
 const reading = new ReadingScroll(els.transcript, $("jump"));
+const slashMenu = new SlashMenu($("slash-menu"), els.prompt);
 const welcome = new Welcome($("welcome"), els.transcript, {
   onPick: (text) => {
     els.prompt.value = text;
@@ -152,6 +154,7 @@ async function submit({ steer = false } = {}) {
   const chosen = modeCommand(text);
   if (text.startsWith("/") && !chosen) {
     els.prompt.value = "";
+    slashMenu.close();
     runCommand(text, { session, pickFile, onImported: loadProvider, onCleared: () => (els.mode.value = MODE.AUTO) });
     return;
   }
@@ -197,7 +200,7 @@ els.composer.addEventListener("submit", (e) => {
   submit();
 });
 els.prompt.addEventListener("keydown", (e) => {
-  if (modeShortcut(e)) return;
+  if (slashMenu.keydown(e) || modeShortcut(e)) return;
   // Escape while a run is active is the Stop button.
   if (e.key === "Escape" && !e.isComposing && session?.status === STATUS.RUNNING) {
     e.preventDefault();
