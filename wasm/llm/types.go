@@ -53,10 +53,20 @@ type ToolSpec struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
-// Usage counts tokens as the provider reported them.
+// Usage counts tokens as the provider reported them. InputTokens is the
+// whole prompt, cached parts included (they fill the context window all
+// the same); the cache fields say how much of it the provider billed
+// differently.
 type Usage struct {
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
+	// CachedInputTokens of the input were read from the provider's prompt
+	// cache (OpenAI cached_tokens, Anthropic cache_read_input_tokens,
+	// DeepSeek prompt_cache_hit_tokens).
+	CachedInputTokens int `json:"cached_input_tokens,omitempty"`
+	// CacheWriteTokens of the input were written to the cache (Anthropic
+	// cache_creation_input_tokens).
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 }
 
 // Finish reasons, normalised across wire formats.
