@@ -8,6 +8,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"unicode/utf8"
 )
 
 // Roles of a Message.
@@ -107,4 +108,17 @@ type Provider interface {
 	Chat(ctx context.Context, req Request) (Result, error)
 	// Test checks that the endpoint answers and the model exists.
 	Test(ctx context.Context) (model string, err error)
+}
+
+// ConversationChars is the text size of msgs in characters: contents,
+// and the names and arguments of tool calls.
+func ConversationChars(msgs []Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += utf8.RuneCountInString(m.Content)
+		for _, c := range m.ToolCalls {
+			n += utf8.RuneCountInString(c.Name) + utf8.RuneCountInString(c.Arguments)
+		}
+	}
+	return n
 }
