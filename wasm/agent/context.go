@@ -29,7 +29,6 @@ func needsCompaction(conv []llm.Message, lastInputTokens, contextWindow int) boo
 	return contextWindow > 0 && float64(lastInputTokens) >= compactRatio*float64(contextWindow)
 }
 
-
 // split finds what a reduction to the last keep messages drops: the
 // messages between the first user message (the original task) and start,
 // where the kept tail begins. The tail never starts with a tool result, so
