@@ -27,15 +27,13 @@ type Price struct {
 	Output float64 `json:"out"`
 }
 
-// Valid reports whether every price is a finite number, not negative.
+// Valid reports whether every price is a valid amount.
 func (p Price) Valid() bool {
-	for _, v := range []float64{p.Input, p.Cached, p.Write, p.Output} {
-		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
+	return ValidAmount(p.Input) && ValidAmount(p.Cached) && ValidAmount(p.Write) && ValidAmount(p.Output)
 }
+
+// ValidAmount reports whether v is a finite amount, not negative.
+func ValidAmount(v float64) bool { return v >= 0 && !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // Where a price came from.
 const (
