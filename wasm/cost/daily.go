@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
 // DailyKey is the storage.local key of the per-day totals.
-const DailyKey = "wb_usage_daily_v1"
+const DailyKey = protocol.KeyUsageDaily
 
 // KeepDays is how many days the totals keep, today included.
 const KeepDays = 90
