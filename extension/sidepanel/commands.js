@@ -3,10 +3,11 @@ import { send } from "../common/api.js";
 import { ACTION, MODE } from "../common/protocol.js";
 import { exportMarkdown, exportTraces } from "./history.js";
 import { teachCommand } from "./teach.js";
+import { usageCommand } from "./usage.js";
 import { workflowCommand } from "./workflows.js";
 
 const USAGE =
-  "Commands: /ask, /act, /dev or /auto before a message (its mode), /clear, /export, /export --traces, /export --config, /import <json>, /import --file, /memory, /memory --add <text>, /memory --forget <id>, /jobs, /watch [--keep] [--every <seconds>] <what to watch for>, /workflow, /workflow --save [name], /workflow --run <id>, /teach --start, /teach --end [name], /teach --cancel";
+  "Commands: /ask, /act, /dev or /auto before a message (its mode), /clear, /export, /export --traces, /export --config, /import <json>, /import --file, /memory, /memory --add <text>, /memory --forget <id>, /jobs, /watch [--keep] [--every <seconds>] <what to watch for>, /workflow, /workflow --save [name], /workflow --run <id>, /teach --start, /teach --end [name], /teach --cancel, /usage";
 
 const MODE_COMMANDS = { "/ask": MODE.ASK, "/act": MODE.ACT, "/dev": MODE.DEV, "/auto": MODE.AUTO };
 
@@ -46,6 +47,8 @@ export function runCommand(text, ctx) {
       return workflowCommand(arg, ctx);
     case "/teach":
       return teachCommand(arg, ctx);
+    case "/usage":
+      return usageCommand(ctx);
     default:
       return notice(ctx, `Unknown command ${name}. ${USAGE}`);
   }

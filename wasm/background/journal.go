@@ -31,6 +31,9 @@ type Entry struct {
 	// allowance or allowance_resolved event.
 	Usage     *cost.Call     `json:"usage,omitempty"`
 	Allowance *AllowanceCard `json:"allowance,omitempty"`
+	// Total is the run's usage with this call: a panel shows it whatever
+	// events it has seen.
+	Total *RunUsage `json:"total,omitempty"`
 }
 
 // Journal is the runUi:<tabId> snapshot a reopened panel replays.
@@ -104,6 +107,11 @@ func (j *journal) add(ev Entry) {
 	s := &j.state
 	s.Seq++
 	ev.Seq = s.Seq
+	if ev.Kind == protocol.EventUsage && ev.Usage != nil {
+		s.Usage.Add(*ev.Usage)
+		total := s.Usage
+		ev.Total = &total
+	}
 	s.Events = append(s.Events, ev)
 	if n := len(s.Events) - journalEvents; n > 0 {
 		s.Events = s.Events[n:]
@@ -121,10 +129,6 @@ func (j *journal) add(ev Entry) {
 		s.Status = protocol.StatusStopped
 	case protocol.EventModeChanged, protocol.EventRunMode:
 		s.Mode = ev.Mode
-	case protocol.EventUsage:
-		if ev.Usage != nil {
-			s.Usage.Add(*ev.Usage)
-		}
 	case protocol.EventAllowanceResolved:
 		if a := ev.Allowance; a != nil && a.Scope == cost.ScopeRun && ev.Decision == protocol.AllowanceRaise {
 			s.Usage.RaisedUSD += a.RaiseUSD
