@@ -1,6 +1,9 @@
 package cost
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Scopes of an allowance.
 const (
@@ -67,8 +70,9 @@ func (l Limit) Message() string {
 	return fmt.Sprintf("%s is %s and %s has been spent.", what, USD(l.LimitUSD), USD(l.SpentUSD))
 }
 
-// USD writes an amount for people: cents for a dollar or more, more
-// digits below a dollar so small calls do not all read $0.00.
+// USD writes an amount for people: cents for a dollar or more, a tenth
+// of a cent more below a dollar (unless it is whole cents) and five
+// decimals below a cent, so small calls do not all read $0.00.
 func USD(v float64) string {
 	switch {
 	case v == 0:
@@ -76,7 +80,8 @@ func USD(v float64) string {
 	case v >= 1:
 		return fmt.Sprintf("$%.2f", v)
 	case v >= 0.01:
-		return fmt.Sprintf("$%.3f", v)
+		s := fmt.Sprintf("$%.3f", v)
+		return strings.TrimSuffix(s, "0")
 	}
 	return fmt.Sprintf("$%.5f", v)
 }

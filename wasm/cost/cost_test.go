@@ -107,7 +107,7 @@ func TestCostMath(t *testing.T) {
 	if tl.Calls != 2 || tl.InputTokens != 20000 || tl.OutputTokens != 2000 || !near(tl.CostUSD, want) || tl.UnpricedCalls != 1 {
 		t.Fatalf("tally %+v", tl)
 	}
-	for v, s := range map[float64]string{0: "$0", 1.5: "$1.50", 0.0421: "$0.042", 0.000123: "$0.00012"} {
+	for v, s := range map[float64]string{0: "$0", 1.5: "$1.50", 0.0421: "$0.042", 0.2: "$0.20", 0.000123: "$0.00012"} {
 		if USD(v) != s {
 			t.Errorf("USD(%v) = %s want %s", v, USD(v), s)
 		}
