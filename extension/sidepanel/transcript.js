@@ -151,7 +151,13 @@ export class Transcript {
 
   render(item) {
     const node = this.renderItem(item);
-    if (item.usage && item.role !== "user") node.append(runUsage(item.usage));
+    if (item.usage && item.role !== "user") {
+      // Under the run's text, above its Copy button.
+      const line = runUsage(item.usage);
+      const actions = node.querySelector(":scope > .answer-actions");
+      if (actions) actions.before(line);
+      else node.append(line);
+    }
     return node;
   }
 

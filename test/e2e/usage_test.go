@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,7 +145,7 @@ func TestUsageAndCostAllowance(t *testing.T) {
 		}
 		return withUsage(scenario.Answer("Pier 9, first weekend of June."), llm.Usage{InputTokens: 2000, OutputTokens: 20})
 	})
-	s2 := openSession(t, "article.html", srv2, scenario.OpenAIChat)
+	s2 := openSessionAt(t, env.fixtures.URL+"/article.html?test=allowance", srv2, scenario.OpenAIChat)
 	spent, _ := todaySpent(t, s2)
 	setCost(t, s2, spent+0.20)
 	s2.send("ask", "When do the lanterns float?")
@@ -170,7 +171,8 @@ func TestUsageAndCostAllowance(t *testing.T) {
 	if n := len(srv2.Requests()); n != 2 {
 		t.Fatalf("%d model requests, want 2", n)
 	}
-	if out := s2.text(".allowance-card .approval-outcome"); !strings.HasPrefix(out, "Raised by $0.20") {
+	// The card offers the allowance again: today's is now twice it.
+	if out, want := s2.text(".allowance-card .approval-outcome"), fmt.Sprintf("Raised by $%.2f", math.Ceil((spent+0.20)*100)/100); !strings.HasPrefix(out, want) {
 		t.Fatalf("card outcome %q", out)
 	}
 	if answer := s2.text(".msg.assistant"); !strings.Contains(answer, "Pier 9, first weekend of June.") {
