@@ -1,14 +1,11 @@
 import { COMPACTED, DECISION, EVENT, FINAL_REASON, MODE, PLAN_DECISION, RESOLVED, ROUTE, STATUS } from "../common/protocol.js";
 
 // endRun puts the run's token usage (its last usage event's totals, kept
-// on the request) under the item that ends it, and returns that item.
+// on the request) under the item that ends it and shows that item again.
 function endRun(transcript, requestId, item) {
   const usage = transcript.request(requestId)?.usage;
-  if (item && usage) {
-    item.usage = usage;
-    transcript.update(item);
-  }
-  return item;
+  if (usage) item.usage = usage;
+  transcript.update(item);
 }
 
 // applyEvent turns one agent_update event (docs/PROTOCOL.md) of a run into
