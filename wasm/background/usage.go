@@ -113,6 +113,11 @@ func (m *meter) admit(ctx context.Context, req llm.Request) error {
 		if !over {
 			return nil
 		}
+		if m.ru.j.terminal() {
+			// The learner after the run: nobody waits on a card, and the
+			// spec skips it silently when the allowance is spent.
+			return errAllowanceSpent
+		}
 		if err := m.ru.allow.wait(ctx, m.r, m.ru, allowanceCard(l, est, m.allow), day.Date); err != nil {
 			return err
 		}
@@ -173,7 +178,10 @@ func (b *allowanceBox) wait(ctx context.Context, r *Router, ru *run, card Allowa
 	}
 }
 
-var errAllowanceStop = errors.New("Stopped at the cost allowance.")
+var (
+	errAllowanceStop  = errors.New("Stopped at the cost allowance.")
+	errAllowanceSpent = errors.New("The cost allowance is spent.")
+)
 
 func decisionError(d string) error {
 	if d == protocol.AllowanceRaise {

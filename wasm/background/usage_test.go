@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/webbrain/webbrain/wasm/cost"
 	"github.com/webbrain/webbrain/wasm/llm"
@@ -210,5 +211,37 @@ func TestRunAllowancePauseSurvivesARestartAndStops(t *testing.T) {
 	}
 	if cards != 1 {
 		t.Fatalf("%d cards, want the same one after the restart: %v", cards, kinds(j.Events))
+	}
+}
+
+// The memory learner runs after the run has ended: at the allowance it is
+// skipped, with no card on a finished run; below it, it asks the model.
+func TestLearnerAfterTheRunIsSkippedAtTheAllowance(t *testing.T) {
+	for _, spent := range []bool{false, true} {
+		out := 100
+		if spent {
+			out = 200000 // $2, past the $1 allowance
+		}
+		u := llm.Usage{InputTokens: 1000, OutputTokens: out}
+		e := newEnv(t, llmtest.NewTurns(llmtest.Turn{Text: "Noted.", Usage: &u}))
+		e.priced(1, 0)
+		s, _ := settings.Load(context.Background(), e.local)
+		s.MemoryAutoLearn = true
+		settings.Save(context.Background(), e.local, s)
+		e.mustOK(askReq(9, "r9", "I always want answers in German"))
+		if j := e.waitEnd(9); j.Status != protocol.StatusDone {
+			t.Fatalf("journal %+v", j)
+		}
+		if !spent {
+			eventually(t, "the learner's request", func() bool { return len(e.srv.MemoryRequests()) == 1 })
+			continue
+		}
+		time.Sleep(300 * time.Millisecond) // the learner's goroutine had its chance
+		if n := len(e.srv.MemoryRequests()); n != 0 {
+			t.Fatalf("the learner asked the model %d times past the allowance", n)
+		}
+		if j, _ := storedJournal(t, e.session, 9); j.Events[len(j.Events)-1].Kind != protocol.EventFinal {
+			t.Fatalf("events after the end: %v", kinds(j.Events))
+		}
 	}
 }
