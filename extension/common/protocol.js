@@ -56,6 +56,8 @@ export const ACTION = Object.freeze({
   DEV_PATCHES: "dev_patches",
   DEV_REVERT: "dev_revert",
   KEEP_WARM: "keep_warm",
+  USAGE_GET: "usage_get",
+  ALLOWANCE_ANSWER: "allowance_answer",
 });
 
 // The type of the background's broadcasts.
@@ -88,6 +90,9 @@ export const EVENT = Object.freeze({
   CORRECTION_APPLIED: "correction_applied",
   STEER_RETURNED: "steer_returned",
   RESUMED: "resumed",
+  USAGE: "usage",
+  ALLOWANCE: "allowance",
+  ALLOWANCE_RESOLVED: "allowance_resolved",
 });
 
 // A run journal's status. The panel adds "idle" (no run) of its own.
@@ -116,6 +121,7 @@ export const STORAGE = Object.freeze({
   CHAT_META: "chatMeta:",
   DEV_PATCHES: "devPatches:",
   CUSTOM_SKILLS: "customSkills",
+  USAGE_DAILY: "wb_usage_daily_v1",
 });
 
 export const MODE = Object.freeze({
@@ -223,6 +229,12 @@ export const CATEGORY = Object.freeze({
   CAPTCHA: "captcha",
   WEBMCP: "webmcp",
   RESEARCH: "research",
+});
+
+// allowance_answer's decisions on a cost allowance card.
+export const ALLOWANCE_DECISION = Object.freeze({
+  RAISE: "raise",
+  STOP: "stop",
 });
 
 // tabKey is the storage.session key of a STORAGE prefix for a tab.

@@ -7,6 +7,7 @@ import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { ACTION, PLAN_REVIEW, PLANNER, PROVIDER_KIND, THEME, TIER } from "../common/protocol.js";
 import { applyTheme } from "../common/theme.js";
+import { fillCost, readCost } from "./cost.js";
 import { fillProviderForm, readProviderForm, setupProviderForm } from "./provider-form.js";
 
 const $ = (id) => document.getElementById(id);
@@ -47,6 +48,7 @@ async function load() {
   $("traces").checked = settings.traces === true; // absent means off
   $("theme").value = settings.theme || THEME.SYSTEM;
   applyTheme(settings.theme);
+  fillCost(settings);
   const active = settings.providers.findIndex((p) => p.id === settings.activeProvider);
   if (active >= 0) edit(active);
 }
@@ -222,6 +224,8 @@ function fieldElement(path) {
   if (parts[0] === "maxSteps") return $("max-steps-error");
   if (parts[0] === "captchaSolverKey") return $("captcha-key-error");
   if (parts[0] === "activeProvider") return $("provider-list-error");
+  if (parts[0] === "dailyAllowanceUsd") return $("daily-allowance-error");
+  if (parts[0] === "runAllowanceUsd") return $("run-allowance-error");
   const inForm = parts[0] === "providers" && Number(parts[1]) === editing?.index;
   return inForm && PROVIDER_FIELDS.includes(parts[2]) ? $(`p-${parts[2]}-error`) : null;
 }
@@ -281,6 +285,13 @@ $("general-form").addEventListener("submit", (e) => {
 $("theme").addEventListener("change", async () => {
   if (await save({ ...settings, theme: $("theme").value }, $("theme-error"))) applyTheme(settings.theme);
   else $("theme").value = settings.theme || THEME.SYSTEM;
+});
+$("cost-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  clearErrors();
+  const cost = readCost();
+  if (cost.error) showError($("prices-error"), cost.error);
+  else save({ ...settings, ...cost }, $("prices-error"));
 });
 $("captcha-key-clear").addEventListener("click", () => {
   save({ ...settings, captchaSolverKey: "", captchaSolverKeySet: false }, $("captcha-key-error"));

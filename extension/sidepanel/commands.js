@@ -3,6 +3,7 @@ import { send } from "../common/api.js";
 import { ACTION, MODE, STATUS } from "../common/protocol.js";
 import { exportMarkdown, exportTraces } from "./history.js";
 import { teachCommand } from "./teach.js";
+import { usageCommand } from "./usage.js";
 import { workflowCommand } from "./workflows.js";
 
 // SLASH_COMMANDS is the one description of every command: its usage lines,
@@ -94,6 +95,13 @@ export const SLASH_COMMANDS = Object.freeze([
     flags: { "--start": "start recording", "--end": "stop and save", "--cancel": "stop and drop the recording" },
     busy: false,
     run: (arg, ctx) => teachCommand(arg, ctx),
+  },
+  {
+    name: "/usage",
+    usage: ["/usage"],
+    about: "Tokens and cost today and on the last 7 days.",
+    busy: true,
+    run: (_arg, ctx) => usageCommand(ctx),
   },
 ]);
 

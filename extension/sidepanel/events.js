@@ -1,5 +1,13 @@
 import { COMPACTED, DECISION, EVENT, FINAL_REASON, MODE, PLAN_DECISION, RESOLVED, ROUTE, STATUS } from "../common/protocol.js";
 
+// endRun puts the run's token usage (its last usage event's totals, kept
+// on the request) under the item that ends it and shows that item again.
+function endRun(transcript, requestId, item) {
+  const usage = transcript.request(requestId)?.usage;
+  if (usage) item.usage = usage;
+  transcript.update(item);
+}
+
 // applyEvent turns one agent_update event (docs/PROTOCOL.md) of a run into
 // transcript items and returns the run status it implies. live is false
 // for events replayed from the journal: their timing is not the tool's.
@@ -133,18 +141,39 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
       const msg = transcript.streaming(requestId);
       if (msg && text) {
         Object.assign(msg, { text, outcome, stepLimit });
-        transcript.update(msg);
+        endRun(transcript, requestId, msg);
       } else if (text) {
-        transcript.add({ role: "assistant", requestId, text, outcome, stepLimit });
+        endRun(transcript, requestId, transcript.add({ role: "assistant", requestId, text, outcome, stepLimit }));
       }
       return STATUS.DONE;
     }
     case EVENT.ERROR:
-      transcript.add({ ...describeError(ev.text), requestId });
+      endRun(transcript, requestId, transcript.add({ ...describeError(ev.text), requestId }));
       return STATUS.ERROR;
     case EVENT.STOPPED:
-      transcript.add({ role: "notice", text: "Stopped." });
+      endRun(transcript, requestId, transcript.add({ role: "notice", requestId, text: "Stopped." }));
       return STATUS.STOPPED;
+    case EVENT.USAGE: {
+      // The totals ride on the request until the run ends; a call that
+      // reached the cost allowance says so at once.
+      const request = transcript.request(requestId);
+      if (request && ev.total) request.usage = ev.total;
+      if (ev.text) transcript.add({ role: "notice", requestId, text: ev.text });
+      return STATUS.RUNNING;
+    }
+    case EVENT.ALLOWANCE:
+      if (transcript.findCard("allowance", requestId, ev.id)) return STATUS.RUNNING; // shown again after a restart
+      transcript.add({ role: "allowance", requestId, id: ev.id, text: ev.text ?? "", allowance: ev.allowance ?? {} });
+      return STATUS.RUNNING;
+    case EVENT.ALLOWANCE_RESOLVED: {
+      const card = transcript.findCard("allowance", requestId, ev.id);
+      if (card) {
+        card.decision = ev.decision;
+        delete card.answered;
+        transcript.update(card);
+      }
+      return STATUS.RUNNING;
+    }
     default: // step and kinds this panel doesn't show
       return STATUS.RUNNING;
   }

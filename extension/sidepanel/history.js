@@ -102,7 +102,11 @@ export class HistoryView {
     // Cards of an archived run can no longer be answered.
     const items = (reply.transcript?.items ?? []).map((item) => {
       const copy = { ...item };
-      if (["clarify", "approval", "plan"].includes(copy.role) && copy.decision === undefined && copy.answer === undefined) {
+      if (
+        ["clarify", "approval", "plan", "allowance"].includes(copy.role) &&
+        copy.decision === undefined &&
+        copy.answer === undefined
+      ) {
         copy.expired = true;
       }
       delete copy.editing;

@@ -2,6 +2,7 @@
 // what it is doing now, so long work never looks stuck.
 import { EVENT, STATUS } from "../common/protocol.js";
 import { summarizeArgs } from "./transcript.js";
+import { usageLine } from "./usage.js";
 
 const DOING = {
   get_accessibility_tree: "reading the page",
@@ -26,6 +27,8 @@ export class Progress {
     this.el = el;
     this.step = 0;
     this.started = 0;
+    this.usage = null; // the run's token totals so far
+    this.text = "";
   }
 
   event(ev) {
@@ -33,6 +36,7 @@ export class Progress {
       case EVENT.RUN_STARTED:
         this.step = 0;
         this.started = Date.now();
+        this.usage = null;
         this.show("Starting…");
         break;
       case EVENT.STEP:
@@ -50,6 +54,13 @@ export class Progress {
       case EVENT.PLAN_REVIEW:
         this.show("Waiting for your answer above");
         break;
+      case EVENT.ALLOWANCE:
+        this.show("Paused at the cost allowance: answer above");
+        break;
+      case EVENT.USAGE:
+        if (ev.total) this.usage = ev.total;
+        if (this.text) this.show(this.text);
+        break;
     }
   }
 
@@ -58,8 +69,10 @@ export class Progress {
   }
 
   show(text) {
+    this.text = text;
     const secs = this.started ? Math.round((Date.now() - this.started) / 1000) : 0;
-    this.el.textContent = secs >= 5 ? `${text} · ${secs} s` : text;
+    const line = secs >= 5 ? `${text} · ${secs} s` : text;
+    this.el.textContent = this.usage ? `${line} · ${usageLine(this.usage)}` : line;
     this.el.hidden = false;
   }
 }

@@ -39,6 +39,7 @@ export class TabSession {
       onClarifyAnswer: (item, answer) => this.answerClarify(item, answer),
       onApprovalAnswer: (item, decision) => this.answerApproval(item, decision),
       onPlanAnswer: (item, decision, text) => this.answerPlan(item, decision, text),
+      onAllowanceAnswer: (item, decision) => this.answerAllowance(item, decision),
       onOffer: (item) => this.followUp(item),
       onChange: () => this.scheduleSave(),
       reader,
@@ -58,7 +59,7 @@ export class TabSession {
       // An answer the closing panel may not have delivered: offer the
       // buttons again (the background refuses a second answer to a card).
       for (const item of chat.items) {
-        if ((item.role === "approval" || item.role === "plan") && item.decision === undefined) delete item.answered;
+        if (["approval", "plan", "allowance"].includes(item.role) && item.decision === undefined) delete item.answered;
       }
       this.transcript.reset(chat.items);
     }
@@ -244,7 +245,7 @@ export class TabSession {
       const open =
         item.role === "clarify"
           ? item.answer === undefined
-          : (item.role === "approval" || item.role === "plan") && item.decision === undefined;
+          : ["approval", "plan", "allowance"].includes(item.role) && item.decision === undefined;
       if (open) {
         item.expired = true;
         this.transcript.update(item);
@@ -334,6 +335,13 @@ export class TabSession {
     if (item.answered !== undefined || item.decision !== undefined) return;
     delete item.editing;
     await this.answerCard(item, "answered", decision, { action: ACTION.PLAN_ANSWER, decision, text });
+  }
+
+  // answerAllowance raises the cost allowance or stops the run; the card
+  // shows the outcome when allowance_resolved arrives.
+  async answerAllowance(item, decision) {
+    if (item.answered !== undefined || item.decision !== undefined) return;
+    await this.answerCard(item, "answered", decision, { action: ACTION.ALLOWANCE_ANSWER, decision });
   }
 
   // answerCard shows the user's answer on the card at once (item[field])

@@ -11,6 +11,9 @@
 //   {role: "plan", requestId, id, text, plan, answered?, decision?, reason?, followed?, expired?, editing?}
 //   {role: "plan-note", requestId, text}            the plan a run follows unreviewed
 //   {role: "notice", text, separator?}
+//   {role: "allowance", requestId, id, text, allowance, answered?, decision?, expired?}  the cost allowance card
+//   {role: "usage-report", days, allowance, pricesTaken, ephemeral: true}  /usage
+//   usage: the run's token totals, on the user message while it runs and on the item that ends it
 //   {role: "export", json, masked, ephemeral: true}  never stored
 //   {role: "jobs", ephemeral: true}                  the scheduled jobs (/jobs)
 //   {role: "workflows", tabId, runId?, ephemeral: true} saved workflows (/workflow), or one's run form
@@ -20,6 +23,7 @@ import { renderApproval, renderClarify } from "./cards.js";
 import { renderJobs } from "./jobs.js";
 import { renderPlanReview } from "./plan-card.js";
 import { formatDuration, toolGroup, toolIcon, toolSummary } from "./tool-summary.js";
+import { renderAllowance, renderUsageReport, runUsage } from "./usage.js";
 import { renderWorkflows } from "./workflows.js";
 
 const ARG_SUMMARY_MAX = 60;
@@ -28,7 +32,7 @@ const ARG_SUMMARY_MAX = 60;
 const OUTCOME_LABEL = { failed: "Not completed", partial: "Partly done" };
 
 export class Transcript {
-  constructor(root, { onClarifyAnswer, onApprovalAnswer, onPlanAnswer, onOffer, onChange, reader }) {
+  constructor(root, { onClarifyAnswer, onApprovalAnswer, onPlanAnswer, onAllowanceAnswer, onOffer, onChange, reader }) {
     this.root = root;
     // The chat's reading-first scroll (reading.js); without one (a past
     // conversation shown read only) the view sticks to the bottom.
@@ -41,6 +45,7 @@ export class Transcript {
     this.onClarifyAnswer = onClarifyAnswer;
     this.onApprovalAnswer = onApprovalAnswer;
     this.onPlanAnswer = onPlanAnswer;
+    this.onAllowanceAnswer = onAllowanceAnswer;
     this.onOffer = onOffer;
     this.onChange = onChange;
   }
@@ -143,6 +148,10 @@ export class Transcript {
     return this.items.findLast((i) => i.role === "plan" && i.requestId === requestId && i.id === id);
   }
 
+  findCard(role, requestId, id) {
+    return this.items.findLast((i) => i.role === role && i.requestId === requestId && i.id === id);
+  }
+
   atBottom() {
     const r = this.root;
     return r.scrollHeight - r.scrollTop - r.clientHeight < 40;
@@ -153,6 +162,18 @@ export class Transcript {
   }
 
   render(item) {
+    const node = this.renderItem(item);
+    if (item.usage && item.role !== "user") {
+      // Under the run's text, above its Copy button.
+      const line = runUsage(item.usage);
+      const actions = node.querySelector(":scope > .answer-actions");
+      if (actions) actions.before(line);
+      else node.append(line);
+    }
+    return node;
+  }
+
+  renderItem(item) {
     switch (item.role) {
       case "user":
         return el("div", { className: item.correction ? "msg user correction" : "msg user", text: item.text });
@@ -200,6 +221,10 @@ export class Transcript {
         return renderJobs();
       case "workflows":
         return renderWorkflows(item);
+      case "allowance":
+        return renderAllowance(item, (decision) => this.onAllowanceAnswer?.(item, decision));
+      case "usage-report":
+        return renderUsageReport(item);
       default:
         return el("div", { className: item.separator ? "msg notice separator" : "msg notice", text: item.text });
     }

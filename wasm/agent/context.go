@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/webbrain/webbrain/wasm/llm"
 )
@@ -24,21 +23,10 @@ const (
 // messages, too many characters, or (when the context window is known)
 // the last request used at least compactRatio of it.
 func needsCompaction(conv []llm.Message, lastInputTokens, contextWindow int) bool {
-	if len(conv) > compactMessages || conversationChars(conv) > compactChars {
+	if len(conv) > compactMessages || llm.ConversationChars(conv) > compactChars {
 		return true
 	}
 	return contextWindow > 0 && float64(lastInputTokens) >= compactRatio*float64(contextWindow)
-}
-
-func conversationChars(conv []llm.Message) int {
-	n := 0
-	for _, m := range conv {
-		n += utf8.RuneCountInString(m.Content)
-		for _, c := range m.ToolCalls {
-			n += utf8.RuneCountInString(c.Name) + utf8.RuneCountInString(c.Arguments)
-		}
-	}
-	return n
 }
 
 // split finds what a reduction to the last keep messages drops: the

@@ -229,7 +229,7 @@ func inputTokens(u llm.Usage, conv []llm.Message) int {
 	if u.InputTokens > 0 {
 		return u.InputTokens
 	}
-	return conversationChars(conv) / 4
+	return llm.ConversationChars(conv) / 4
 }
 
 // persistFail ends the turn because its checkpoint could not be saved:

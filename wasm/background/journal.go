@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/webbrain/webbrain/wasm/agent"
+	"github.com/webbrain/webbrain/wasm/cost"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
@@ -26,6 +27,13 @@ type Entry struct {
 	agent.Event
 	Mode        string   `json:"mode,omitempty"`
 	Corrections []string `json:"corrections,omitempty"` // steer_returned
+	// Usage is a usage event's model call; Allowance the card of an
+	// allowance or allowance_resolved event.
+	Usage     *cost.Call     `json:"usage,omitempty"`
+	Allowance *AllowanceCard `json:"allowance,omitempty"`
+	// Total is the run's usage with this call: a panel shows it whatever
+	// events it has seen.
+	Total *RunUsage `json:"total,omitempty"`
 }
 
 // Journal is the runUi:<tabId> snapshot a reopened panel replays.
@@ -40,6 +48,9 @@ type Journal struct {
 	Final         string  `json:"final"`
 	Error         string  `json:"error"`
 	UpdatedAt     string  `json:"updatedAt"`
+	// Usage is the run's model usage so far; it survives a restart with
+	// the journal, which the events (the last 256) alone would not.
+	Usage RunUsage `json:"usage"`
 }
 
 func journalKey(tabID int) string { return protocol.TabKey(protocol.KeyRunUI, tabID) }
@@ -96,6 +107,11 @@ func (j *journal) add(ev Entry) {
 	s := &j.state
 	s.Seq++
 	ev.Seq = s.Seq
+	if ev.Kind == protocol.EventUsage && ev.Usage != nil {
+		s.Usage.Add(*ev.Usage)
+		total := s.Usage
+		ev.Total = &total
+	}
 	s.Events = append(s.Events, ev)
 	if n := len(s.Events) - journalEvents; n > 0 {
 		s.Events = s.Events[n:]
@@ -113,6 +129,10 @@ func (j *journal) add(ev Entry) {
 		s.Status = protocol.StatusStopped
 	case protocol.EventModeChanged, protocol.EventRunMode:
 		s.Mode = ev.Mode
+	case protocol.EventAllowanceResolved:
+		if a := ev.Allowance; a != nil && a.Scope == cost.ScopeRun && ev.Decision == protocol.AllowanceRaise {
+			s.Usage.RaisedUSD += a.RaiseUSD
+		}
 	}
 	s.UpdatedAt = j.p.Clock.Now().UTC().Format(time.RFC3339Nano)
 	if j.observe != nil {
@@ -253,6 +273,13 @@ func (j *journal) count(kind string) int {
 		}
 	}
 	return n
+}
+
+// usage is the run's usage so far.
+func (j *journal) usage() RunUsage {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.state.Usage
 }
 
 func (j *journal) status() string {

@@ -27,12 +27,13 @@ var runModeQuestion = decide.Question{
 }
 
 // decider builds the run's closed-question answerer: the decision model
-// when settings name one, and the active model.
-func (r *Router) decider(s settings.Settings, active llm.Provider, b tools.Boundary) *decide.Decider {
+// when settings name one (its calls counted for ru like the active
+// model's), and the active model.
+func (r *Router) decider(ru *run, s settings.Settings, active llm.Provider, b tools.Boundary) *decide.Decider {
 	var dp llm.Provider
 	if cfg, ok := s.Decision(); ok {
 		if p, err := llm.New(cfg, r.p.Fetch); err == nil {
-			dp = p
+			dp = r.metered(ru, s, cfg, p)
 		}
 	}
 	return decide.New(dp, active, b)

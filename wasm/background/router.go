@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"sync"
 
+	"github.com/webbrain/webbrain/wasm/cost"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
@@ -59,12 +60,13 @@ type Router struct {
 	wfMu sync.Mutex
 	// teachMu orders the read-modify-writes of teaching sessions.
 	teachMu sync.Mutex
-	dev     devWatch // tabs whose console and network Dev mode records
+	dev     devWatch   // tabs whose console and network Dev mode records
+	usage   *cost.Book // token usage and cost per day
 }
 
 // New returns a Router over the browser platform p.
 func New(p platform.Platform) *Router {
-	return &Router{p: p, runs: map[int]*run{}}
+	return &Router{p: p, runs: map[int]*run{}, usage: cost.NewBook(p.Local, p.Clock)}
 }
 
 // message is the union of every action's fields.
@@ -97,6 +99,7 @@ type message struct {
 	// Workflow is workflow_import's file; Params workflow_run's values.
 	Workflow json.RawMessage   `json:"workflow"`
 	Params   map[string]string `json:"params"`
+	Days     int               `json:"days"` // usage_get
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.
@@ -192,6 +195,10 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.devRevert(ctx, m)
 	case protocol.ActionKeepWarm:
 		return okReply()
+	case protocol.ActionUsageGet:
+		return r.usageGet(ctx, m)
+	case protocol.ActionAllowanceAnswer:
+		return r.allowanceAnswer(ctx, m)
 	case "":
 		return failf("The message has no action.")
 	}

@@ -62,6 +62,8 @@ type run struct {
 	trace *trace.Recorder // nil unless "Record traces" is on
 
 	replay *replayJob // a saved workflow's replay: no model runs
+
+	allow allowanceBox // the cost allowance pause
 }
 
 func (ru *run) stop() {
@@ -179,7 +181,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	prov = r.traced(ru, s, cfg, prov)
+	prov = r.metered(ru, s, cfg, r.traced(ru, s, cfg, prov))
 	if ru.resume == nil {
 		if err := r.saveRecord(ru, nil); err != nil {
 			return "", fmt.Errorf("WebBrain could not save the run before starting it: %v", err)
@@ -188,7 +190,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	window := agent.ContextWindow(cfg)
 	boundary := tools.NewBoundary() // per run, so a page cannot learn it from an earlier one
 	history := r.loadConversation(ctx, ru.tabID)
-	dec := r.decider(s, prov, boundary)
+	dec := r.decider(ru, s, prov, boundary)
 	if ru.mode == protocol.ModeAuto {
 		ru.auto = true
 		r.route(ctx, ru, s, cfg.Tier, dec, history)

@@ -197,10 +197,17 @@ func (s *anthropicStream) event(ev event) (bool, error) {
 }
 
 // anthropicUsage counts cached input as input: it fills the context
-// window all the same. Fields absent from u keep their value in prev.
+// window all the same (Anthropic's input_tokens is only the uncached
+// rest). Fields absent from u keep their value in prev.
 func anthropicUsage(u gjson.Result, prev Usage) Usage {
+	if r := u.Get("cache_read_input_tokens"); r.Exists() {
+		prev.CachedInputTokens = int(r.Int())
+	}
+	if w := u.Get("cache_creation_input_tokens"); w.Exists() {
+		prev.CacheWriteTokens = int(w.Int())
+	}
 	if in := u.Get("input_tokens"); in.Exists() {
-		prev.InputTokens = int(in.Int() + u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int())
+		prev.InputTokens = int(in.Int()) + prev.CachedInputTokens + prev.CacheWriteTokens
 	}
 	if out := u.Get("output_tokens"); out.Exists() {
 		prev.OutputTokens = int(out.Int())

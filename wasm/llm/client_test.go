@@ -106,6 +106,30 @@ func TestChatRoundTripEveryKind(t *testing.T) {
 	}
 }
 
+// A scripted usage reaches the Result through every wire format's own
+// fields, cache parts included.
+func TestScriptedUsageEveryKind(t *testing.T) {
+	want := Usage{InputTokens: 1200, OutputTokens: 80, CachedInputTokens: 1000, CacheWriteTokens: 150}
+	for _, cfg := range allKinds {
+		t.Run(cfg.Kind, func(t *testing.T) {
+			srv := llmtest.NewTurns(llmtest.Turn{Text: "ok", Usage: &want})
+			defer srv.Close()
+			c, _ := newClient(t, cfg, srv)
+			res, err := c.Chat(context.Background(), Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			exp := want
+			if cfg.Kind != protocol.KindAnthropic {
+				exp.CacheWriteTokens = 0 // only Anthropic reports cache writes
+			}
+			if res.Usage != exp {
+				t.Fatalf("usage %+v want %+v", res.Usage, exp)
+			}
+		})
+	}
+}
+
 func TestWireHeadersAndPaths(t *testing.T) {
 	for _, cfg := range allKinds {
 		t.Run(cfg.Kind, func(t *testing.T) {

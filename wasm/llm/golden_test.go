@@ -115,7 +115,11 @@ func expectChat(ps []string) Result {
 			r.FinishReason = f
 		}
 		if u := gjson.Get(p, "usage"); u.IsObject() {
-			r.Usage = Usage{InputTokens: int(u.Get("prompt_tokens").Int()), OutputTokens: int(u.Get("completion_tokens").Int())}
+			r.Usage = Usage{InputTokens: int(u.Get("prompt_tokens").Int()), OutputTokens: int(u.Get("completion_tokens").Int()),
+				CachedInputTokens: int(u.Get("prompt_cache_hit_tokens").Int())}
+			if c := u.Get("prompt_tokens_details.cached_tokens"); c.Exists() {
+				r.Usage.CachedInputTokens = int(c.Int())
+			}
 		}
 	}
 	r.Content = text.String()
@@ -140,6 +144,8 @@ func expectAnthropic(ps []string) Result {
 			toolAt = map[int64]int{}
 			u := gjson.Get(p, "message.usage")
 			r.Usage.InputTokens = int(u.Get("input_tokens").Int() + u.Get("cache_creation_input_tokens").Int() + u.Get("cache_read_input_tokens").Int())
+			r.Usage.CachedInputTokens = int(u.Get("cache_read_input_tokens").Int())
+			r.Usage.CacheWriteTokens = int(u.Get("cache_creation_input_tokens").Int())
 		case "content_block_start":
 			if gjson.Get(p, "content_block.type").Str == "tool_use" {
 				toolAt[gjson.Get(p, "index").Int()] = len(r.ToolCalls)
@@ -158,8 +164,14 @@ func expectAnthropic(ps []string) Result {
 		case "message_delta":
 			r.FinishReason = map[string]string{"end_turn": "stop", "tool_use": "tool_calls", "max_tokens": "length",
 				"refusal": "refusal", "pause_turn": "stop"}[gjson.Get(p, "delta.stop_reason").Str]
+			if c := gjson.Get(p, "usage.cache_read_input_tokens"); c.Exists() {
+				r.Usage.CachedInputTokens = int(c.Int())
+			}
+			if c := gjson.Get(p, "usage.cache_creation_input_tokens"); c.Exists() {
+				r.Usage.CacheWriteTokens = int(c.Int())
+			}
 			if in := gjson.Get(p, "usage.input_tokens"); in.Exists() {
-				r.Usage.InputTokens = int(in.Int() + gjson.Get(p, "usage.cache_read_input_tokens").Int() + gjson.Get(p, "usage.cache_creation_input_tokens").Int())
+				r.Usage.InputTokens = int(in.Int()) + r.Usage.CachedInputTokens + r.Usage.CacheWriteTokens
 			}
 			r.Usage.OutputTokens = int(gjson.Get(p, "usage.output_tokens").Int())
 		}
@@ -181,7 +193,8 @@ func expectResponses(ps []string) Result {
 			}
 		case "response.completed", "response.incomplete":
 			u := gjson.Get(p, "response.usage")
-			r.Usage = Usage{InputTokens: int(u.Get("input_tokens").Int()), OutputTokens: int(u.Get("output_tokens").Int())}
+			r.Usage = Usage{InputTokens: int(u.Get("input_tokens").Int()), OutputTokens: int(u.Get("output_tokens").Int()),
+				CachedInputTokens: int(u.Get("input_tokens_details.cached_tokens").Int())}
 			r.FinishReason = FinishStop
 			if len(r.ToolCalls) > 0 {
 				r.FinishReason = FinishToolCalls
@@ -364,13 +377,45 @@ func TestGoldenPinned(t *testing.T) {
 				{ID: "call_DNYTawLBoN8fj3KN6qU9N1Ou", Name: "get_stock_price", Arguments: `{"ticker": "AAPL", "exchange": "NASDAQ"}`}},
 			FinishToolCalls, Usage{}},
 		{"anthropic-messages/fallback-tooluse.sse", protocol.KindAnthropic, "",
-			[]ToolCall{{ID: "toolu_echo_1", Name: "echo", Arguments: `{"text": "hello"}`}}, FinishToolCalls, Usage{31, 40}},
+			[]ToolCall{{ID: "toolu_echo_1", Name: "echo", Arguments: `{"text": "hello"}`}}, FinishToolCalls, Usage{InputTokens: 31, OutputTokens: 40}},
 		{"openai-responses/azure-tool-call.1.chunks.txt", protocol.KindOpenAIResponses, "",
 			[]ToolCall{{ID: "call_H5DxLSFnsGhiROnUiDHmgyc8", Name: "weather", Arguments: `{"location":"San Francisco"}`}}, FinishToolCalls, Usage{}},
-		{"anthropic-messages/duplicate-message-start.chunks.txt", protocol.KindAnthropic, "Hello, World!", nil, FinishStop, Usage{17, 227}},
+		{"anthropic-messages/duplicate-message-start.chunks.txt", protocol.KindAnthropic, "Hello, World!", nil, FinishStop, Usage{InputTokens: 17, OutputTokens: 227}},
 		{"anthropic-messages/spliced-message-start.chunks.txt", protocol.KindAnthropic, "",
-			[]ToolCall{{ID: "toolu_second", Name: "test-tool", Arguments: `{"value":"Sparkle Day"}`}}, FinishToolCalls, Usage{17, 65}},
+			[]ToolCall{{ID: "toolu_second", Name: "test-tool", Arguments: `{"value":"Sparkle Day"}`}}, FinishToolCalls, Usage{InputTokens: 17, OutputTokens: 65}},
 		{"anthropic-messages/anthropic-refusal.chunks.txt", protocol.KindAnthropic, "", nil, FinishRefusal, Usage{}},
+	}
+	// Cached input, as each family reports it (docs/decisions/cost.md).
+	cached := []struct {
+		rel, kind string
+		usage     Usage
+	}{
+		{"openai-chat/chat_completions_gpt4o_content_then_toolcall.sse", protocol.KindOpenAIChat,
+			Usage{InputTokens: 0, OutputTokens: 50, CachedInputTokens: 10}},
+		{"openai-compatible/deepseek/deepseek-tool-call.chunks.txt", protocol.KindOpenAIChat,
+			Usage{InputTokens: 339, OutputTokens: 83, CachedInputTokens: 320}},
+		{"openai-compatible/xai/xai-tool-call.chunks.txt", protocol.KindOpenAIChat,
+			Usage{InputTokens: 291, OutputTokens: 26, CachedInputTokens: 290}},
+		{"openai-compatible/groq/groq-text.chunks.txt", protocol.KindOpenAIChat,
+			Usage{InputTokens: 45, OutputTokens: 662}},
+		{"openai-responses/openai-phase.1.chunks.txt", protocol.KindOpenAIResponses,
+			Usage{InputTokens: 7112, OutputTokens: 463, CachedInputTokens: 3072}},
+		// message_start says 2 + 3068 written; message_delta's totals win.
+		{"anthropic-messages/anthropic-code-execution-20260120-prompt-cache.1.chunks.txt", protocol.KindAnthropic,
+			Usage{InputTokens: 6 + 3337 + 6289, OutputTokens: 198, CachedInputTokens: 6289, CacheWriteTokens: 3337}},
+	}
+	for _, c := range cached {
+		body := read(c.rel)
+		if strings.HasSuffix(c.rel, ".chunks.txt") {
+			body = sseBody(payloads(body), c.kind != protocol.KindOpenAIChat, c.kind == protocol.KindOpenAIChat)
+		}
+		res, err := ReplayChat(t, c.kind, body)
+		if err != nil {
+			t.Fatalf("%s: %v", c.rel, err)
+		}
+		if res.Usage != c.usage {
+			t.Errorf("%s: usage %+v want %+v", c.rel, res.Usage, c.usage)
+		}
 	}
 	for _, c := range cases {
 		body := read(c.rel)

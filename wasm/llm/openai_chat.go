@@ -159,7 +159,7 @@ func (s *chatStream) event(ev event) (bool, error) {
 		s.model = m.Str
 	}
 	if u := gjson.Get(data, "usage"); u.IsObject() {
-		s.usage = Usage{InputTokens: int(u.Get("prompt_tokens").Int()), OutputTokens: int(u.Get("completion_tokens").Int())}
+		s.usage = chatUsage(u)
 	}
 	choice := gjson.Get(data, "choices.0")
 	if !choice.Exists() {
@@ -245,9 +245,20 @@ func (w *chatWire) decode(body []byte) (Result, error) {
 	}
 	s.finish = gjson.GetBytes(body, "choices.0.finish_reason").Str
 	s.model = gjson.GetBytes(body, "model").Str
-	u := gjson.GetBytes(body, "usage")
-	s.usage = Usage{InputTokens: int(u.Get("prompt_tokens").Int()), OutputTokens: int(u.Get("completion_tokens").Int())}
+	s.usage = chatUsage(gjson.GetBytes(body, "usage"))
 	return s.result(), nil
+}
+
+// chatUsage reads a Chat Completions usage object. Cached input is
+// prompt_tokens_details.cached_tokens (OpenAI, xAI, Mistral, DeepSeek) or
+// DeepSeek's older prompt_cache_hit_tokens.
+func chatUsage(u gjson.Result) Usage {
+	cached := u.Get("prompt_tokens_details.cached_tokens")
+	if !cached.Exists() {
+		cached = u.Get("prompt_cache_hit_tokens")
+	}
+	return Usage{InputTokens: int(u.Get("prompt_tokens").Int()), OutputTokens: int(u.Get("completion_tokens").Int()),
+		CachedInputTokens: int(cached.Int())}
 }
 
 // chatFinish normalises finish_reason. Some local servers say "stop"

@@ -162,7 +162,8 @@ func (s *responsesStream) finishWith(resp gjson.Result) {
 		s.model = m
 	}
 	u := resp.Get("usage")
-	s.usage = Usage{InputTokens: int(u.Get("input_tokens").Int()), OutputTokens: int(u.Get("output_tokens").Int())}
+	s.usage = Usage{InputTokens: int(u.Get("input_tokens").Int()), OutputTokens: int(u.Get("output_tokens").Int()),
+		CachedInputTokens: int(u.Get("input_tokens_details.cached_tokens").Int())}
 	switch {
 	case resp.Get("status").Str == "incomplete":
 		s.finish = FinishLength

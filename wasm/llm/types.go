@@ -8,6 +8,7 @@ package llm
 import (
 	"context"
 	"encoding/json"
+	"unicode/utf8"
 )
 
 // Roles of a Message.
@@ -53,10 +54,20 @@ type ToolSpec struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
-// Usage counts tokens as the provider reported them.
+// Usage counts tokens as the provider reported them. InputTokens is the
+// whole prompt, cached parts included (they fill the context window all
+// the same); the cache fields say how much of it the provider billed
+// differently.
 type Usage struct {
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
+	// CachedInputTokens of the input were read from the provider's prompt
+	// cache (OpenAI cached_tokens, Anthropic cache_read_input_tokens,
+	// DeepSeek prompt_cache_hit_tokens).
+	CachedInputTokens int `json:"cached_input_tokens,omitempty"`
+	// CacheWriteTokens of the input were written to the cache (Anthropic
+	// cache_creation_input_tokens).
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 }
 
 // Finish reasons, normalised across wire formats.
@@ -97,4 +108,17 @@ type Provider interface {
 	Chat(ctx context.Context, req Request) (Result, error)
 	// Test checks that the endpoint answers and the model exists.
 	Test(ctx context.Context) (model string, err error)
+}
+
+// ConversationChars is the text size of msgs in characters: contents,
+// and the names and arguments of tool calls.
+func ConversationChars(msgs []Message) int {
+	n := 0
+	for _, m := range msgs {
+		n += utf8.RuneCountInString(m.Content)
+		for _, c := range m.ToolCalls {
+			n += utf8.RuneCountInString(c.Name) + utf8.RuneCountInString(c.Arguments)
+		}
+	}
+	return n
 }

@@ -78,6 +78,10 @@ const (
 	// ActionKeepWarm is the open panel's keep-warm ping: an event that
 	// keeps Chrome from stopping the worker while the user is at the panel.
 	ActionKeepWarm = "keep_warm"
+	// ActionUsageGet lists token usage and cost per day;
+	// ActionAllowanceAnswer answers a cost allowance card.
+	ActionUsageGet        = "usage_get"
+	ActionAllowanceAnswer = "allowance_answer"
 )
 
 // MessageAgentUpdate is the type of the background's broadcast of one run
@@ -121,6 +125,19 @@ const (
 	// EventRunMode: the mode an automatic message was routed to (mode,
 	// reason: decision_model, active_model, default or hand_off).
 	EventRunMode = "run_mode"
+	// EventUsage: one model call's tokens and cost (usage, text: a notice
+	// when the call reached the cost allowance); EventAllowance: the run
+	// waits before a model call that may pass the cost allowance (id,
+	// text, allowance); EventAllowanceResolved: the answer (id, decision).
+	EventUsage             = "usage"
+	EventAllowance         = "allowance"
+	EventAllowanceResolved = "allowance_resolved"
+)
+
+// Answers to a cost allowance card (allowance_answer's decision).
+const (
+	AllowanceRaise = "raise" // raise the allowance and go on
+	AllowanceStop  = "stop"  // stop the run
 )
 
 // Reasons of run_mode: who chose the mode of an automatic message.
@@ -194,6 +211,8 @@ const (
 	KeyChatMeta          = "chatMeta:"
 	KeyDevPatches        = "devPatches:"  // Dev mode's CSS injections and element patches
 	KeyCustomSkills      = "customSkills" // the user's own skills (storage.local)
+	// KeyUsageDaily holds the token usage and cost per day (package cost).
+	KeyUsageDaily = "wb_usage_daily_v1"
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -393,6 +412,7 @@ var (
 		ActionTeachStart, ActionTeachEnd, ActionTeachCancel, ActionTeachState, ActionTeachStep, ActionTeachPage,
 		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
 		ActionDevPatches, ActionDevRevert, ActionKeepWarm,
+		ActionUsageGet, ActionAllowanceAnswer,
 	}
 	Messages = []string{MessageAgentUpdate}
 	Events   = []string{
@@ -400,10 +420,12 @@ var (
 		EventClarify, EventApproval, EventApprovalResolved, EventPlanReview, EventPlanResolved, EventPlan,
 		EventModeChanged, EventRunMode, EventLoopWarning, EventContextCompacted,
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
+		EventUsage, EventAllowance, EventAllowanceResolved,
 	}
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows, KeyTeach,
-		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills}
+		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills,
+		KeyUsageDaily}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}
@@ -417,7 +439,9 @@ var (
 	Compacted     = []string{CompactedAuto, CompactedOverflow}
 	FinalReasons  = []string{FinalStepLimit}
 	Themes        = []string{ThemeSystem, ThemeLight, ThemeDark}
-	Categories    = []string{
+	// AllowanceDecisions are allowance_answer's decisions.
+	AllowanceDecisions = []string{AllowanceRaise, AllowanceStop}
+	Categories         = []string{
 		CategorySend, CategoryPublish, CategoryDelete, CategoryPayment, CategoryPurchase, CategoryShare,
 		CategoryAccount, CategorySubmit, CategoryTypeData, CategoryNavigate, CategoryFetch, CategorySchedule,
 		CategoryDownload, CategoryUpload, CategoryCaptcha, CategoryWebMCP, CategoryResearch,
@@ -449,5 +473,6 @@ var (
 		"RESOLVED": Resolved, "COMPACTED": Compacted, "CATEGORY": Categories,
 		"PLANNER": Planners, "PLAN_REVIEW": Reviews, "PLAN_DECISION": PlanDecisions, "ROUTE": Routes,
 		"FINAL_REASON": FinalReasons, "THEME": Themes,
+		"ALLOWANCE_DECISION": AllowanceDecisions,
 	}
 )

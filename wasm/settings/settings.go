@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/webbrain/webbrain/wasm/cost"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -62,6 +63,21 @@ type Settings struct {
 	// Theme is the panel's and settings page's look: protocol.ThemeSystem
 	// (the browser's preference), ThemeLight or ThemeDark. Absent: System.
 	Theme string `json:"theme"`
+	// DailyAllowanceUSD is what priced model calls may cost per day
+	// before a run pauses to ask (docs/decisions/cost.md); 0: no limit,
+	// the default.
+	DailyAllowanceUSD float64 `json:"dailyAllowanceUsd"`
+	// RunAllowanceUSD is the same limit for one run; 0: none.
+	RunAllowanceUSD float64 `json:"runAllowanceUsd"`
+	// Prices are the user's own prices by model id, in USD per million
+	// tokens; they win over the built-in table and over the rule that a
+	// local server is free.
+	Prices map[string]cost.Price `json:"prices,omitempty"`
+}
+
+// Allowance is the cost allowance the settings set.
+func (s Settings) Allowance() cost.Allowance {
+	return cost.Allowance{DayUSD: s.DailyAllowanceUSD, RunUSD: s.RunAllowanceUSD}
 }
 
 // DefaultMaxSteps is the step limit of a first start.

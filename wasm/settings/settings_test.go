@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webbrain/webbrain/wasm/cost"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform/platformtest"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -54,6 +55,12 @@ func TestValidate(t *testing.T) {
 		{"maxSteps 200", func(s *Settings) { s.MaxSteps = 200 }, ""},
 		{"dark theme", func(s *Settings) { s.Theme = protocol.ThemeDark }, ""},
 		{"unknown theme", func(s *Settings) { s.Theme = "sepia" }, "theme"},
+		{"daily allowance", func(s *Settings) { s.DailyAllowanceUSD, s.RunAllowanceUSD = 2.5, 0.5 }, ""},
+		{"negative daily allowance", func(s *Settings) { s.DailyAllowanceUSD = -1 }, "dailyAllowanceUsd"},
+		{"huge run allowance", func(s *Settings) { s.RunAllowanceUSD = 1e9 }, "runAllowanceUsd"},
+		{"own price", func(s *Settings) { s.Prices = map[string]cost.Price{"my-model": {Input: 1, Output: 2}} }, ""},
+		{"negative price", func(s *Settings) { s.Prices = map[string]cost.Price{"my-model": {Input: -1}} }, "prices.my-model"},
+		{"price without model", func(s *Settings) { s.Prices = map[string]cost.Price{" ": {Input: 1}} }, "prices"},
 		{"https base URL with port", func(s *Settings) { s.Providers[0].BaseURL = "https://127.0.0.1:8080/v1" }, ""},
 		{"http to a remote name", func(s *Settings) { s.Providers[1].BaseURL = "http://x.openai.azure.com" }, "providers[1].baseUrl"},
 		{"http to a public address", func(s *Settings) { s.Providers[0].BaseURL = "http://203.0.113.9:11434/v1" }, "providers[0].baseUrl"},

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/webbrain/webbrain/wasm/cost"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/netaddr"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -72,6 +73,30 @@ func (s Settings) validate(prefix string, transport bool) error {
 	}
 	if s.Theme != "" && !oneOf(s.Theme, protocol.Themes) {
 		return &FieldError{Field: join(prefix, "theme"), Message: fmt.Sprintf("Unknown theme %q; use one of %s.", s.Theme, strings.Join(protocol.Themes, ", "))}
+	}
+	return s.validateCost(prefix)
+}
+
+// maxAllowanceUSD bounds an allowance: a larger one is a typing mistake.
+const maxAllowanceUSD = 100000
+
+// validateCost checks the allowances and the user's prices.
+func (s Settings) validateCost(prefix string) error {
+	for _, a := range []struct {
+		field string
+		usd   float64
+	}{{"dailyAllowanceUsd", s.DailyAllowanceUSD}, {"runAllowanceUsd", s.RunAllowanceUSD}} {
+		if !cost.ValidAmount(a.usd) || a.usd > maxAllowanceUSD {
+			return &FieldError{Field: join(prefix, a.field), Message: fmt.Sprintf("An allowance is an amount in US dollars from 0 (no limit) to %d.", maxAllowanceUSD)}
+		}
+	}
+	for model, p := range s.Prices {
+		if strings.TrimSpace(model) == "" || strings.TrimSpace(model) != model {
+			return &FieldError{Field: join(prefix, "prices"), Message: fmt.Sprintf("The price for %q needs a model id without spaces around it.", model)}
+		}
+		if !p.Valid() {
+			return &FieldError{Field: join(prefix, "prices."+model), Message: "Prices are amounts in US dollars per million tokens, 0 or more."}
+		}
 	}
 	return nil
 }

@@ -90,7 +90,8 @@ func modelOf(req Request) string {
 // --- OpenAI Chat Completions ---
 
 func chatUsage(u usage) obj {
-	return obj{"prompt_tokens": u.in, "completion_tokens": u.out, "total_tokens": u.in + u.out}
+	return obj{"prompt_tokens": u.in, "completion_tokens": u.out, "total_tokens": u.in + u.out,
+		"prompt_tokens_details": obj{"cached_tokens": u.cached}}
 }
 
 func chatCompletion(req Request, text string, calls []llm.ToolCall, u usage) string {
@@ -157,14 +158,14 @@ func anthropicMessage(req Request, text string, calls []llm.ToolCall, u usage, d
 	}
 	m := obj{"id": "msg_llmtest", "type": "message", "role": "assistant", "model": modelOf(req),
 		"content": content, "stop_reason": nil, "stop_sequence": nil,
-		"usage": obj{"input_tokens": u.in, "output_tokens": 1}}
+		"usage": anthropicUsage(u, 1)}
 	if done {
 		stop := "end_turn"
 		if len(calls) > 0 {
 			stop = "tool_use"
 		}
 		m["stop_reason"] = stop
-		m["usage"] = obj{"input_tokens": u.in, "output_tokens": u.out}
+		m["usage"] = anthropicUsage(u, u.out)
 	}
 	return m
 }
@@ -208,6 +209,13 @@ func anthropicStream(req Request, turn Turn, calls []llm.ToolCall, u usage) []st
 	return ev
 }
 
+// anthropicUsage reports input as Anthropic does: input_tokens is only
+// the part neither read from nor written to the cache.
+func anthropicUsage(u usage, out int) obj {
+	return obj{"input_tokens": u.in - u.cached - u.written, "cache_read_input_tokens": u.cached,
+		"cache_creation_input_tokens": u.written, "output_tokens": out}
+}
+
 // --- OpenAI Responses ---
 
 func responseItems(text string, calls []llm.ToolCall) []obj {
@@ -227,7 +235,8 @@ func responseObject(req Request, text string, calls []llm.ToolCall, u usage, sta
 	r := obj{"id": "resp_llmtest", "object": "response", "status": status, "model": modelOf(req), "output": []obj{}}
 	if status == "completed" {
 		r["output"] = responseItems(text, calls)
-		r["usage"] = obj{"input_tokens": u.in, "output_tokens": u.out, "total_tokens": u.in + u.out}
+		r["usage"] = obj{"input_tokens": u.in, "output_tokens": u.out, "total_tokens": u.in + u.out,
+			"input_tokens_details": obj{"cached_tokens": u.cached}}
 	}
 	return r
 }

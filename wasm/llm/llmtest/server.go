@@ -41,6 +41,9 @@ type Turn struct {
 	Delay time.Duration
 	// ChunkDelay waits between streamed events.
 	ChunkDelay time.Duration
+	// Usage, when set, is the token count the answer reports, in the wire
+	// format's own fields; otherwise about four bytes a token.
+	Usage *llm.Usage
 }
 
 // Request is one request the server received.
@@ -256,12 +259,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	calls := withIDs(turn.ToolCalls, n)
 	if !req.Stream {
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, nonStreaming(format, req, turn, calls, usageOf(body, turn.Text, calls)))
+		io.WriteString(w, nonStreaming(format, req, turn, calls, usageOf(body, turn, calls)))
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
-	events := streamEvents(format, req, turn, calls, usageOf(body, turn.Text, calls))
+	events := streamEvents(format, req, turn, calls, usageOf(body, turn, calls))
 	flusher, _ := w.(http.Flusher)
 	for i, ev := range events {
 		if i > 0 && !wait(r, turn.ChunkDelay) {
@@ -306,11 +309,16 @@ func withIDs(calls []llm.ToolCall, n int) []llm.ToolCall {
 	return out
 }
 
-// usage is a deterministic stand-in for token counts: four bytes a token.
-type usage struct{ in, out int }
+// usage is what an answer reports: the turn's scripted Usage, else a
+// deterministic stand-in of four bytes a token. in counts all input;
+// cached and written are the parts read from and written to a cache.
+type usage struct{ in, out, cached, written int }
 
-func usageOf(body []byte, text string, calls []llm.ToolCall) usage {
-	out := len(text)
+func usageOf(body []byte, turn Turn, calls []llm.ToolCall) usage {
+	if u := turn.Usage; u != nil {
+		return usage{in: u.InputTokens, out: u.OutputTokens, cached: u.CachedInputTokens, written: u.CacheWriteTokens}
+	}
+	out := len(turn.Text)
 	for _, c := range calls {
 		out += len(c.Name) + len(c.Arguments)
 	}
