@@ -125,7 +125,11 @@ func TestPackagedMetadataHasOnlyKnownFields(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		meta, _, err := cutFence(string(raw))
+		_, text, err := cutToolsFence(string(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta, _, _, err := cutFenceNamed(text, fenceOpen, "metadata")
 		if err != nil {
 			t.Fatal(err)
 		}
