@@ -4,6 +4,7 @@
 package agent
 
 import (
+	"time"
 	"context"
 
 	"github.com/webbrain/webbrain/wasm/adapters"
@@ -60,6 +61,13 @@ type OnceExecutor interface {
 // StatusReader reads what the page says about the task (tools.PageStatus)
 // for the completion judge; an Executor that is one gets its success
 // claims checked.
+// SkillExecutor sends the requests of skills' network tools
+// (tools.Dispatcher.CallHTTP and DownloadJob).
+type SkillExecutor interface {
+	CallHTTP(ctx context.Context, c tools.HTTPCall) (string, error)
+	DownloadJob(ctx context.Context, c tools.HTTPCall, maxWait time.Duration) (string, error)
+}
+
 type StatusReader interface {
 	Status(ctx context.Context) (tools.PageStatus, error)
 }

@@ -131,9 +131,10 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 }
 
 // offered reports whether the run offers the tool: the catalog's in this
-// mode, tier, browser and features, and load_skill.
+// mode, tier, browser and features, load_skill and loaded skills' tools.
 func (r *run) offered(name string) bool {
-	return name == protocol.ToolLoadSkill || tools.Offered(r.opts.Mode, r.opts.Tier, r.opts.Browser, name, r.opts.Features...)
+	_, skillTool := r.skillTools[name]
+	return name == protocol.ToolLoadSkill || skillTool || tools.Offered(r.opts.Mode, r.opts.Tier, r.opts.Browser, name, r.opts.Features...)
 }
 
 // receiptFor asks the executor where call will take effect and names
@@ -174,6 +175,10 @@ func newReceiptID() string {
 func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) (result string, isErr bool, finished string) {
 	if call.Name == protocol.ToolLoadSkill {
 		result, isErr = r.loadSkill(call)
+		return result, isErr, ""
+	}
+	if st, ok := r.skillTools[call.Name]; ok {
+		result, isErr = r.runSkillTool(ctx, call, st)
 		return result, isErr, ""
 	}
 	if call.Name == tools.DelegateResearch && r.opts.Research != nil {

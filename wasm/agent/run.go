@@ -42,6 +42,8 @@ type run struct {
 	called    []string        // names of the tools called in this turn
 	applied   []string        // ids of the corrections in conv
 	active    map[string]bool // skills loaded in this turn
+	// skillTools are the network tools of the loaded skills, by name.
+	skillTools map[string]skillTool
 	site      string          // id of the adapter of the current page
 	siteShown map[string]bool // names of the sites whose notes this turn carries
 	startURL  string          // the page the turn began on
@@ -84,7 +86,12 @@ func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
 	// The new background has a new boundary: the prompt must name it.
 	r.conv, r.task = withSystem(cp.Conversation, r.systemPrompt()), cp.Task
 	r.applied, r.called = cp.Applied, cp.Called
-	r.active = loadedSkills(r.conv[r.task:], r.opts.Skills)
+	loaded := loadedSkills(r.conv[r.task:], r.opts.Skills)
+	for _, s := range r.opts.Skills {
+		if loaded[s.ID] {
+			r.activate(s)
+		}
+	}
 	r.startURL = cp.StartURL
 	pageURL, _ := r.page(ctx)
 	r.rehydrateGate(pageURL)
@@ -143,7 +150,7 @@ func newRun(opts Options) *run {
 	} else {
 		opts.Research = nil
 	}
-	return &run{opts: opts, tools: specs, active: map[string]bool{}, siteShown: map[string]bool{}}
+	return &run{opts: opts, tools: specs, active: map[string]bool{}, skillTools: map[string]skillTool{}, siteShown: map[string]bool{}}
 }
 
 // loop makes model requests from step first on. Corrections are applied

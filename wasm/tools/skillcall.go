@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/platform"
@@ -96,25 +97,39 @@ func SkillArgs(tool string, params json.RawMessage, raw string) (map[string]any,
 // shows it); the request carries no cookies; a redirect is an error,
 // never followed: the manifest declared where its data goes.
 func (d *Dispatcher) CallHTTP(ctx context.Context, c HTTPCall) (string, error) {
+	status, u, text, err := d.skillRequest(ctx, c)
+	if err != nil {
+		return "", err
+	}
+	if status < 200 || status > 299 {
+		return "", fmt.Errorf("%s: %s answered HTTP %d:\n%s", c.Tool, u.Redacted(), status, d.b.Wrap(clip.Line(text, 500)))
+	}
+	head := fmt.Sprintf("%s %s answered HTTP %d.\n", c.Method, u.Redacted(), status)
+	return head + d.b.pageResultWithin(text, "", MaxResultChars-len([]rune(head))), nil
+}
+
+// skillRequest sends one request of a skill tool (CallHTTP's rules) and
+// returns the status, the URL and the answer as text.
+func (d *Dispatcher) skillRequest(ctx context.Context, c HTTPCall) (int, *url.URL, string, error) {
 	u, err := url.Parse(c.URL)
 	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("%s: %q is not a valid URL", c.Tool, c.URL)
+		return 0, nil, "", fmt.Errorf("%s: %q is not a valid URL", c.Tool, c.URL)
 	}
 	if u.Scheme != "https" {
-		return "", fmt.Errorf("%s: skill tools send requests only over https, not to %s", c.Tool, u.Redacted())
+		return 0, nil, "", fmt.Errorf("%s: skill tools send requests only over https, not to %s", c.Tool, u.Redacted())
 	}
 	tabURL := ""
 	if tab, err := d.p.Tabs.Get(ctx, d.tabID); err == nil {
 		tabURL = tab.URL
 	}
 	if err := d.checkHost(ctx, c.Tool, u, tabURL); err != nil {
-		return "", err
+		return 0, nil, "", err
 	}
 	header := map[string]string{"Accept": "application/json, text/plain;q=0.9, text/html;q=0.5, */*;q=0.1"}
 	for k, v := range c.Header {
 		header[k] = v
 	}
-	if c.Method == "POST" {
+	if c.Body != nil {
 		header["Content-Type"] = "application/json"
 	}
 	resp, err := d.p.Fetch.Fetch(ctx, &platform.Request{
@@ -122,25 +137,131 @@ func (d *Dispatcher) CallHTTP(ctx context.Context, c HTTPCall) (string, error) {
 		Timeout: fetchTimeout, Redirect: platform.RedirectManual,
 	})
 	if err != nil {
-		return "", fetchError(ctx, c.Tool, u, err)
+		return 0, nil, "", fetchError(ctx, c.Tool, u, err)
 	}
 	defer resp.Body.Close()
 	if resp.Status == 0 || isRedirect(resp.Status) {
-		return "", fmt.Errorf("%s: %s answered with a redirect; skill tools do not follow redirects, as the skill declared where its requests go", c.Tool, u.Redacted())
+		return 0, nil, "", fmt.Errorf("%s: %s answered with a redirect; skill tools do not follow redirects, as the skill declared where its requests go", c.Tool, u.Redacted())
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, fetchMaxBytes))
 	if err != nil {
-		return "", fetchError(ctx, c.Tool, u, err)
+		return 0, nil, "", fetchError(ctx, c.Tool, u, err)
 	}
 	text, err := answerText(c.Tool, resp.Header["content-type"], body, u)
 	if err != nil {
+		return 0, nil, "", err
+	}
+	return resp.Status, u, text, nil
+}
+
+// jobPoll is how often a download job's status is asked.
+const jobPoll = 2 * time.Second
+
+// jobStatus is a download job's answer: to the POST that starts it (at
+// least statusUrl) and to each GET of statusUrl.
+type jobStatus struct {
+	StatusURL  string `json:"statusUrl"`
+	Status     string `json:"status"` // pending, running, done or failed
+	FileURL    string `json:"fileUrl"`
+	CleanupURL string `json:"cleanupUrl"`
+	Error      string `json:"error"`
+}
+
+// DownloadJob runs a skill's httpDownloadJob tool: c (a POST) starts the
+// job, whose answer names a statusUrl on the same origin; that is polled
+// every two seconds, within maxWait, until it says done with a fileUrl
+// (same origin), which is saved through the browser's downloads. A
+// cleanupUrl the service gives is sent a DELETE at the end, whatever
+// happened. Every request follows CallHTTP's rules.
+func (d *Dispatcher) DownloadJob(ctx context.Context, c HTTPCall, maxWait time.Duration) (string, error) {
+	if d.p.Downloads == nil {
+		return "", fmt.Errorf("%s: this browser cannot save downloads here", c.Tool)
+	}
+	origin, err := url.Parse(c.URL)
+	if err != nil {
+		return "", fmt.Errorf("%s: %q is not a valid URL", c.Tool, c.URL)
+	}
+	var cleanup string
+	defer func() {
+		if cleanup != "" {
+			_, _, _, _ = d.skillRequest(context.WithoutCancel(ctx), HTTPCall{Tool: c.Tool, Method: "DELETE", URL: cleanup, Header: c.Header})
+		}
+	}()
+	st, err := d.jobStep(ctx, c, origin)
+	if err != nil {
 		return "", err
 	}
-	if resp.Status < 200 || resp.Status > 299 {
-		return "", fmt.Errorf("%s: %s answered HTTP %d:\n%s", c.Tool, u.Redacted(), resp.Status, d.b.Wrap(clip.Line(text, 500)))
+	if st.StatusURL == "" {
+		return "", fmt.Errorf("%s: the service did not give a statusUrl for the job", c.Tool)
 	}
-	head := fmt.Sprintf("%s %s answered HTTP %d.\n", c.Method, u.Redacted(), resp.Status)
-	return head + d.b.pageResultWithin(text, "", MaxResultChars-len([]rune(head))), nil
+	statusURL := st.StatusURL
+	deadline := d.clock.Now().Add(maxWait)
+	for {
+		if st.CleanupURL != "" {
+			if cleanup, err = sameOrigin(c.Tool, origin, st.CleanupURL); err != nil {
+				return "", err
+			}
+		}
+		switch st.Status {
+		case "failed":
+			return "", fmt.Errorf("%s: the job failed:\n%s", c.Tool, d.b.Wrap(clip.Line(st.Error, 500)))
+		case "done":
+			file, err := sameOrigin(c.Tool, origin, st.FileURL)
+			if err != nil {
+				return "", err
+			}
+			it, err := d.p.Downloads.Download(ctx, file, downloadMaxBytes)
+			if err != nil {
+				return "", fmt.Errorf("%s: the download failed: %v", c.Tool, err)
+			}
+			return c.Tool + " saved " + downloadLine(it), nil
+		}
+		if d.clock.Now().After(deadline) {
+			return "", fmt.Errorf("%s: the job was not done within %d s", c.Tool, int(maxWait/time.Second))
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-d.clock.After(jobPoll):
+		}
+		next, err := sameOrigin(c.Tool, origin, statusURL)
+		if err != nil {
+			return "", err
+		}
+		if st, err = d.jobStep(ctx, HTTPCall{Tool: c.Tool, Method: "GET", URL: next, Header: c.Header}, origin); err != nil {
+			return "", err
+		}
+	}
+}
+
+// jobStep sends one request of a download job and reads its JSON answer.
+func (d *Dispatcher) jobStep(ctx context.Context, c HTTPCall, origin *url.URL) (jobStatus, error) {
+	status, u, text, err := d.skillRequest(ctx, c)
+	if err != nil {
+		return jobStatus{}, err
+	}
+	if status < 200 || status > 299 {
+		return jobStatus{}, fmt.Errorf("%s: %s answered HTTP %d:\n%s", c.Tool, u.Redacted(), status, d.b.Wrap(clip.Line(text, 500)))
+	}
+	var st jobStatus
+	if err := json.Unmarshal([]byte(text), &st); err != nil {
+		return jobStatus{}, fmt.Errorf("%s: %s did not answer with the job's JSON status", c.Tool, u.Redacted())
+	}
+	return st, nil
+}
+
+// sameOrigin resolves ref against origin and refuses it on another
+// origin: a job's status, file and cleanup live where the job started.
+func sameOrigin(tool string, origin *url.URL, ref string) (string, error) {
+	u, err := origin.Parse(strings.TrimSpace(ref))
+	if err != nil || ref == "" {
+		return "", fmt.Errorf("%s: the service gave no valid address (%q)", tool, clip.Line(ref, 100))
+	}
+	if u.Scheme != origin.Scheme || u.Host != origin.Host {
+		return "", fmt.Errorf("%s: the service pointed to %s, outside %s; WebBrain follows a job only on its own origin", tool, u.Redacted(), origin.Host)
+	}
+	u.Fragment = ""
+	return u.String(), nil
 }
 
 // answerText is a skill tool's answer as text: HTML as its readable text,
