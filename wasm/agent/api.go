@@ -4,8 +4,8 @@
 package agent
 
 import (
-	"time"
 	"context"
+	"time"
 
 	"github.com/webbrain/webbrain/wasm/adapters"
 	"github.com/webbrain/webbrain/wasm/guard"

@@ -14,10 +14,10 @@ import (
 type property struct {
 	Type        string   `json:"type"`
 	Description string   `json:"description"`
-	Enum    []string `json:"enum"`
-	Minimum *float64 `json:"minimum"`
-	Maximum *float64 `json:"maximum"`
-	Items   *struct {
+	Enum        []string `json:"enum"`
+	Minimum     *float64 `json:"minimum"`
+	Maximum     *float64 `json:"maximum"`
+	Items       *struct {
 		Type string `json:"type"`
 	} `json:"items"`
 }
