@@ -21,7 +21,7 @@ func TestPackagedSkillsAreValid(t *testing.T) {
 	var ids []string
 	for _, s := range all {
 		ids = append(ids, s.ID)
-		if strings.Contains(s.Instructions, "webbrain-skill") || strings.Contains(s.Instructions, `"summary"`) {
+		if strings.Contains(s.Instructions, "webbrain-skill") || strings.Contains(s.Instructions, "webbrain-tools") || strings.Contains(s.Instructions, `"summary"`) {
 			t.Errorf("%s: instructions still carry the metadata fence", s.ID)
 		}
 		if !strings.HasPrefix(s.Instructions, "# "+s.Name+"\n") {
