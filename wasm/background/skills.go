@@ -6,8 +6,10 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/skills"
+	"github.com/webbrain/webbrain/wasm/tools"
 )
 
 // skillView is one skill as Settings → Skills lists it.
@@ -79,3 +81,6 @@ func (r *Router) skillCatalog(ctx context.Context, mode, tier string) []skills.S
 	user, _ := skills.LoadUser(ctx, r.p.Local)
 	return skills.Catalog(user, mode, tier)
 }
+
+// The run's dispatcher sends the requests of skills' network tools.
+var _ agent.SkillExecutor = (*tools.Dispatcher)(nil)
