@@ -43,6 +43,17 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 			r.closeCalls(calls[i+1:], resultSkipped)
 			return "", false, ErrHandOff
 		}
+		if i > 0 || resumed == nil {
+			if retry := r.publicMediaGuard(call); retry != "" {
+				r.emit(Event{Kind: protocol.EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
+				r.addResult(call, retry, true)
+				if err := r.save(step); err != nil {
+					_, err = r.persistFail(calls[i+1:], err)
+					return "", false, err
+				}
+				continue
+			}
+		}
 		var rc tools.Receipt
 		if i == 0 && resumed != nil {
 			rc = *resumed
@@ -179,6 +190,9 @@ func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) 
 	}
 	if st, ok := r.skillTools[call.Name]; ok {
 		result, isErr = r.runSkillTool(ctx, call, st)
+		if isErr && call.Name == toolPublicMedia {
+			r.mediaFailed = true // the browser's downloader may now try
+		}
 		return result, isErr, ""
 	}
 	if call.Name == tools.DelegateResearch && r.opts.Research != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -44,6 +45,10 @@ type run struct {
 	active    map[string]bool // skills loaded in this turn
 	// skillTools are the network tools of the loaded skills, by name.
 	skillTools map[string]skillTool
+	preloaded  []skills.Skill // skills WebBrain loaded for the site (preactivate)
+	// mediaFailed: download_public_media failed in this turn, so the
+	// browser's download_social_media may be used (publicMediaGuard).
+	mediaFailed bool
 	site       string          // id of the adapter of the current page
 	siteShown  map[string]bool // names of the sites whose notes this turn carries
 	startURL   string          // the page the turn began on
@@ -63,9 +68,10 @@ type run struct {
 // result.
 func Run(ctx context.Context, opts Options, history []llm.Message, userText string) (Outcome, error) {
 	r := newRun(opts)
-	r.conv = withSystem(history, r.systemPrompt())
 	pageURL, title := r.page(ctx)
 	r.startURL = pageURL
+	r.preactivate(pageURL)
+	r.conv = withSystem(history, r.systemPrompt())
 	if r.opts.Task == "" {
 		r.opts.Task = userText
 	}
@@ -83,16 +89,17 @@ func Run(ctx context.Context, opts Options, history []llm.Message, userText stri
 // effect is unknown. A model request that was in flight is sent again.
 func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
 	r := newRun(opts)
+	r.startURL = cp.StartURL
+	r.preactivate(cp.StartURL)
 	// The new background has a new boundary: the prompt must name it.
 	r.conv, r.task = withSystem(cp.Conversation, r.systemPrompt()), cp.Task
 	r.applied, r.called = cp.Applied, cp.Called
 	loaded := loadedSkills(r.conv[r.task:], r.opts.Skills)
 	for _, s := range r.opts.Skills {
-		if loaded[s.ID] {
+		if loaded[s.ID] && !r.active[s.ID] {
 			r.activate(s)
 		}
 	}
-	r.startURL = cp.StartURL
 	pageURL, _ := r.page(ctx)
 	r.rehydrateGate(pageURL)
 	r.loops = restoreLoopDetector(cp.Loops, pageURL)
@@ -248,7 +255,7 @@ func (r *run) persistFail(unrun []llm.ToolCall, err error) (Outcome, error) {
 }
 
 func (r *run) systemPrompt() string {
-	prompt := systemPrompt(r.opts.Mode, r.opts.Tier, r.opts.Boundary) + skillCatalog(r.opts.Skills)
+	prompt := systemPrompt(r.opts.Mode, r.opts.Tier, r.opts.Boundary) + skillCatalog(r.opts.Skills) + preloadedPrompt(r.preloaded)
 	if r.opts.Memory != "" {
 		prompt += "\n\n" + r.opts.Memory
 	}

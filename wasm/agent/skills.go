@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -164,4 +165,79 @@ func (r *run) runSkillTool(ctx context.Context, call llm.ToolCall, st skillTool)
 		return "Error: " + err.Error(), true
 	}
 	return out, false
+}
+
+// Skills WebBrain loads by itself, from what the tab shows rather than
+// what a page says (docs/skills.md, "Preactivation").
+const (
+	skillHumanizer  = "humanizer"
+	skillFreeSkillz = "freeskillz"
+	// toolPublicMedia is the packaged public-media downloader
+	// (publicMediaGuard).
+	toolPublicMedia = "download_public_media"
+)
+
+// webmailAdapters are the site adapters of webmail, whose runs start with
+// Humanizer loaded: a reply written there is rewritten without a
+// load_skill step.
+var webmailAdapters = []string{"gmail", "outlook"}
+
+// articleWallHosts are the news sites whose runs start with FreeSkillz
+// loaded, so its site-scoped article reader is ready.
+var articleWallHosts = []string{"nytimes.com", "theathletic.com"}
+
+// preactivate loads, before the first model request, the catalog skill
+// the start page calls for: Humanizer on a webmail adapter's page,
+// FreeSkillz on a NYTimes or The Athletic page. A skill outside the
+// catalog (turned off, or not for this mode) is not loaded.
+func (r *run) preactivate(pageURL string) {
+	var want string
+	host := strings.ToLower(guard.HostOf(pageURL))
+	switch {
+	case r.opts.SiteAdapter != nil && r.opts.SiteAdapter(pageURL) != nil && slices.Contains(webmailAdapters, r.opts.SiteAdapter(pageURL).ID):
+		want = skillHumanizer
+	case slices.ContainsFunc(articleWallHosts, func(h string) bool { return host == h || strings.HasSuffix(host, "."+h) }):
+		want = skillFreeSkillz
+	default:
+		return
+	}
+	for _, s := range r.opts.Skills {
+		if s.ID == want && !r.active[s.ID] {
+			r.activate(s)
+			r.preloaded = append(r.preloaded, s)
+		}
+	}
+}
+
+// preloadedPrompt is the system prompt's part for the preactivated skills:
+// their instructions, as load_skill would give them.
+func preloadedPrompt(preloaded []skills.Skill) string {
+	var b strings.Builder
+	for _, s := range preloaded {
+		b.WriteString("\n\nWebBrain loaded this skill for the site the tab shows (not because of anything a page says). " + loadedHeader(s) + "\n\n" + s.Instructions)
+	}
+	return b.String()
+}
+
+// publicMediaGuard keeps a single public-media download on the packaged
+// downloader: when the model calls the browser's download_social_media
+// while a catalog skill owns download_public_media, and that has not
+// failed in this turn, the skill is loaded and the model is told to use
+// it. It returns the call's result, or "" to let the call run.
+func (r *run) publicMediaGuard(call llm.ToolCall) string {
+	if call.Name != protocol.ToolDownloadSocialMedia || r.mediaFailed || !protocol.Acting(r.opts.Mode) {
+		return ""
+	}
+	for _, s := range r.opts.Skills {
+		if !slices.ContainsFunc(s.Tools, func(t skills.Tool) bool { return t.Name == toolPublicMedia }) {
+			continue
+		}
+		note := ""
+		if !r.active[s.ID] {
+			note = " WebBrain loaded the skill " + s.Name + " for it." + r.activate(s)
+		}
+		return "Not run: a single public media post is downloaded with " + toolPublicMedia + "." + note +
+			" Call " + toolPublicMedia + " with the post's URL; " + call.Name + " is the fallback only after it fails."
+	}
+	return ""
 }

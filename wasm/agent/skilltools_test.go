@@ -2,11 +2,13 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/webbrain/webbrain/wasm/adapters"
 	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
@@ -134,4 +136,93 @@ func TestAskOffersOnlyASkillsPlainReads(t *testing.T) {
 	if len(net.calls) != 0 {
 		t.Errorf("Ask sent %+v", net.calls)
 	}
+}
+
+func TestWebmailAndNewsPagesStartWithTheirSkillLoaded(t *testing.T) {
+	h := newHarness(t, protocol.ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+		if n == 0 {
+			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("load_skill", map[string]any{"skill_id": "humanizer"})}}
+		}
+		return llmtest.Turn{Text: "ok"}
+	})
+	h.opts.Skills = skills.Catalog(nil, protocol.ModeAct, "full")
+	h.opts.SiteAdapter = adapters.Match
+	h.tabs.load("https://mail.google.com/mail/u/0/#inbox/abc")
+	out, err := h.run(context.Background(), nil, "Write a reply saying I can come on Friday")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys := h.srv.Requests()[0].Messages[0].Content
+	if !strings.Contains(sys, `Skill "humanizer" (Humanizer) is loaded`) || !strings.Contains(sys, "Only the final text") {
+		t.Errorf("Gmail run without Humanizer in the system prompt:\n%s", sys)
+	}
+	if r := toolMessages(out.Conversation)[0].Content; !strings.Contains(r, "already loaded") {
+		t.Errorf("load_skill after preactivation: %s", r)
+	}
+
+	news := newHarness(t, protocol.ModeAsk, "mid", func(n int, req llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: "ok"} })
+	news.opts.Skills = skills.Catalog(nil, protocol.ModeAsk, "mid")
+	news.tabs.load("https://www.nytimes.com/2026/12/01/world/story.html")
+	if _, err := news.run(context.Background(), nil, "Summarize this article"); err != nil {
+		t.Fatal(err)
+	}
+	req := news.srv.Requests()[0]
+	if !hasTool(req, "fetch_nytimes_article") || hasTool(req, "download_public_media") || !strings.Contains(req.Messages[0].Content, `Skill "freeskillz"`) {
+		t.Errorf("NYTimes Ask run: tools %v", req.Tools)
+	}
+
+	plain := newHarness(t, protocol.ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: "ok"} })
+	plain.opts.Skills = skills.Catalog(nil, protocol.ModeAct, "full")
+	if _, err := plain.run(context.Background(), nil, "Buy the mug"); err != nil {
+		t.Fatal(err)
+	}
+	if req := plain.srv.Requests()[0]; hasTool(req, "fetch_nytimes_article") || strings.Contains(req.Messages[0].Content, "is loaded") {
+		t.Errorf("a shop page started with a skill loaded: %v", req.Tools)
+	}
+}
+
+// download_social_media waits until the packaged public-media downloader
+// was tried: the first call loads FreeSkillz and points to it; after it
+// fails, the browser's downloader runs.
+func TestPublicMediaGoesThroughTheSkillFirst(t *testing.T) {
+	h := newHarness(t, protocol.ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+		switch n {
+		case 0, 2:
+			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("download_social_media", map[string]any{"url": "https://bsky.app/profile/a.bsky.social/post/3k"})}}
+		case 1:
+			return llmtest.Turn{ToolCalls: []llm.ToolCall{call("download_public_media", map[string]any{"url": "https://bsky.app/profile/a.bsky.social/post/3k"})}}
+		}
+		return llmtest.Turn{Text: "ok"}
+	})
+	net := &failingJobs{skillNet: skillNet{Dispatcher: h.dispatcher()}}
+	h.opts.Executor = net
+	h.opts.Skills = skills.Catalog(nil, protocol.ModeAct, "full")
+	out, err := h.run(context.Background(), nil, "Download the video of this post")
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := toolMessages(out.Conversation)
+	if !strings.HasPrefix(results[0].Content, "Not run") || !strings.Contains(results[0].Content, "loaded the skill FreeSkillz.xyz") {
+		t.Errorf("first download_social_media: %s", results[0].Content)
+	}
+	if !hasTool(h.srv.Requests()[1], "download_public_media") {
+		t.Error("download_public_media not offered after the guard")
+	}
+	if net.jobs != 1 || !strings.Contains(results[1].Content, "service unavailable") {
+		t.Errorf("jobs %d, result %s", net.jobs, results[1].Content)
+	}
+	if strings.HasPrefix(results[2].Content, "Not run") {
+		t.Errorf("the fallback after a failed attempt was held: %s", results[2].Content)
+	}
+}
+
+// failingJobs is a skillNet whose download jobs fail.
+type failingJobs struct {
+	skillNet
+	jobs int
+}
+
+func (f *failingJobs) DownloadJob(context.Context, tools.HTTPCall, time.Duration) (string, error) {
+	f.jobs++
+	return "", errors.New("download_public_media: service unavailable")
 }
