@@ -39,7 +39,7 @@ function row(s) {
     $("skill-md").focus();
   });
   const exportLink = el("a", {
-    href: URL.createObjectURL(new Blob([s.markdown], { type: "text/markdown" })),
+    href: URL.createObjectURL(new Blob([exported(s)], { type: "text/markdown" })),
     download: `${s.id}.md`,
     text: "Export",
   });
@@ -49,6 +49,16 @@ function row(s) {
   });
   li.append(el("div", { className: "row" }, el("label", {}, enabled, " Use"), edit, exportLink, del));
   return li;
+}
+
+// exported is the file Export saves: the skill's Markdown under Agent
+// Skills front matter (name, description), so other tools read it as a
+// SKILL.md and importing it here gives the same skill. Markdown that has
+// front matter already is saved as it is.
+function exported(s) {
+  if (s.markdown.startsWith("---\n") || !s.name) return s.markdown;
+  const line = (v) => JSON.stringify(v.replace(/\s+/g, " ").trim());
+  return `---\nname: ${line(s.name)}\ndescription: ${line(s.summary ?? "")}\n---\n\n${s.markdown}`;
 }
 
 $("skill-form").addEventListener("submit", async (e) => {

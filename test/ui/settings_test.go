@@ -264,5 +264,13 @@ __fake.replies.skill_save = ({skill}) => {
 	if eval[bool](tb, `!!document.querySelector('#skills-list li[data-id="humanizer"] button')`) {
 		t.Error("a packaged skill can be edited or deleted")
 	}
+	// Export saves the Markdown under Agent Skills front matter.
+	exported := eval[string](tb, `(() => {
+		const a = document.querySelector('#skills-list li[data-id="weekly-report"] a[download]');
+		return fetch(a.href).then(r => r.text()).then(t => a.download + '\n' + t);
+	})()`)
+	if want := "weekly-report.md\n---\nname: \"Weekly report\"\ndescription: \"Write my weekly report.\"\n---\n\n# Weekly report"; exported != want {
+		t.Errorf("exported %q, want %q", exported, want)
+	}
 	tb.screenshot("settings-skills")
 }

@@ -84,7 +84,12 @@ func cutFrontMatter(text string) (map[string]string, string) {
 	front := map[string]string{}
 	for _, line := range strings.Split(rest[:end], "\n") {
 		if k, v, ok := strings.Cut(line, ":"); ok {
-			front[strings.TrimSpace(k)] = strings.Trim(strings.TrimSpace(v), `"'`)
+			v = strings.TrimSpace(v)
+			var quoted string
+			if json.Unmarshal([]byte(v), &quoted) == nil {
+				v = quoted // a double-quoted value, as Settings exports it
+			}
+			front[strings.TrimSpace(k)] = strings.Trim(v, `"'`)
 		}
 	}
 	return front, strings.TrimLeft(rest[end+len("\n---"):], "\n")
