@@ -27,6 +27,8 @@ function row(s) {
     el("span", { className: "help", text: ` ${s.packaged ? "WebBrain's" : "yours"} · ${(s.modes ?? []).join(", ")}` }),
     el("div", { className: "help", text: s.error ? `Not offered: ${s.error}` : s.summary }),
   );
+  // What the skill's tools would reach, so the user sees it before using it.
+  if (s.tools?.length) li.append(el("div", { className: "help skill-tools", text: `Tools: ${s.tools.join("; ")}` }));
   if (s.packaged) return li;
   const enabled = el("input", { type: "checkbox", checked: s.enabled, "aria-label": `Use ${s.id}` });
   enabled.addEventListener("change", async () => {
