@@ -119,6 +119,9 @@ type Options struct {
 	// A non-empty catalog is listed in the system prompt and offers
 	// load_skill; the Compact tier never gets one.
 	Skills []skills.Skill
+	// PlanSkills are the ids of catalog skills the approved plan chose
+	// (planner.Plan.SkillIDs); they are loaded before the first request.
+	PlanSkills []string
 	// Screenshot captures the run's tab for a model that sees images (the
 	// provider's vision setting); nil: no screenshots are sent.
 	Screenshot func(ctx context.Context) (llm.Image, error)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
-	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -45,7 +44,7 @@ type run struct {
 	active    map[string]bool // skills loaded in this turn
 	// skillTools are the network tools of the loaded skills, by name.
 	skillTools map[string]skillTool
-	preloaded  []skills.Skill // skills WebBrain loaded for the site (preactivate)
+	preloaded  []preloaded // skills loaded before the first request (preactivate)
 	// mediaFailed: download_public_media failed in this turn, so the
 	// browser's download_social_media may be used (publicMediaGuard).
 	mediaFailed bool

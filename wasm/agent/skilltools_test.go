@@ -226,3 +226,17 @@ func (f *failingJobs) DownloadJob(context.Context, tools.HTTPCall, time.Duration
 	f.jobs++
 	return "", errors.New("download_public_media: service unavailable")
 }
+
+// The skills an approved plan chose are loaded before the first request.
+func TestPlanSkillsAreLoadedFirst(t *testing.T) {
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: "ok"} })
+	h.opts.Skills = skills.Catalog(nil, protocol.ModeAct, "mid")
+	h.opts.PlanSkills = []string{"open-meteo", "not-in-catalog"}
+	if _, err := h.run(context.Background(), nil, "Will it rain in Lisbon tomorrow?"); err != nil {
+		t.Fatal(err)
+	}
+	req := h.srv.Requests()[0]
+	if !hasTool(req, "get_weather_forecast") || !strings.Contains(req.Messages[0].Content, preloadPlan+` Skill "open-meteo"`) {
+		t.Errorf("plan skills not loaded: %v", req.Tools)
+	}
+}

@@ -57,6 +57,21 @@ var loaded = sync.OnceValues(func() ([]Skill, error) {
 // naming every invalid one; invalid skills are left out.
 func Packaged() ([]Skill, error) { return loaded() }
 
+// Lines lists a catalog for a prompt, one "- id (name): summary" line a
+// skill with its intents; the execution model and the planner see the
+// same list.
+func Lines(catalog []Skill) string {
+	var b strings.Builder
+	for _, s := range catalog {
+		fmt.Fprintf(&b, "- %s (%s): %s", s.ID, s.Name, s.Summary)
+		if len(s.Intents) > 0 {
+			fmt.Fprintf(&b, " For example: %s.", strings.Join(s.Intents, "; "))
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
 // Eligible filters all as Catalog does.
 func Eligible(all []Skill, mode, tier string) []Skill {
 	if tier == protocol.TierCompact {
