@@ -52,10 +52,10 @@ type Tool struct {
 	// ActiveTabURLArg names an argument that is the tab's URL when the
 	// model leaves it empty.
 	ActiveTabURLArg string `json:"activeTabUrlArg"`
-	// InputURLArg names an argument that must be an http(s) URL, on one of
-	// InputURLAllowlist's hosts (or their subdomains) when that is given.
-	InputURLArg       string   `json:"inputUrlArg"`
-	InputURLAllowlist []string `json:"inputUrlAllowlist"`
+	// InputURLArg names an argument that must be an http(s) URL, allowed
+	// by one of InputURLAllowlist's rules when that is given.
+	InputURLArg       string      `json:"inputUrlArg"`
+	InputURLAllowlist []AllowRule `json:"inputUrlAllowlist"`
 	// ResultPolicy may only say "untrusted": every answer is data.
 	ResultPolicy string            `json:"resultPolicy"`
 	Headers      map[string]string `json:"headers"`
@@ -169,8 +169,11 @@ func (t *Tool) validate() error {
 	if len(t.InputURLAllowlist) > 0 && t.InputURLArg == "" {
 		return errors.New("inputUrlAllowlist needs inputUrlArg")
 	}
-	for _, h := range t.InputURLAllowlist {
-		if h != strings.ToLower(h) || strings.ContainsAny(h, ":/ ") || !strings.Contains(h, ".") {
+	for _, r := range t.InputURLAllowlist {
+		switch h := r.Host; {
+		case r.SiteAdapter != "" && r.SiteAdapter != siteMastodon:
+			return fmt.Errorf(`inputUrlAllowlist: the only site rule is {"siteAdapter": %q}, not %q`, siteMastodon, r.SiteAdapter)
+		case r.SiteAdapter == "" && (h != strings.ToLower(h) || strings.ContainsAny(h, ":/ ") || !strings.Contains(h, ".")):
 			return fmt.Errorf("inputUrlAllowlist: %q is not a lowercase host name such as \"www.youtube.com\"", h)
 		}
 	}
@@ -271,9 +274,10 @@ func (t Tool) Build(raw, tabURL string) (call tools.HTTPCall, values []string, e
 			args[a] = tabURL
 		}
 	}
+	var mastodon string
 	if a := t.InputURLArg; a != "" {
 		if s, ok := args[a].(string); ok {
-			if args[a], err = t.inputURL(a, s); err != nil {
+			if args[a], mastodon, err = t.inputURL(a, s); err != nil {
 				return call, nil, err
 			}
 		}
@@ -310,7 +314,7 @@ func (t Tool) Build(raw, tabURL string) (call tools.HTTPCall, values []string, e
 			rest[k] = v
 		}
 	}
-	call = tools.HTTPCall{Tool: t.Name, Method: t.Method, Header: t.Headers}
+	call = tools.HTTPCall{Tool: t.Name, Method: t.Method, Header: t.Headers, MastodonHost: mastodon}
 	if t.Method == "GET" {
 		q := u.Query()
 		for k, v := range rest {
@@ -328,27 +332,93 @@ func (t Tool) Build(raw, tabURL string) (call tools.HTTPCall, values []string, e
 }
 
 // inputURL checks a URL argument: http(s), a public host without
-// credentials, on the allowlist when the manifest has one; its fragment
-// is dropped.
-func (t Tool) inputURL(arg, s string) (string, error) {
+// credentials, allowed by the allowlist when the manifest has one; its
+// fragment is dropped. mastodon is the host of a Mastodon status the
+// Dispatcher must verify as a Mastodon instance first ("" for none).
+func (t Tool) inputURL(arg, s string) (clean, mastodon string, err error) {
 	u, err := url.Parse(strings.TrimSpace(s))
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Hostname() == "" {
-		return "", fmt.Errorf("%s: %s must be an http(s) URL", t.Name, arg)
+		return "", "", fmt.Errorf("%s: %s must be an http(s) URL", t.Name, arg)
 	}
 	if u.User != nil {
-		return "", fmt.Errorf("%s: %s must not carry a user name or password", t.Name, arg)
+		return "", "", fmt.Errorf("%s: %s must not carry a user name or password", t.Name, arg)
 	}
 	host := netaddr.Canonical(u.Hostname())
 	if why := netaddr.Private(host); why != "" {
-		return "", fmt.Errorf("%s: %s is %s; this tool does not take local addresses", t.Name, host, why)
-	}
-	if len(t.InputURLAllowlist) > 0 && !slices.ContainsFunc(t.InputURLAllowlist, func(h string) bool {
-		return host == h || strings.HasSuffix(host, "."+h)
-	}) {
-		return "", fmt.Errorf("%s: %s takes only URLs on %s, not %s", t.Name, arg, strings.Join(t.InputURLAllowlist, ", "), host)
+		return "", "", fmt.Errorf("%s: %s is %s; this tool does not take local addresses", t.Name, host, why)
 	}
 	u.Fragment, u.RawFragment = "", ""
-	return u.String(), nil
+	if len(t.InputURLAllowlist) == 0 || slices.ContainsFunc(t.InputURLAllowlist, func(r AllowRule) bool {
+		return r.Host != "" && (host == r.Host || strings.HasSuffix(host, "."+r.Host))
+	}) {
+		return u.String(), "", nil
+	}
+	if slices.ContainsFunc(t.InputURLAllowlist, func(r AllowRule) bool { return r.SiteAdapter == siteMastodon }) {
+		if status, ok := mastodonStatus(u); ok {
+			if slices.Contains(knownMastodon, host) {
+				return status, "", nil
+			}
+			return status, host, nil
+		}
+	}
+	var allowed []string
+	for _, r := range t.InputURLAllowlist {
+		if r.Host != "" {
+			allowed = append(allowed, r.Host)
+		} else {
+			allowed = append(allowed, "Mastodon status links")
+		}
+	}
+	return "", "", fmt.Errorf("%s: %s takes only URLs on %s, not %s", t.Name, arg, strings.Join(allowed, ", "), host)
+}
+
+// siteMastodon is the one site rule of an allowlist: exact status
+// permalinks of Mastodon instances.
+const siteMastodon = "mastodon"
+
+// knownMastodon are large Mastodon instances taken without the NodeInfo
+// check; any other host is verified first (tools.Dispatcher).
+var knownMastodon = []string{"mastodon.social", "mastodon.online", "mas.to", "mstdn.social", "mastodon.world", "fosstodon.org",
+	"hachyderm.io", "infosec.exchange", "techhub.social", "universeodon.com", "mastodon.art", "troet.cafe", "chaos.social"}
+
+// mastodonStatusPath matches a status permalink: /@user/123 (a remote
+// user's /@user@host/123 too) or /users/user/statuses/123.
+var mastodonStatusPath = regexp.MustCompile(`^/(@[A-Za-z0-9_]+(@[A-Za-z0-9.-]+)?/[0-9]+|users/[A-Za-z0-9_]+/statuses/[0-9]+)$`)
+
+// mastodonStatus returns u as a Mastodon status permalink without query
+// and fragment, when it is one: https on the default port.
+func mastodonStatus(u *url.URL) (string, bool) {
+	if u.Scheme != "https" || u.Port() != "" || !mastodonStatusPath.MatchString(u.Path) {
+		return "", false
+	}
+	c := url.URL{Scheme: "https", Host: strings.ToLower(u.Host), Path: u.Path}
+	return c.String(), true
+}
+
+// AllowRule is one entry of inputUrlAllowlist: a host name (its
+// subdomains too), or {"siteAdapter": "mastodon"} for status permalinks
+// on Mastodon instances.
+type AllowRule struct {
+	Host        string
+	SiteAdapter string
+}
+
+// UnmarshalJSON reads a host string or a site rule object, refusing
+// unknown fields.
+func (r *AllowRule) UnmarshalJSON(b []byte) error {
+	if bytes.HasPrefix(bytes.TrimSpace(b), []byte(`"`)) {
+		return json.Unmarshal(b, &r.Host)
+	}
+	var o struct {
+		SiteAdapter string `json:"siteAdapter"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil || o.SiteAdapter == "" {
+		return fmt.Errorf(`an inputUrlAllowlist entry is a host name or {"siteAdapter": %q}`, siteMastodon)
+	}
+	r.SiteAdapter = o.SiteAdapter
+	return nil
 }
 
 func argText(v any) string {

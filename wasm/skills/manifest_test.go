@@ -134,3 +134,50 @@ func TestBuildPostsJSONAndChecksInputURLs(t *testing.T) {
 		t.Error("a non-web tab URL was used")
 	}
 }
+
+func TestMastodonRuleTakesOnlyStatusPermalinks(t *testing.T) {
+	tool := `{"name": "save_post", "kind": "http", "readOnly": true, "method": "POST", "endpoint": "https://api.media.example/v1/save",
+		"inputUrlArg": "url", "inputUrlAllowlist": ["bsky.app", {"siteAdapter": "mastodon"}],
+		"parameters": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]}}`
+	s, err := ParseUser("media", withTools(tool))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := s.Tools[0]
+	for in, want := range map[string]struct{ url, verify string }{
+		"https://mastodon.social/@alice/111222333?utm=x#top":          {"https://mastodon.social/@alice/111222333", ""},
+		"https://social.example/@alice/111222333":                     {"https://social.example/@alice/111222333", "social.example"},
+		"https://Social.Example/users/alice/statuses/42":              {"https://social.example/users/alice/statuses/42", "social.example"},
+		"https://social.example/@alice@other.example/111222333?ref=1": {"https://social.example/@alice@other.example/111222333", "social.example"},
+		"https://bsky.app/profile/alice.bsky.social/post/3k":          {"https://bsky.app/profile/alice.bsky.social/post/3k", ""},
+	} {
+		call, _, err := tl.Build(`{"url": "`+in+`"}`, "")
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		var body map[string]string
+		_ = json.Unmarshal(call.Body, &body)
+		if body["url"] != want.url || call.MastodonHost != want.verify {
+			t.Errorf("%s: sent %q, verify %q; want %q, %q", in, body["url"], call.MastodonHost, want.url, want.verify)
+		}
+	}
+	for _, bad := range []string{
+		"https://social.example/@alice",                // a profile
+		"https://social.example/tags/cats",             // a feed
+		"https://social.example:8443/@alice/111222333", // a custom port
+		"http://social.example/@alice/111222333",       // not https
+		"https://me:pw@social.example/@alice/1",        // credentials
+		"https://10.0.0.5/@alice/111222333",            // a local address
+	} {
+		if _, _, err := tl.Build(`{"url": "`+bad+`"}`, ""); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	if _, err := ParseUser("media", withTools(strings.Replace(tool, `{"siteAdapter": "mastodon"}`, `{"siteAdapter": "pixelfed"}`, 1))); err == nil || !strings.Contains(err.Error(), "siteAdapter") {
+		t.Errorf("an unknown site rule: %v", err)
+	}
+	if _, err := ParseUser("media", withTools(strings.Replace(tool, `{"siteAdapter": "mastodon"}`, `{"site": "mastodon"}`, 1))); err == nil {
+		t.Error("a rule with an unknown field was accepted")
+	}
+}

@@ -30,6 +30,10 @@ type HTTPCall struct {
 	URL    string // an https URL on the manifest's endpoint host
 	Header map[string]string
 	Body   []byte // JSON, for POST
+	// MastodonHost is the host of a Mastodon status the call's input URL
+	// names, to verify as a Mastodon instance before anything is sent
+	// (verifyMastodon); "" when there is none to verify.
+	MastodonHost string
 }
 
 // Builtin reports whether name is one of WebBrain's own tools, which a
@@ -97,6 +101,9 @@ func SkillArgs(tool string, params json.RawMessage, raw string) (map[string]any,
 // shows it); the request carries no cookies; a redirect is an error,
 // never followed: the manifest declared where its data goes.
 func (d *Dispatcher) CallHTTP(ctx context.Context, c HTTPCall) (string, error) {
+	if err := d.verifyMastodon(ctx, c); err != nil {
+		return "", err
+	}
 	status, u, text, err := d.skillRequest(ctx, c)
 	if err != nil {
 		return "", err
@@ -180,6 +187,9 @@ func (d *Dispatcher) DownloadJob(ctx context.Context, c HTTPCall, maxWait time.D
 	origin, err := url.Parse(c.URL)
 	if err != nil {
 		return "", fmt.Errorf("%s: %q is not a valid URL", c.Tool, c.URL)
+	}
+	if err := d.verifyMastodon(ctx, c); err != nil {
+		return "", err
 	}
 	var cleanup string
 	defer func() {
@@ -277,4 +287,85 @@ func answerText(tool, contentType string, body []byte, base *url.URL) (string, e
 		return strings.TrimSpace(title + "\n" + text), nil
 	}
 	return strings.TrimSpace(s), nil
+}
+
+// NodeInfo limits of the Mastodon check.
+const (
+	nodeInfoTimeout  = 10 * time.Second
+	nodeInfoMaxBytes = 64 << 10
+	nodeInfoSchema   = "http://nodeinfo.diaspora.software/ns/schema/2."
+)
+
+// verifyMastodon checks that c.MastodonHost runs Mastodon before a skill
+// sends one of its status links anywhere: its same-origin NodeInfo
+// (/.well-known/nodeinfo, then the 2.x document it links) must say
+// software.name "mastodon". The reads carry no cookies, follow no
+// redirect, and are bounded (64 KiB, 10 s each); the status link itself
+// is never requested. A verified host is remembered for the run.
+func (d *Dispatcher) verifyMastodon(ctx context.Context, c HTTPCall) error {
+	host := c.MastodonHost
+	if host == "" || d.mastodon[host] {
+		return nil
+	}
+	origin := &url.URL{Scheme: "https", Host: host}
+	var index struct {
+		Links []struct{ Rel, Href string } `json:"links"`
+	}
+	if err := d.nodeInfo(ctx, c.Tool, origin.JoinPath("/.well-known/nodeinfo"), &index); err != nil {
+		return err
+	}
+	var doc string
+	for _, l := range index.Links {
+		if strings.HasPrefix(l.Rel, nodeInfoSchema) {
+			var err error
+			if doc, err = sameOrigin(c.Tool, origin, l.Href); err != nil {
+				return err
+			}
+			break
+		}
+	}
+	if doc == "" {
+		return fmt.Errorf("%s: %s does not describe itself with NodeInfo 2, so it is not taken as a Mastodon instance", c.Tool, host)
+	}
+	var info struct {
+		Software struct{ Name string } `json:"software"`
+	}
+	docURL, _ := url.Parse(doc)
+	if err := d.nodeInfo(ctx, c.Tool, docURL, &info); err != nil {
+		return err
+	}
+	if !strings.EqualFold(info.Software.Name, "mastodon") {
+		return fmt.Errorf("%s: %s runs %q, not Mastodon; this tool takes only Mastodon status links there", c.Tool, host, clip.Line(info.Software.Name, 40))
+	}
+	if d.mastodon == nil {
+		d.mastodon = map[string]bool{}
+	}
+	d.mastodon[host] = true
+	return nil
+}
+
+// nodeInfo reads one NodeInfo document of the Mastodon check into v.
+func (d *Dispatcher) nodeInfo(ctx context.Context, tool string, u *url.URL, v any) error {
+	if err := d.checkHost(ctx, tool, u, ""); err != nil {
+		return err
+	}
+	resp, err := d.p.Fetch.Fetch(ctx, &platform.Request{
+		Method: "GET", URL: u.String(), Header: map[string]string{"Accept": "application/json"},
+		Timeout: nodeInfoTimeout, Redirect: platform.RedirectManual,
+	})
+	if err != nil {
+		return fetchError(ctx, tool, u, err)
+	}
+	defer resp.Body.Close()
+	if resp.Status != 200 {
+		return fmt.Errorf("%s: %s answered HTTP %d (a redirect is not followed), so %s is not taken as a Mastodon instance", tool, u.Redacted(), resp.Status, u.Host)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, nodeInfoMaxBytes+1))
+	if err != nil {
+		return fetchError(ctx, tool, u, err)
+	}
+	if len(body) > nodeInfoMaxBytes || json.Unmarshal(body, v) != nil {
+		return fmt.Errorf("%s: %s is not a NodeInfo document of at most %d KiB", tool, u.Redacted(), nodeInfoMaxBytes>>10)
+	}
+	return nil
 }

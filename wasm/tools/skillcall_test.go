@@ -168,3 +168,53 @@ func TestDownloadJobStaysOnItsOrigin(t *testing.T) {
 		t.Errorf("downloads %v, requests %q", r.downloads.items, r.requests())
 	}
 }
+
+// A status link on an instance WebBrain does not know is sent only after
+// the instance's NodeInfo says it runs Mastodon.
+func TestMastodonInstanceIsVerifiedFirst(t *testing.T) {
+	software := "mastodon"
+	r := newSkillRig(t, func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch req.URL.Path {
+		case "/.well-known/nodeinfo":
+			fmt.Fprint(w, `{"links": [{"rel": "http://nodeinfo.diaspora.software/ns/schema/2.0", "href": "https://social.example/nodeinfo/2.0"}]}`)
+		case "/nodeinfo/2.0":
+			fmt.Fprintf(w, `{"version": "2.0", "software": {"name": %q, "version": "4.3.0"}}`, software)
+		default:
+			fmt.Fprint(w, `{"ok": true}`)
+		}
+	})
+	call := HTTPCall{Tool: "save_post", Method: "POST", URL: "https://api.media.example/v1/save", Body: []byte(`{"url":"https://social.example/@a/1"}`), MastodonHost: "social.example"}
+	if _, err := r.d.CallHTTP(context.Background(), call); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"GET /.well-known/nodeinfo", "GET /nodeinfo/2.0", `POST /v1/save {"url":"https://social.example/@a/1"}`}
+	if got := r.requests(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("requests %q, want %q", got, want)
+	}
+
+	software = "pleroma"
+	other := newSkillRig(t, func(w http.ResponseWriter, req *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch req.URL.Path {
+		case "/.well-known/nodeinfo":
+			fmt.Fprint(w, `{"links": [{"rel": "http://nodeinfo.diaspora.software/ns/schema/2.1", "href": "/nodeinfo/2.1"}]}`)
+		case "/nodeinfo/2.1":
+			fmt.Fprintf(w, `{"software": {"name": %q}}`, software)
+		}
+	})
+	_, err := other.d.CallHTTP(context.Background(), call)
+	if err == nil || !strings.Contains(err.Error(), "not Mastodon") {
+		t.Errorf("a Pleroma instance: %v", err)
+	}
+	if got := other.requests(); len(got) != 2 {
+		t.Errorf("the post was sent for a non-Mastodon instance: %q", got)
+	}
+
+	redirecting := newSkillRig(t, func(w http.ResponseWriter, req *http.Request) {
+		http.Redirect(w, req, "https://social.example/elsewhere", http.StatusFound)
+	})
+	if _, err := redirecting.d.CallHTTP(context.Background(), call); err == nil || !strings.Contains(err.Error(), "redirect") {
+		t.Errorf("a redirecting NodeInfo: %v", err)
+	}
+}
