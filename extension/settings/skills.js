@@ -27,6 +27,8 @@ function row(s) {
     el("span", { className: "help", text: ` ${s.packaged ? "WebBrain's" : "yours"} · ${(s.modes ?? []).join(", ")}` }),
     el("div", { className: "help", text: s.error ? `Not offered: ${s.error}` : s.summary }),
   );
+  // What the skill's tools would reach, so the user sees it before using it.
+  if (s.tools?.length) li.append(el("div", { className: "help skill-tools", text: `Tools: ${s.tools.join("; ")}` }));
   if (s.packaged) return li;
   const enabled = el("input", { type: "checkbox", checked: s.enabled, "aria-label": `Use ${s.id}` });
   enabled.addEventListener("change", async () => {
@@ -39,7 +41,7 @@ function row(s) {
     $("skill-md").focus();
   });
   const exportLink = el("a", {
-    href: URL.createObjectURL(new Blob([s.markdown], { type: "text/markdown" })),
+    href: URL.createObjectURL(new Blob([exported(s)], { type: "text/markdown" })),
     download: `${s.id}.md`,
     text: "Export",
   });
@@ -49,6 +51,16 @@ function row(s) {
   });
   li.append(el("div", { className: "row" }, el("label", {}, enabled, " Use"), edit, exportLink, del));
   return li;
+}
+
+// exported is the file Export saves: the skill's Markdown under Agent
+// Skills front matter (name, description), so other tools read it as a
+// SKILL.md and importing it here gives the same skill. Markdown that has
+// front matter already is saved as it is.
+function exported(s) {
+  if (s.markdown.startsWith("---\n") || !s.name) return s.markdown;
+  const line = (v) => JSON.stringify(v.replace(/\s+/g, " ").trim());
+  return `---\nname: ${line(s.name)}\ndescription: ${line(s.summary ?? "")}\n---\n\n${s.markdown}`;
 }
 
 $("skill-form").addEventListener("submit", async (e) => {

@@ -35,6 +35,9 @@ type browserEnv struct {
 	fixtures *httptest.Server
 	// downloads is the folder the browser saves downloads in.
 	downloads string
+	// notes stands in for a user skill's service at https://api.notes.example
+	// (skills_test.go).
+	notes *notesAPI
 }
 
 func TestMain(m *testing.M) {
@@ -51,9 +54,12 @@ func runSuite(m *testing.M) (int, error) {
 	// on HTTPS with a test certificate the browser is told to accept.
 	chatgpt := httptest.NewTLSServer(http.FileServer(http.Dir(filepath.Join("testdata", "chatgpt"))))
 	defer chatgpt.Close()
+	notes := newNotesAPI()
+	defer notes.srv.Close()
 	b, err := testenv.StartExtensionBrowser(chromedp.WindowSize(1280, 900),
 		// The injection suite's sites answer on loopback under public names.
-		testenv.MapHosts(map[string]string{"chatgpt.com": chatgpt.Listener.Addr().String()}, scenario.InjectionHosts()...),
+		testenv.MapHosts(map[string]string{"chatgpt.com": chatgpt.Listener.Addr().String(), notesHost: notes.srv.Listener.Addr().String()},
+			scenario.InjectionHosts()...),
 		chromedp.Flag("ignore-certificate-errors", true),
 		// Pages may register WebMCP tools (document.modelContext), which
 		// Chromium offers only behind this feature; chromedp's own features
@@ -91,6 +97,6 @@ func runSuite(m *testing.M) (int, error) {
 	fixtures := httptest.NewServer(mux)
 	defer fixtures.Close()
 
-	env = &browserEnv{root: root, extID: extID, browser: browser, worker: worker, workerLg: wlog, fixtures: fixtures, downloads: downloads}
+	env = &browserEnv{root: root, extID: extID, browser: browser, worker: worker, workerLg: wlog, fixtures: fixtures, downloads: downloads, notes: notes}
 	return m.Run(), nil
 }

@@ -243,7 +243,9 @@ func TestMemorySectionListsAddsEditsAndForgets(t *testing.T) {
 
 func TestSkillsSectionSavesTheUsersSkill(t *testing.T) {
 	tb := openPage(t, "/settings/settings.html", settingsSetup+`
-__fake.skills = [{id: "humanizer", name: "Humanizer", summary: "Rewrite a draft.", modes: ["ask", "act"], packaged: true, enabled: true}];
+__fake.skills = [{id: "humanizer", name: "Humanizer", summary: "Rewrite a draft.", modes: ["ask", "act"], packaged: true, enabled: true},
+  {id: "open-meteo", name: "Open-Meteo weather", summary: "Look up the weather.", modes: ["ask", "act"], packaged: true, enabled: true,
+   tools: ["geocode_place: GET geocoding-api.open-meteo.com", "get_weather_forecast: GET api.open-meteo.com"]}];
 __fake.replies.skills_list = () => ({ok: true, skills: __fake.skills});
 __fake.replies.skill_save = ({skill}) => {
   if (!/^[a-z0-9-]+$/.test(skill.id)) return {ok: false, error: "Id \"" + skill.id + "\": use lowercase letters, digits and hyphens."};
@@ -263,6 +265,17 @@ __fake.replies.skill_save = ({skill}) => {
 	}
 	if eval[bool](tb, `!!document.querySelector('#skills-list li[data-id="humanizer"] button')`) {
 		t.Error("a packaged skill can be edited or deleted")
+	}
+	if got := eval[string](tb, `document.querySelector('#skills-list li[data-id="open-meteo"] .skill-tools')?.textContent ?? ''`); got != "Tools: geocode_place: GET geocoding-api.open-meteo.com; get_weather_forecast: GET api.open-meteo.com" {
+		t.Errorf("the skill's tools are shown as %q", got)
+	}
+	// Export saves the Markdown under Agent Skills front matter.
+	exported := eval[string](tb, `(() => {
+		const a = document.querySelector('#skills-list li[data-id="weekly-report"] a[download]');
+		return fetch(a.href).then(r => r.text()).then(t => a.download + '\n' + t);
+	})()`)
+	if want := "weekly-report.md\n---\nname: \"Weekly report\"\ndescription: \"Write my weekly report.\"\n---\n\n# Weekly report"; exported != want {
+		t.Errorf("exported %q, want %q", exported, want)
 	}
 	tb.screenshot("settings-skills")
 }

@@ -5,6 +5,7 @@ package agent
 
 import (
 	"context"
+	"time"
 
 	"github.com/webbrain/webbrain/wasm/adapters"
 	"github.com/webbrain/webbrain/wasm/guard"
@@ -60,6 +61,13 @@ type OnceExecutor interface {
 // StatusReader reads what the page says about the task (tools.PageStatus)
 // for the completion judge; an Executor that is one gets its success
 // claims checked.
+// SkillExecutor sends the requests of skills' network tools
+// (tools.Dispatcher.CallHTTP and DownloadJob).
+type SkillExecutor interface {
+	CallHTTP(ctx context.Context, c tools.HTTPCall) (string, error)
+	DownloadJob(ctx context.Context, c tools.HTTPCall, maxWait time.Duration) (string, error)
+}
+
 type StatusReader interface {
 	Status(ctx context.Context) (tools.PageStatus, error)
 }
@@ -111,6 +119,9 @@ type Options struct {
 	// A non-empty catalog is listed in the system prompt and offers
 	// load_skill; the Compact tier never gets one.
 	Skills []skills.Skill
+	// PlanSkills are the ids of catalog skills the approved plan chose
+	// (planner.Plan.SkillIDs); they are loaded before the first request.
+	PlanSkills []string
 	// Screenshot captures the run's tab for a model that sees images (the
 	// provider's vision setting); nil: no screenshots are sent.
 	Screenshot func(ctx context.Context) (llm.Image, error)

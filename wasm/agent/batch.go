@@ -43,6 +43,17 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 			r.closeCalls(calls[i+1:], resultSkipped)
 			return "", false, ErrHandOff
 		}
+		if i > 0 || resumed == nil {
+			if retry := r.publicMediaGuard(call); retry != "" {
+				r.emit(Event{Kind: protocol.EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
+				r.addResult(call, retry, true)
+				if err := r.save(step); err != nil {
+					_, err = r.persistFail(calls[i+1:], err)
+					return "", false, err
+				}
+				continue
+			}
+		}
 		var rc tools.Receipt
 		if i == 0 && resumed != nil {
 			rc = *resumed
@@ -131,9 +142,10 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 }
 
 // offered reports whether the run offers the tool: the catalog's in this
-// mode, tier, browser and features, and load_skill.
+// mode, tier, browser and features, load_skill and loaded skills' tools.
 func (r *run) offered(name string) bool {
-	return name == protocol.ToolLoadSkill || tools.Offered(r.opts.Mode, r.opts.Tier, r.opts.Browser, name, r.opts.Features...)
+	_, skillTool := r.skillTools[name]
+	return name == protocol.ToolLoadSkill || skillTool || tools.Offered(r.opts.Mode, r.opts.Tier, r.opts.Browser, name, r.opts.Features...)
 }
 
 // receiptFor asks the executor where call will take effect and names
@@ -174,6 +186,13 @@ func newReceiptID() string {
 func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) (result string, isErr bool, finished string) {
 	if call.Name == protocol.ToolLoadSkill {
 		result, isErr = r.loadSkill(call)
+		return result, isErr, ""
+	}
+	if st, ok := r.skillTools[call.Name]; ok {
+		result, isErr = r.runSkillTool(ctx, call, st)
+		if isErr && call.Name == toolPublicMedia {
+			r.mediaFailed = true // the browser's downloader may now try
+		}
 		return result, isErr, ""
 	}
 	if call.Name == tools.DelegateResearch && r.opts.Research != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
@@ -21,6 +22,8 @@ type Gate interface {
 	// Check decides before call is sent; a refusal is the call's error.
 	// err means the run was stopped while the user was asked.
 	Check(ctx context.Context, call llm.ToolCall) (refusal string, err error)
+	// CheckSkill decides on a call of a loaded skill's network tool.
+	CheckSkill(ctx context.Context, call llm.ToolCall, sc guard.SkillCall) (refusal string, err error)
 	// Observe records a tool result the model saw.
 	Observe(result string)
 	// Visit records the tab's page after an allowed action.
@@ -70,6 +73,9 @@ func (r *run) rehydrateGate(pageURL string) {
 
 // gateCheck asks the gate about call; without a gate everything passes.
 func (r *run) gateCheck(ctx context.Context, call llm.ToolCall) (string, error) {
+	if st, ok := r.skillTools[call.Name]; ok {
+		return r.gateSkill(ctx, call, st)
+	}
 	if r.opts.Gate == nil || tools.NotOffered(r.opts.Mode, r.opts.Tier, r.opts.Browser, call.Name, r.opts.Features...) != nil {
 		// A call this mode does not offer is refused when it runs; the user
 		// is never asked about an action that cannot happen.

@@ -42,13 +42,19 @@ type run struct {
 	called    []string        // names of the tools called in this turn
 	applied   []string        // ids of the corrections in conv
 	active    map[string]bool // skills loaded in this turn
-	site      string          // id of the adapter of the current page
-	siteShown map[string]bool // names of the sites whose notes this turn carries
-	startURL  string          // the page the turn began on
-	status    string          // done's status, as the completion judge left it
-	judged    bool            // a success claim was sent back once already
-	ledger    Ledger          // progress_update and scratchpad_write
-	ledgerSet bool            // a claim against open ledger items was sent back once
+	// skillTools are the network tools of the loaded skills, by name.
+	skillTools map[string]skillTool
+	preloaded  []preloaded // skills loaded before the first request (preactivate)
+	// mediaFailed: download_public_media failed in this turn, so the
+	// browser's download_social_media may be used (publicMediaGuard).
+	mediaFailed bool
+	site        string          // id of the adapter of the current page
+	siteShown   map[string]bool // names of the sites whose notes this turn carries
+	startURL    string          // the page the turn began on
+	status      string          // done's status, as the completion judge left it
+	judged      bool            // a success claim was sent back once already
+	ledger      Ledger          // progress_update and scratchpad_write
+	ledgerSet   bool            // a claim against open ledger items was sent back once
 	// summaryRead: a final answer was read with the done_summary question.
 	summaryRead  bool
 	typed        []typedField // values typed into this page's fields (readback.go)
@@ -61,9 +67,10 @@ type run struct {
 // result.
 func Run(ctx context.Context, opts Options, history []llm.Message, userText string) (Outcome, error) {
 	r := newRun(opts)
-	r.conv = withSystem(history, r.systemPrompt())
 	pageURL, title := r.page(ctx)
 	r.startURL = pageURL
+	r.preactivate(pageURL)
+	r.conv = withSystem(history, r.systemPrompt())
 	if r.opts.Task == "" {
 		r.opts.Task = userText
 	}
@@ -81,11 +88,17 @@ func Run(ctx context.Context, opts Options, history []llm.Message, userText stri
 // effect is unknown. A model request that was in flight is sent again.
 func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
 	r := newRun(opts)
+	r.startURL = cp.StartURL
+	r.preactivate(cp.StartURL)
 	// The new background has a new boundary: the prompt must name it.
 	r.conv, r.task = withSystem(cp.Conversation, r.systemPrompt()), cp.Task
 	r.applied, r.called = cp.Applied, cp.Called
-	r.active = loadedSkills(r.conv[r.task:], r.opts.Skills)
-	r.startURL = cp.StartURL
+	loaded := loadedSkills(r.conv[r.task:], r.opts.Skills)
+	for _, s := range r.opts.Skills {
+		if loaded[s.ID] && !r.active[s.ID] {
+			r.activate(s)
+		}
+	}
 	pageURL, _ := r.page(ctx)
 	r.rehydrateGate(pageURL)
 	r.loops = restoreLoopDetector(cp.Loops, pageURL)
@@ -143,7 +156,7 @@ func newRun(opts Options) *run {
 	} else {
 		opts.Research = nil
 	}
-	return &run{opts: opts, tools: specs, active: map[string]bool{}, siteShown: map[string]bool{}}
+	return &run{opts: opts, tools: specs, active: map[string]bool{}, skillTools: map[string]skillTool{}, siteShown: map[string]bool{}}
 }
 
 // loop makes model requests from step first on. Corrections are applied
@@ -241,7 +254,7 @@ func (r *run) persistFail(unrun []llm.ToolCall, err error) (Outcome, error) {
 }
 
 func (r *run) systemPrompt() string {
-	prompt := systemPrompt(r.opts.Mode, r.opts.Tier, r.opts.Boundary) + skillCatalog(r.opts.Skills)
+	prompt := systemPrompt(r.opts.Mode, r.opts.Tier, r.opts.Boundary) + skillCatalog(r.opts.Skills) + preloadedPrompt(r.preloaded)
 	if r.opts.Memory != "" {
 		prompt += "\n\n" + r.opts.Memory
 	}

@@ -24,6 +24,8 @@ type runRecord struct {
 	// Plan is the approved plan; a resumed run pins it again rather than
 	// planning anew.
 	Plan string `json:"plan,omitempty"`
+	// PlanSkills are the skills the approved plan chose.
+	PlanSkills []string `json:"planSkills,omitempty"`
 	// Auto and HandedOff: WebBrain chose the mode, and an Ask turn has
 	// already handed the request over to Act.
 	Auto      bool `json:"auto,omitempty"`
@@ -42,7 +44,7 @@ func (r *Router) saveRecord(ru *run, cp *agent.Checkpoint) error {
 	if ru.cleared {
 		return nil
 	}
-	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note, NoteData: ru.noteData})
+	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, PlanSkills: ru.planSkills, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note, NoteData: ru.noteData})
 	if err != nil {
 		return err
 	}
@@ -125,7 +127,7 @@ func (r *Router) resumeRun(tabID int, rec runRecord, j Journal, steer json.RawMe
 	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
 	ru.review = newReviewer(r, ru.j)
-	ru.plan, ru.auto, ru.handedOff, ru.note, ru.noteData = rec.Plan, rec.Auto, rec.HandedOff, rec.Note, rec.NoteData
+	ru.plan, ru.planSkills, ru.auto, ru.handedOff, ru.note, ru.noteData = rec.Plan, rec.PlanSkills, rec.Auto, rec.HandedOff, rec.Note, rec.NoteData
 	ru.resume = rec.Checkpoint
 	ru.resumed = true
 	var applied []string

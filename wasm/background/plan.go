@@ -13,6 +13,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/planner"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
+	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -26,9 +27,10 @@ const maxPlanRounds = 4
 
 // planned is what the planner step leaves for the run.
 type planned struct {
-	pinned   string // the approved plan for the system prompt; "" none
-	readOnly bool   // planning failed under Try: the turn goes on in Ask
-	answer   string // the turn's whole answer: nothing runs (a plan to show)
+	pinned   string   // the approved plan for the system prompt; "" none
+	skills   []string // ids of the catalog skills the approved plan chose
+	readOnly bool     // planning failed under Try: the turn goes on in Ask
+	answer   string   // the turn's whole answer: nothing runs (a plan to show)
 }
 
 // errPlanRejected ends a run whose plan the user rejected: no page action.
@@ -40,7 +42,7 @@ var errPlanRejected = errors.New("the plan was rejected")
 // record and journal instead of asking the model again.
 func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov llm.Provider, b tools.Boundary, history []llm.Message) (planned, error) {
 	if ru.plan != "" {
-		return planned{pinned: ru.plan}, nil
+		return planned{pinned: ru.plan, skills: ru.planSkills}, nil
 	}
 	// Approved just before a restart, before the record could say so.
 	if e, ok := ru.j.last(protocol.EventPlanResolved); ok && (e.Decision == protocol.PlanApprove || e.Decision == protocol.PlanEdit) {
@@ -51,6 +53,10 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 		level = protocol.PlannerOff // the intent check still runs
 	}
 	task := ru.text
+	var catalog []skills.Skill
+	if cfg, err := s.Active(); err == nil {
+		catalog = r.skillCatalog(ctx, ru.mode, cfg.Tier)
+	}
 	for round := 1; ; round++ {
 		var p planner.Plan
 		var open *Entry // a review the previous background left open
@@ -61,7 +67,7 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 			var err error
 			p, err = planner.Make(ctx, prov, planner.Input{
 				Level: level, Task: withCorrections(task, ru.steer.Pending()), URL: pageURL, Title: title,
-				History: ownWords(history), Boundary: b,
+				History: ownWords(history), Boundary: b, Skills: catalog,
 			})
 			var pe *planner.Error
 			switch {
@@ -99,7 +105,7 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 		if !s.ReviewsPlan(level) {
 			text := p.Markdown(true)
 			ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventPlan, Text: text}})
-			return planned{pinned: planner.Pinned(p.Markdown(false), false)}, nil
+			return planned{pinned: planner.Pinned(p.Markdown(false), false), skills: p.SkillIDs}, nil
 		}
 		pinned, err := ru.review.ask(ctx, ru, p, open)
 		switch {
@@ -110,7 +116,7 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 		case err != nil:
 			return planned{}, err
 		}
-		return planned{pinned: pinned}, nil
+		return planned{pinned: pinned, skills: p.SkillIDs}, nil
 	}
 }
 

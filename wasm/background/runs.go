@@ -44,6 +44,8 @@ type run struct {
 	review *reviewer
 	steer  *steerBox
 	plan   string // the approved plan, pinned in the system prompt
+	// planSkills are the skills the approved plan chose, loaded first.
+	planSkills []string
 	// auto: WebBrain chose the mode (an "auto" message); an Ask turn can
 	// then hand itself over to Act, once (handedOff).
 	auto        bool
@@ -211,7 +213,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		case pl.readOnly:
 			ru.mode = protocol.ModeAsk
 		}
-		ru.plan = pl.pinned
+		ru.plan, ru.planSkills = pl.pinned, pl.skills
 		if err := r.saveRecord(ru, nil); err != nil {
 			return "", fmt.Errorf("WebBrain could not save the run before starting it: %v", err)
 		}
@@ -256,6 +258,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Steering:    ru.steer,
 		Checkpoint:  func(cp agent.Checkpoint) error { return r.saveRecord(ru, &cp) },
 		Skills:      r.skillCatalog(ctx, ru.mode, cfg.Tier),
+		PlanSkills:  ru.planSkills,
 		SummaryKind: summaryKind(dec, ru.mode),
 		Schedule:    r.scheduleTool(ru),
 	}

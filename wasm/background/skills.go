@@ -6,8 +6,10 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/skills"
+	"github.com/webbrain/webbrain/wasm/tools"
 )
 
 // skillView is one skill as Settings → Skills lists it.
@@ -18,6 +20,9 @@ type skillView struct {
 	Modes    []string `json:"modes"`
 	Packaged bool     `json:"packaged"` // WebBrain's own: cannot be edited or deleted
 	Enabled  bool     `json:"enabled"`
+	// Tools name the skill's network tools and where each sends its
+	// requests ("find_notes: GET api.notes.example").
+	Tools    []string `json:"tools,omitempty"`
 	Markdown string   `json:"markdown,omitempty"` // the user's own skills
 	Error    string   `json:"error,omitempty"`    // why a stored skill is not offered
 }
@@ -59,16 +64,25 @@ func skillViews(user []skills.Stored) []skillView {
 	var out []skillView
 	all, _ := skills.Packaged()
 	for _, s := range all {
-		out = append(out, skillView{ID: s.ID, Name: s.Name, Summary: s.Summary, Modes: s.Modes, Packaged: true, Enabled: true})
+		out = append(out, skillView{ID: s.ID, Name: s.Name, Summary: s.Summary, Modes: s.Modes, Packaged: true, Enabled: true, Tools: toolLines(s)})
 	}
 	for _, u := range user {
 		v := skillView{ID: u.ID, Enabled: u.Enabled, Markdown: u.Markdown}
 		if s, err := skills.ParseUser(u.ID, u.Markdown); err != nil {
 			v.Error = err.Error()
 		} else {
-			v.Name, v.Summary, v.Modes = s.Name, s.Summary, s.Modes
+			v.Name, v.Summary, v.Modes, v.Tools = s.Name, s.Summary, s.Modes, toolLines(s)
 		}
 		out = append(out, v)
+	}
+	return out
+}
+
+// toolLines describes a skill's network tools for Settings.
+func toolLines(s skills.Skill) []string {
+	var out []string
+	for _, t := range s.Tools {
+		out = append(out, t.Name+": "+t.Method+" "+t.Host())
 	}
 	return out
 }
@@ -79,3 +93,6 @@ func (r *Router) skillCatalog(ctx context.Context, mode, tier string) []skills.S
 	user, _ := skills.LoadUser(ctx, r.p.Local)
 	return skills.Catalog(user, mode, tier)
 }
+
+// The run's dispatcher sends the requests of skills' network tools.
+var _ agent.SkillExecutor = (*tools.Dispatcher)(nil)

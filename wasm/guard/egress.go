@@ -118,16 +118,23 @@ func movesTab(tool string) bool {
 // e-mail addresses anywhere in it; on a site the run does not work on,
 // also text the run read from pages and the user's own longer phrases.
 func (g *Gate) dataIn(u *url.URL, trustedDest bool) []Detail {
+	return g.dataInTokens(urlTokens(u), "address", trustedDest)
+}
+
+// dataInTokens is dataIn over the parts of a request that can carry data,
+// labelled as being in where ("address", "request").
+func (g *Gate) dataInTokens(tokens []string, where string, trustedDest bool) []Detail {
 	auth := g.cfg.Authority
 	var out []Detail
 	seen := map[string]bool{}
 	add := func(label, v string) {
+		label = strings.Replace(label, "in the address", "in the "+where, 1)
 		if !seen[label+v] {
 			seen[label+v] = true
 			out = append(out, Detail{label, v})
 		}
 	}
-	for _, tok := range urlTokens(u) {
+	for _, tok := range tokens {
 		for _, m := range g.secretsNotFromUser(tok) {
 			add("Secret in the address", hint(m))
 		}
@@ -218,7 +225,7 @@ func dataKinds(ds []Detail) string {
 	var kinds []string
 	seen := map[string]bool{}
 	for _, d := range ds {
-		k := strings.TrimSuffix(strings.ToLower(d.Label), " in the address")
+		k, _, _ := strings.Cut(strings.ToLower(d.Label), " in the ")
 		if !seen[k] {
 			seen[k] = true
 			kinds = append(kinds, k)

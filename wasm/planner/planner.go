@@ -10,11 +10,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -55,6 +57,10 @@ type Plan struct {
 	// user's words name them.
 	Recipients []string   `json:"recipients,omitempty"`
 	Localized  *Localized `json:"localized,omitempty"`
+	// SkillIDs are the catalog skills the task needs, loaded before the
+	// execution model's first request once the plan is approved; Make
+	// keeps only ids of Input.Skills.
+	SkillIDs []string `json:"skill_ids,omitempty"`
 }
 
 // Card is what a plan review shows: the plan and when it is approved
@@ -74,6 +80,9 @@ type Input struct {
 	Title    string
 	History  []llm.Message
 	Boundary tools.Boundary
+	// Skills is the run's skill catalog (ids, names, summaries, intents),
+	// the same the execution model gets.
+	Skills []skills.Skill
 }
 
 // Error is a planner failure: the model's reply could not be read as a
@@ -97,6 +106,7 @@ func Make(ctx context.Context, prov llm.Provider, in Input) (Plan, error) {
 		}
 		p, perr := Parse(res.Content, in.Level)
 		if perr == nil {
+			p.SkillIDs = catalogIDs(p.SkillIDs, in.Skills)
 			return p, nil
 		}
 		last = perr
@@ -153,7 +163,7 @@ func (p *Plan) normalize(level string) {
 	p.Risks = clipList(p.Risks, maxRisks, maxStep)
 	p.Recipients = clipList(p.Recipients, maxPeople, 120)
 	if level == protocol.PlannerOff {
-		p.Steps, p.Risks, p.Localized = nil, nil, nil
+		p.Steps, p.Risks, p.Localized, p.SkillIDs = nil, nil, nil, nil
 	}
 	if l := p.Localized; l != nil {
 		l.Summary = clip.Line(l.Summary, maxSummary)
@@ -166,6 +176,19 @@ func (p *Plan) normalize(level string) {
 			p.Localized = nil
 		}
 	}
+}
+
+// catalogIDs keeps the ids of ids that are in the catalog, each once: the
+// planner cannot load a skill that is turned off or not for this mode.
+func catalogIDs(ids []string, catalog []skills.Skill) []string {
+	var out []string
+	for _, id := range ids {
+		id = strings.TrimSpace(id)
+		if !slices.Contains(out, id) && slices.ContainsFunc(catalog, func(s skills.Skill) bool { return s.ID == id }) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 func clipList(list []string, most, each int) []string {

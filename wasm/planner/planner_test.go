@@ -11,6 +11,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/planner"
 	"github.com/webbrain/webbrain/wasm/platform/nativefetch"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -145,4 +146,25 @@ func provider(t *testing.T, srv *llmtest.Server) llm.Provider {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// The planner sees the run's skill catalog and may choose skills; an id
+// outside the catalog (turned off, another mode's, made up) is dropped.
+func TestPlanChoosesOnlyCatalogSkills(t *testing.T) {
+	srv := llmtest.New(func(int, llmtest.Request) llmtest.Turn { return llmtest.Turn{} })
+	defer srv.Close()
+	srv.Planner = func(req llmtest.Request) llmtest.Turn {
+		return llmtest.Turn{Text: `{"action":"execute","summary":"Check the forecast.","steps":["Look up Lisbon"],"risks":[],"skill_ids":["open-meteo","form-filling","made-up","open-meteo"]}`}
+	}
+	catalog := skills.Catalog(nil, protocol.ModeAsk, "mid")
+	p, err := planner.Make(context.Background(), provider(t, srv), planner.Input{Level: protocol.PlannerTry, Task: "Will it rain in Lisbon tomorrow?", Boundary: tools.NewBoundary(), Skills: catalog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.SkillIDs) != 1 || p.SkillIDs[0] != "open-meteo" {
+		t.Errorf("skill ids %v, want [open-meteo]", p.SkillIDs)
+	}
+	if user := srv.PlannerRequests()[0].Messages[1].Content; !strings.Contains(user, "- open-meteo (Open-Meteo weather): ") || strings.Contains(user, "form-filling") {
+		t.Errorf("the planner's catalog:\n%s", user)
+	}
 }

@@ -25,9 +25,14 @@ type Skill struct {
 	Summary string
 	Modes   []string // "ask", "act"
 	Intents []string
-	// Instructions is the Markdown with the metadata fence removed: what
-	// load_skill returns.
+	// Instructions is the Markdown without the metadata and tool fences:
+	// what load_skill returns.
 	Instructions string
+	// Tools are the network tools of its webbrain-tools manifest, offered
+	// once the skill is loaded (manifest.go).
+	Tools []Tool
+	// Packaged: one of WebBrain's own skills, not the user's.
+	Packaged bool
 }
 
 // Limits from the spec.
@@ -41,12 +46,31 @@ const fenceOpen = "```webbrain-skill"
 
 // loaded parses the packaged skills once per module start.
 var loaded = sync.OnceValues(func() ([]Skill, error) {
-	return Load(data.Files.ReadFile, packaged.FileIDs(data.Files, ".md"))
+	all, err := Load(data.Files.ReadFile, packaged.FileIDs(data.Files, ".md"))
+	for i := range all {
+		all[i].Packaged = true
+	}
+	return all, err
 })
 
 // Packaged returns the valid packaged skills in id order and an error
 // naming every invalid one; invalid skills are left out.
 func Packaged() ([]Skill, error) { return loaded() }
+
+// Lines lists a catalog for a prompt, one "- id (name): summary" line a
+// skill with its intents; the execution model and the planner see the
+// same list.
+func Lines(catalog []Skill) string {
+	var b strings.Builder
+	for _, s := range catalog {
+		fmt.Fprintf(&b, "- %s (%s): %s", s.ID, s.Name, s.Summary)
+		if len(s.Intents) > 0 {
+			fmt.Fprintf(&b, " For example: %s.", strings.Join(s.Intents, "; "))
+		}
+		b.WriteString("\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
 
 // Eligible filters all as Catalog does.
 func Eligible(all []Skill, mode, tier string) []Skill {
@@ -87,36 +111,49 @@ func Parse(id, text string) (Skill, error) {
 		return Skill{}, fmt.Errorf("id %q: use lowercase letters, digits and hyphens", id)
 	}
 	text = strings.ReplaceAll(text, "\r\n", "\n")
-	meta, rest, err := cutFence(text)
+	manifest, text, err := cutToolsFence(text)
 	if err != nil {
 		return Skill{}, err
+	}
+	meta, rest, found, err := cutFenceNamed(text, fenceOpen, "metadata")
+	if err != nil {
+		return Skill{}, err
+	}
+	if !found {
+		return Skill{}, errors.New("no ```webbrain-skill metadata fence")
 	}
 	var m metadata
 	if err := json.Unmarshal([]byte(meta), &m); err != nil {
 		return Skill{}, fmt.Errorf("metadata: %w", err)
 	}
 	s := Skill{ID: id, Name: heading(rest), Summary: strings.TrimSpace(m.Summary), Modes: m.Modes, Intents: m.Intents, Instructions: strings.TrimSpace(rest)}
-	return s, s.validate()
+	if err := s.validate(); err != nil {
+		return s, err
+	}
+	if manifest != "" {
+		s.Tools, err = parseManifest(manifest)
+	}
+	return s, err
 }
 
-// cutFence returns the JSON of the only webbrain-skill fence and the text
-// without it.
-func cutFence(text string) (meta, rest string, err error) {
-	start := strings.Index(text, fenceOpen+"\n")
+// cutFenceNamed returns the body of the only fence that opens with open
+// (found), and text without it; what names the fence in errors.
+func cutFenceNamed(text, open, what string) (body, rest string, found bool, err error) {
+	start := strings.Index(text, open+"\n")
 	if start < 0 {
-		return "", "", errors.New("no ```webbrain-skill metadata fence")
+		return "", text, false, nil
 	}
-	body := start + len(fenceOpen) + 1
-	end := strings.Index(text[body:], "\n```")
+	from := start + len(open) + 1
+	end := strings.Index(text[from:], "\n```")
 	if end < 0 {
-		return "", "", errors.New("the metadata fence is not closed")
+		return "", "", false, fmt.Errorf("the %s fence is not closed", what)
 	}
-	after := body + end + len("\n```")
+	after := from + end + len("\n```")
 	rest = text[:start] + strings.TrimLeft(text[after:], "\n")
-	if strings.Contains(rest, fenceOpen) {
-		return "", "", errors.New("more than one metadata fence")
+	if strings.Contains(rest, open+"\n") {
+		return "", "", false, fmt.Errorf("more than one %s fence", what)
 	}
-	return text[body : body+end], rest, nil
+	return text[from : from+end], rest, true, nil
 }
 
 // heading is the text of the first level-one heading.

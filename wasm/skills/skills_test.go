@@ -21,7 +21,7 @@ func TestPackagedSkillsAreValid(t *testing.T) {
 	var ids []string
 	for _, s := range all {
 		ids = append(ids, s.ID)
-		if strings.Contains(s.Instructions, "webbrain-skill") || strings.Contains(s.Instructions, `"summary"`) {
+		if strings.Contains(s.Instructions, "webbrain-skill") || strings.Contains(s.Instructions, "webbrain-tools") || strings.Contains(s.Instructions, `"summary"`) {
 			t.Errorf("%s: instructions still carry the metadata fence", s.ID)
 		}
 		if !strings.HasPrefix(s.Instructions, "# "+s.Name+"\n") {
@@ -125,7 +125,11 @@ func TestPackagedMetadataHasOnlyKnownFields(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		meta, _, err := cutFence(string(raw))
+		_, text, err := cutToolsFence(string(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta, _, _, err := cutFenceNamed(text, fenceOpen, "metadata")
 		if err != nil {
 			t.Fatal(err)
 		}

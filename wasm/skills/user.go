@@ -16,8 +16,8 @@ import (
 
 // User skills: Markdown the user writes or imports in Settings → Skills,
 // kept in storage.local under customSkills and offered beside the packaged
-// ones (docs/skills.md). A user skill is instructions only: WebBrain runs
-// no tool it declares.
+// ones (docs/skills.md). A user skill may declare network tools
+// (manifest.go), offered once it is loaded.
 
 // MaxUserSkills and MaxUserSkillBytes bound what the user keeps.
 const (
@@ -52,13 +52,23 @@ func ParseUser(id, text string) (Skill, error) {
 		s, err := Parse(id, withHeading(text, front["name"]))
 		return s, err
 	}
+	manifest, text, err := cutToolsFence(text)
+	if err != nil {
+		return Skill{}, err
+	}
 	body := withHeading(text, firstNonEmpty(front["name"], id))
 	summary := firstNonEmpty(front["description"], firstParagraph(body))
 	if r := []rune(summary); len(r) > MaxSummaryChars {
 		summary = string(r[:MaxSummaryChars-1]) + "…"
 	}
 	s := Skill{ID: id, Name: heading(body), Summary: summary, Modes: []string{protocol.ModeAct}, Instructions: strings.TrimSpace(body)}
-	return s, s.validate()
+	if err := s.validate(); err != nil {
+		return s, err
+	}
+	if manifest != "" {
+		s.Tools, err = parseManifest(manifest)
+	}
+	return s, err
 }
 
 // cutFrontMatter splits "---\nkey: value\n---\n" off the top.
@@ -74,7 +84,12 @@ func cutFrontMatter(text string) (map[string]string, string) {
 	front := map[string]string{}
 	for _, line := range strings.Split(rest[:end], "\n") {
 		if k, v, ok := strings.Cut(line, ":"); ok {
-			front[strings.TrimSpace(k)] = strings.Trim(strings.TrimSpace(v), `"'`)
+			v = strings.TrimSpace(v)
+			var quoted string
+			if json.Unmarshal([]byte(v), &quoted) == nil {
+				v = quoted // a double-quoted value, as Settings exports it
+			}
+			front[strings.TrimSpace(k)] = strings.Trim(v, `"'`)
 		}
 	}
 	return front, strings.TrimLeft(rest[end+len("\n---"):], "\n")

@@ -57,3 +57,22 @@ func TestPutRefusesPackagedIDsAndCatalogOffersEnabledUserSkills(t *testing.T) {
 		t.Fatalf("compact catalog %v", got)
 	}
 }
+
+// Settings exports a skill under front matter with JSON-quoted values;
+// importing the file gives the same skill, tools included.
+func TestExportedSkillImportsTheSame(t *testing.T) {
+	md := "# Notes \"work\"\n\nRead the user's notes.\n\n```webbrain-tools\n{\"tools\": [{\"name\": \"find_notes\", \"kind\": \"http\", \"readOnly\": true, \"method\": \"GET\", " +
+		"\"endpoint\": \"https://api.notes.example/v1/search\", \"parameters\": {\"type\": \"object\", \"properties\": {\"q\": {\"type\": \"string\"}}, \"required\": [\"q\"]}}]}\n```\n"
+	orig, err := ParseUser("notes", md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exported := "---\nname: \"Notes \\\"work\\\"\"\ndescription: \"Read the user's notes.\"\n---\n\n" + md
+	back, err := ParseUser("notes", exported)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Name != orig.Name || back.Summary != orig.Summary || back.Instructions != orig.Instructions || len(back.Tools) != 1 {
+		t.Errorf("exported and imported: %+v\noriginal: %+v", back, orig)
+	}
+}

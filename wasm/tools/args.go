@@ -12,11 +12,12 @@ import (
 
 // property is the part of a JSON Schema property the validator reads.
 type property struct {
-	Type    string   `json:"type"`
-	Enum    []string `json:"enum"`
-	Minimum *float64 `json:"minimum"`
-	Maximum *float64 `json:"maximum"`
-	Items   *struct {
+	Type        string   `json:"type"`
+	Description string   `json:"description"`
+	Enum        []string `json:"enum"`
+	Minimum     *float64 `json:"minimum"`
+	Maximum     *float64 `json:"maximum"`
+	Items       *struct {
 		Type string `json:"type"`
 	} `json:"items"`
 }
@@ -48,33 +49,42 @@ var schemas = sync.OnceValue(func() map[string]*schema {
 // (clamped). Unknown properties are dropped so nothing unexpected reaches
 // the page.
 func parseArgs(t *tool, raw string) (map[string]any, error) {
-	in := map[string]any{}
-	if strings.TrimSpace(raw) != "" {
-		if err := json.Unmarshal([]byte(raw), &in); err != nil || in == nil {
-			return nil, fmt.Errorf("arguments of %s must be a JSON object", t.name)
-		}
-	}
-	s := schemas()[t.name]
-	out := make(map[string]any, len(in))
-	for name, v := range in {
-		p, ok := s.Properties[name]
-		if !ok || v == nil {
-			continue
-		}
-		cv, err := coerce(name, p, v)
-		if err != nil {
-			return nil, fmt.Errorf("%s: argument %q %v", t.name, name, err)
-		}
-		out[name] = cv
-	}
-	for _, name := range s.Required {
-		if _, ok := out[name]; !ok {
-			return nil, fmt.Errorf("%s: missing required argument %q", t.name, name)
-		}
+	out, err := argsBySchema(t.name, schemas()[t.name], raw)
+	if err != nil {
+		return nil, err
 	}
 	if t.check != nil {
 		if err := t.check(out); err != nil {
 			return nil, fmt.Errorf("%s: %v", t.name, err)
+		}
+	}
+	return out, nil
+}
+
+// argsBySchema decodes raw and checks it against s as parseArgs
+// describes, for the tool named name.
+func argsBySchema(name string, s *schema, raw string) (map[string]any, error) {
+	in := map[string]any{}
+	if strings.TrimSpace(raw) != "" {
+		if err := json.Unmarshal([]byte(raw), &in); err != nil || in == nil {
+			return nil, fmt.Errorf("arguments of %s must be a JSON object", name)
+		}
+	}
+	out := make(map[string]any, len(in))
+	for arg, v := range in {
+		p, ok := s.Properties[arg]
+		if !ok || v == nil {
+			continue
+		}
+		cv, err := coerce(arg, p, v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: argument %q %v", name, arg, err)
+		}
+		out[arg] = cv
+	}
+	for _, arg := range s.Required {
+		if _, ok := out[arg]; !ok {
+			return nil, fmt.Errorf("%s: missing required argument %q", name, arg)
 		}
 	}
 	return out, nil

@@ -39,6 +39,9 @@ type Dispatcher struct {
 	tabsOpened int
 	// webmcp are the WebMCP registrations given ids, by frame and name.
 	webmcp map[string]*webmcpEntry
+	// mastodon are the hosts verified as Mastodon instances in this run
+	// (verifyMastodon).
+	mastodon map[string]bool
 }
 
 // NewDispatcher returns a Dispatcher for the tab that wraps page content
