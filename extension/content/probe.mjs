@@ -184,6 +184,30 @@ function defaultSubmit(form) {
   );
 }
 
+// Headings that name a conversation sit above its composer, outside the
+// message list, the sidebar and any message or row.
+const HEADING = 'h1,h2,h3,h4,[role=heading]';
+const NOT_HEADER = '[role=log],[role=list],[role=listitem],[role=feed],[role=row],[role=grid],article,[role=article],nav,[role=navigation],aside,ul,ol';
+
+// conversationOf names the conversation a control or composer sends into,
+// for the recipient check of messaging sites: the distinct texts of the
+// visible headings before it in the nearest container that has any.
+// Several texts mean the evidence is ambiguous; none, that it is missing.
+// Message text, input values and list rows are never read as a name.
+function conversationOf(el) {
+  for (let box = el.parentElement; box && box !== doc.documentElement; box = box.parentElement) {
+    const names = new Set();
+    for (const h of box.querySelectorAll(HEADING)) {
+      if (!(h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) || h.contains(el)) continue;
+      if (!isVisible(h) || h.closest(NOT_HEADER)) continue;
+      const t = textOf(h, 120);
+      if (t) names.add(t);
+    }
+    if (names.size > 0) return [...names].slice(0, 4);
+  }
+  return [];
+}
+
 // probeTarget finds what an action would reach: a ref, a point, or the
 // focused element; with enter, what Enter in that field submits.
 export function probe(args) {
@@ -193,12 +217,15 @@ export function probe(args) {
   else el = deepActive();
   if (!isEl(el)) fail('Nothing to probe.');
   const tool = String(args.tool || '');
-  if (!args.enter) return controlOf(actionable(el), tool);
+  if (!args.enter) {
+    const target = actionable(el);
+    return { ...controlOf(target, tool), conversation: conversationOf(target) };
+  }
   const field = isEditable(el) ? editingHost(el) : el;
   const form = formOf(field);
   const sub = form && defaultSubmit(form);
-  if (sub) return { ...controlOf(sub, tool), enterFrom: controlOf(field, tool) };
-  return { ...controlOf(field, tool), enter: true };
+  if (sub) return { ...controlOf(sub, tool), enterFrom: controlOf(field, tool), conversation: conversationOf(field) };
+  return { ...controlOf(field, tool), enter: true, conversation: conversationOf(field) };
 }
 
 // visibleLinks lists the absolute URLs of the links a person can see, with

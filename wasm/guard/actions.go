@@ -133,6 +133,16 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 	if refusal != "" {
 		return nil, refusal
 	}
+	sub := Submission{Category: c.Category, PageURL: p.PageURL}
+	if c.Category == CatSend && g.verifies(p.PageURL) {
+		who, refusal := g.verifyRecipient(p)
+		if refusal != "" {
+			return nil, refusal
+		}
+		sub.Recipient = who
+	} else if c.Category == CatSend {
+		sub.Recipient = g.namedRecipients(c.Values)
+	}
 	var reasons []string
 	switch {
 	case !requested && c.Category == CatDelete && g.cfg.Meaning != nil:
@@ -165,6 +175,7 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 		}
 	}
 	if len(reasons) == 0 || (!g.cfg.AskBeforeActions && !secret) {
+		g.record(sub)
 		return nil, ""
 	}
 	text := actionText(c.Category, c.Caption, site)
@@ -172,6 +183,7 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 		approval: Approval{Text: text, Category: string(c.Category), Site: site, URL: p.PageURL, Details: details, Reasons: reasons},
 		grant:    string(c.Category) + "|" + SiteOf(site),
 		key:      string(c.Category) + "|" + site + "|" + c.Caption + "|" + detailsKey(details),
+		allowed:  func() { g.record(sub) },
 	}, ""
 }
 

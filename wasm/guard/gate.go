@@ -107,6 +107,9 @@ type Probe struct {
 	// EnterFrom is the field Enter was pressed in when the probe is of the
 	// form's submit control.
 	EnterFrom *Probe `json:"enterFrom"`
+	// Conversation is the names the headings above the control or
+	// composer give its conversation (recipients.go).
+	Conversation []string `json:"conversation"`
 }
 
 func (p Probe) control() Control {
@@ -133,6 +136,13 @@ type Config struct {
 	// Meaning reads the user's words where the lexicon is not enough;
 	// nil: the lexicon alone decides.
 	Meaning Meaning
+	// VerifiesRecipient reports whether a send on a page must go to a
+	// recipient the user named (a site adapter's messaging policy); nil:
+	// no page does.
+	VerifiesRecipient func(pageURL string) bool
+	// Recipients are the people the user's request sends a message to,
+	// as the planner read them from the user's words.
+	Recipients []string
 }
 
 // Gate is one run's guard. It is safe for concurrent use.
@@ -146,6 +156,8 @@ type Gate struct {
 	grants   map[string]bool // category|site approved for the rest of the run
 	declined map[string]bool // actions the user declined: not asked again
 	asked    map[string]int  // cards per call, for unique ids
+	page     string          // the tab's page as the run last knew it
+	sent     []Submission    // consequential actions the gate let through
 }
 
 // corpusMax bounds the page text kept to recognise it in URLs.
@@ -174,6 +186,9 @@ func (g *Gate) SetWords(words []string, startURL string) {
 	if s := a.StartSite(); s != "" {
 		g.visited[s] = true
 	}
+	if g.page == "" {
+		g.page = startURL
+	}
 }
 
 // Observe records a tool result the model saw: page text that must not
@@ -191,10 +206,13 @@ func (g *Gate) Observe(result string) {
 
 // Visit records that the tab is on pageURL after an allowed action.
 func (g *Gate) Visit(pageURL string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if pageURL != "" {
+		g.page = pageURL
+	}
 	if s := SiteOf(HostOf(pageURL)); s != "" {
-		g.mu.Lock()
 		g.visited[s] = true
-		g.mu.Unlock()
 	}
 }
 
@@ -205,6 +223,9 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 	var args map[string]any
 	if json.Unmarshal([]byte(orEmpty(call.Arguments)), &args) != nil {
 		return "", nil // the dispatcher reports bad arguments
+	}
+	if r := g.unboundOnProtectedRoute(call.Name); r != "" {
+		return r, nil
 	}
 	var a *ask
 	switch call.Name {
