@@ -21,8 +21,8 @@ type Workflow struct {
 
 // Job is one site job (docs/decisions/adapter-jobs.md).
 type Job struct {
-	ID          string   `json:"id"`
-	Description string   `json:"description"`
+	ID          string `json:"id"`
+	Description string `json:"description"`
 	// Paths are where the job can start (path prefixes); empty: any page
 	// the adapter matches.
 	Paths    []string `json:"paths,omitempty"`
