@@ -53,6 +53,7 @@ type run struct {
 	summaryRead  bool
 	typed        []typedField // values typed into this page's fields (readback.go)
 	readbackSent bool         // a claim against a field's read-back was sent back once
+	jobSent      bool         // a claim without the site job's evidence was sent back once
 }
 
 // Run runs one user turn on top of history and returns the conversation
@@ -247,6 +248,9 @@ func (r *run) systemPrompt() string {
 	}
 	if r.opts.Plan != "" {
 		prompt += "\n\n" + r.opts.Plan
+	}
+	if r.opts.SiteJob != nil {
+		prompt += "\n\n" + jobContract(r.opts.SiteJob)
 	}
 	if r.opts.RequestActionMode != nil {
 		prompt += "\n\n" + autoAskNote

@@ -55,6 +55,17 @@ type Plan struct {
 	// user's words name them.
 	Recipients []string   `json:"recipients,omitempty"`
 	Localized  *Localized `json:"localized,omitempty"`
+	// SiteJob is the id of the active site adapter's job the task is, or
+	// "": only an id the planner was offered is kept, and the run binds it
+	// again against the adapter of the live page (adapters.Bind).
+	SiteJob string `json:"site_job,omitempty"`
+}
+
+// JobOption is a site job the planner may choose: the adapter's own id
+// and description, never page text.
+type JobOption struct {
+	ID          string
+	Description string
 }
 
 // Card is what a plan review shows: the plan and when it is approved
@@ -74,6 +85,8 @@ type Input struct {
 	Title    string
 	History  []llm.Message
 	Boundary tools.Boundary
+	// Jobs are the active site adapter's jobs that can start on the page.
+	Jobs []JobOption
 }
 
 // Error is a planner failure: the model's reply could not be read as a
@@ -97,6 +110,7 @@ func Make(ctx context.Context, prov llm.Provider, in Input) (Plan, error) {
 		}
 		p, perr := Parse(res.Content, in.Level)
 		if perr == nil {
+			p.SiteJob = offered(p.SiteJob, in.Jobs)
 			return p, nil
 		}
 		last = perr
@@ -105,6 +119,17 @@ func Make(ctx context.Context, prov llm.Provider, in Input) (Plan, error) {
 			llm.Message{Role: llm.RoleUser, Content: "That reply could not be used: " + perr.Error() + ". Answer again with only the JSON object the instructions describe, nothing before or after it."})
 	}
 	return Plan{}, &Error{Reason: last.Error()}
+}
+
+// offered is id when it names one of the jobs, else "".
+func offered(id string, jobs []JobOption) string {
+	id = strings.TrimSpace(id)
+	for _, j := range jobs {
+		if j.ID == id {
+			return id
+		}
+	}
+	return ""
 }
 
 // maxTokens keeps the planner quick: its latency grows with what it writes.
