@@ -44,6 +44,10 @@ type run struct {
 	review *reviewer
 	steer  *steerBox
 	plan   string // the approved plan, pinned in the system prompt
+	// job is the site job the plan is bound to (nil: none); recipients
+	// the people the request sends a message to, as the planner read them.
+	job        *adapters.Binding
+	recipients []string
 	// auto: WebBrain chose the mode (an "auto" message); an Ask turn can
 	// then hand itself over to Act, once (handedOff).
 	auto        bool
@@ -209,7 +213,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		case pl.readOnly:
 			ru.mode = protocol.ModeAsk
 		}
-		ru.plan = pl.pinned
+		ru.plan, ru.job, ru.recipients = pl.pinned, pl.job, pl.recipients
 		if err := r.saveRecord(ru, nil); err != nil {
 			return "", fmt.Errorf("WebBrain could not save the run before starting it: %v", err)
 		}
@@ -236,12 +240,13 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Clarifier:     ru.clar,
 		Gate: guard.New(guard.Config{
 			Mode: ru.mode, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr,
-			Meaning: meaning{dec},
+			Meaning: meaning{dec}, VerifiesRecipient: verifiesRecipient, Recipients: ru.recipients,
 		}),
-		Task:   ru.text,
-		Plan:   ru.plan,
-		Memory: r.memoryPrompt(ctx, s),
-		Page:   func(ctx context.Context) (string, string) { return r.tabPage(ctx, ru.tabID) },
+		SiteJob: ru.job,
+		Task:    ru.text,
+		Plan:    ru.plan,
+		Memory:  r.memoryPrompt(ctx, s),
+		Page:    func(ctx context.Context) (string, string) { return r.tabPage(ctx, ru.tabID) },
 		Emit: func(ev agent.Event) {
 			switch ev.Kind {
 			case protocol.EventFinal, protocol.EventError:
