@@ -187,7 +187,8 @@ function defaultSubmit(form) {
 // Headings that name a conversation sit above its composer, outside the
 // message list, the sidebar and any message or row.
 const HEADING = 'h1,h2,h3,h4,[role=heading]';
-const NOT_HEADER = '[role=log],[role=list],[role=listitem],[role=feed],[role=row],[role=grid],article,[role=article],nav,[role=navigation],aside,ul,ol';
+const NOT_HEADER =
+  '[role=log],[role=list],[role=listitem],[role=feed],[role=row],[role=grid],article,[role=article],nav,[role=navigation],aside,ul,ol';
 
 // conversationOf names the conversation a control or composer sends into,
 // for the recipient check of messaging sites: the distinct texts of the

@@ -100,3 +100,33 @@ func TestProbeDescribesWhatAnActionWouldDo(t *testing.T) {
 		t.Fatalf("links %+v", links)
 	}
 }
+
+// TestProbeNamesTheConversationAboveTheComposer checks the recipient
+// evidence of messaging pages: the header above a send button or composer
+// names its conversation; message text, sidebar rows and the composer's
+// own label are never read as the name; two headers are ambiguous.
+func TestProbeNamesTheConversationAboveTheComposer(t *testing.T) {
+	p := open(t, "/chat.html")
+	type conv struct{ Conversation []string }
+	for _, c := range []struct {
+		args map[string]any
+		want []string
+	}{
+		{map[string]any{"ref": p.ref("#send")}, []string{"Alice Moreau"}},
+		{map[string]any{"ref": p.ref("#box"), "enter": true}, []string{"Alice Moreau"}},
+		{map[string]any{"ref": p.ref("#split-send")}, []string{"Project room", "Second header"}},
+	} {
+		var got conv
+		p.internal("wb_probe", c.args, &got)
+		if strings.Join(got.Conversation, "|") != strings.Join(c.want, "|") {
+			t.Errorf("probe %v: conversation %q, want %q", c.args, got.Conversation, c.want)
+		}
+	}
+	// A field with no header of its own reaches the whole page's
+	// headings: several names, which the gate reads as ambiguous and stops.
+	var lone conv
+	p.internal("wb_probe", map[string]any{"ref": p.ref("#lone-send")}, &lone)
+	if len(lone.Conversation) < 2 {
+		t.Errorf("lone field conversation %q, want ambiguous evidence", lone.Conversation)
+	}
+}
