@@ -52,8 +52,9 @@ func runSuite(m *testing.M) (int, error) {
 	chatgpt := httptest.NewTLSServer(http.FileServer(http.Dir(filepath.Join("testdata", "chatgpt"))))
 	defer chatgpt.Close()
 	b, err := testenv.StartExtensionBrowser(chromedp.WindowSize(1280, 900),
-		// The injection suite's sites answer on loopback under public names.
-		testenv.MapHosts(map[string]string{"chatgpt.com": chatgpt.Listener.Addr().String()}, scenario.InjectionHosts()...),
+		// The injection suite's sites answer on loopback under public names,
+		// and so does a packaged adapter's host (adapters_test.go).
+		testenv.MapHosts(map[string]string{"chatgpt.com": chatgpt.Listener.Addr().String()}, append(scenario.InjectionHosts(), adapterHost)...),
 		chromedp.Flag("ignore-certificate-errors", true),
 		// Pages may register WebMCP tools (document.modelContext), which
 		// Chromium offers only behind this feature; chromedp's own features
