@@ -54,6 +54,7 @@ type run struct {
 	typed        []typedField // values typed into this page's fields (readback.go)
 	readbackSent bool         // a claim against a field's read-back was sent back once
 	jobSent      bool         // a claim without the site job's evidence was sent back once
+	resumed      bool         // continued after a restart: the gate's record starts then
 }
 
 // Run runs one user turn on top of history and returns the conversation
@@ -89,6 +90,7 @@ func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
 	r.startURL = cp.StartURL
 	pageURL, _ := r.page(ctx)
 	r.rehydrateGate(pageURL)
+	r.resumed = true
 	r.loops = restoreLoopDetector(cp.Loops, pageURL)
 	if cp.Ledger != nil {
 		r.ledger = *cp.Ledger

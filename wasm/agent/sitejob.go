@@ -7,6 +7,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/adapters"
 	"github.com/webbrain/webbrain/wasm/guard"
+	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
 
@@ -72,7 +73,7 @@ func (r *run) judgeJob(st tools.PageStatus, statusErr error) (back, note string)
 	}
 	submitted, toRecipient := false, false
 	for _, s := range subs {
-		if !dispatchFits(e.Dispatch, s.Category) {
+		if !dispatchFits(e.Dispatch, s.Category) || r.callFailed(s.CallID) {
 			continue
 		}
 		submitted = true
@@ -105,8 +106,24 @@ func (r *run) judgeJob(st tools.PageStatus, statusErr error) (back, note string)
 		r.status = outcomePartial
 		return "", "\n\n**WebBrain could not confirm this.** The submission was made, but " + missing + "."
 	}
+	if r.resumed {
+		// A submission before the restart is not in the new gate's record.
+		r.status = outcomePartial
+		return "", "\n\n**WebBrain could not confirm this.** The run was resumed after a restart, and " + missing + " since then."
+	}
 	r.status = outcomeFailed
 	return "", "\n\n**WebBrain could not confirm this.** Nothing was submitted: " + missing + "."
+}
+
+// callFailed reports whether the tool call with id got an error result:
+// a submission let through for it did not happen as asked.
+func (r *run) callFailed(id string) bool {
+	for _, m := range r.conv[r.task:] {
+		if m.Role == llm.RoleTool && m.ToolCallID == id {
+			return strings.HasPrefix(m.Content, "Error:")
+		}
+	}
+	return false
 }
 
 // dispatchFits: "submit" is any consequential action, "send" and

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +26,7 @@ func (g *submitGate) SetWords([]string, string) {}
 func (g *submitGate) Check(_ context.Context, c llm.ToolCall) (string, error) {
 	if c.Name == protocol.ToolClickAX && g.cat != "" {
 		g.mu.Lock()
-		g.subs = append(g.subs, guard.Submission{Category: g.cat, PageURL: "https://github.com/acme/tool/issues/new"})
+		g.subs = append(g.subs, guard.Submission{Category: g.cat, PageURL: "https://github.com/acme/tool/issues/new", CallID: c.ID})
 		g.mu.Unlock()
 	}
 	return "", nil
@@ -92,6 +93,29 @@ func TestSiteJobNeedsItsTerminalEvidence(t *testing.T) {
 		if f := finalEvent(t, h); f.Outcome != c.outcome || !strings.Contains(out.Final, c.final) {
 			t.Errorf("%s: outcome %q, final %q", c.name, f.Outcome, out.Final)
 		}
+	}
+}
+
+// A submission the gate let through whose click then failed is no
+// submission: the run ends failed, not partial.
+func TestFailedSubmissionIsNotEvidence(t *testing.T) {
+	gh := adapters.Match("https://github.com/acme/tool")
+	h := newHarness(t, protocol.ModeAct, "mid", clicksThenClaims)
+	h.content.statusURL = "https://github.com/acme/tool/issues/new"
+	h.content.reply = func(_ context.Context, name string, _ map[string]any) (string, error) {
+		if name == "click_ax" {
+			return "", errors.New("the element is covered by another element")
+		}
+		return name + " done", nil
+	}
+	h.opts.Gate = &submitGate{cat: guard.CatSubmit}
+	h.opts.SiteJob = adapters.Bind(gh, "create-issue", "https://github.com/acme/tool")
+	out, err := h.run(context.Background(), nil, "file an issue about the crash")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := finalEvent(t, h); f.Outcome != "failed" || !strings.Contains(out.Final, "Nothing was submitted") {
+		t.Errorf("outcome %q, final %q", f.Outcome, out.Final)
 	}
 }
 

@@ -220,6 +220,10 @@ func (g *Gate) Visit(pageURL string) {
 // error for the model (the user declined, or the action is never allowed);
 // err is a stop (ctx ended) while a card waited.
 func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, err error) {
+	g.mu.Lock()
+	n := len(g.sent)
+	g.mu.Unlock()
+	defer func() { g.tagSubmissions(n, call.ID) }()
 	var args map[string]any
 	if json.Unmarshal([]byte(orEmpty(call.Arguments)), &args) != nil {
 		return "", nil // the dispatcher reports bad arguments

@@ -23,6 +23,7 @@ type Submission struct {
 	Category  Category
 	PageURL   string
 	Recipient string
+	CallID    string // the tool call it was let through for
 }
 
 // Submissions are the consequential actions the gate let through so far,
@@ -31,6 +32,16 @@ func (g *Gate) Submissions() []Submission {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return append([]Submission(nil), g.sent...)
+}
+
+// tagSubmissions gives the submissions recorded since the first n the id
+// of the call they were let through for.
+func (g *Gate) tagSubmissions(n int, callID string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for i := n; i < len(g.sent); i++ {
+		g.sent[i].CallID = callID
+	}
 }
 
 func (g *Gate) record(s Submission) {

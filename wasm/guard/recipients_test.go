@@ -52,6 +52,7 @@ func TestSendGoesOnlyToTheNamedConversation(t *testing.T) {
 			require.Len(t, subs, 1, c.name)
 			assert.Equal(t, CatSend, subs[0].Category)
 			assert.Equal(t, c.recipients[0], subs[0].Recipient, c.name)
+			assert.Equal(t, "c1", subs[0].CallID, c.name)
 			continue
 		}
 		assert.Contains(t, refusal, c.refusal, c.name)
