@@ -122,11 +122,30 @@ func TestProbeNamesTheConversationAboveTheComposer(t *testing.T) {
 			t.Errorf("probe %v: conversation %q, want %q", c.args, got.Conversation, c.want)
 		}
 	}
-	// A field with no header of its own reaches the whole page's
-	// headings: several names, which the gate reads as ambiguous and stops.
+	// A field with no header of its own above it, up to the region that
+	// holds the conversation list, has no evidence: the gate stops.
 	var lone conv
 	p.internal("wb_probe", map[string]any{"ref": p.ref("#lone-send")}, &lone)
-	if len(lone.Conversation) < 2 {
-		t.Errorf("lone field conversation %q, want ambiguous evidence", lone.Conversation)
+	if len(lone.Conversation) != 0 {
+		t.Errorf("lone field conversation %q, want none", lone.Conversation)
+	}
+
+	// Without a heading, the selected sidebar entry that the composer's
+	// label names is the conversation; a longer entry the label does not
+	// contain, message text and another field's label are not.
+	r := open(t, "/chat-rail.html")
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"ref": r.ref("#send")}, "general"},
+		{map[string]any{"ref": r.ref("#box"), "enter": true}, "general"},
+		{map[string]any{"ref": r.ref("#go")}, ""},
+	} {
+		var got conv
+		r.internal("wb_probe", c.args, &got)
+		if strings.Join(got.Conversation, "|") != c.want {
+			t.Errorf("rail probe %v: conversation %q, want %q", c.args, got.Conversation, c.want)
+		}
 	}
 }
