@@ -102,6 +102,7 @@ func TestEveryPackagedAdapterMatchesItsOwnSite(t *testing.T) {
 		"https://www.zillow.com/homes/Seattle_rb/":                        "zillow",
 		"https://secure.chase.com/web/auth/dashboard":                     "chase",
 		"https://meet.google.com/abc-defg-hij":                            "google-meet",
+		"https://www.messenger.com/t/123":                                 "messenger",
 	}
 	all, _ := Packaged()
 	covered := map[string]bool{}

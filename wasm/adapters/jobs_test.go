@@ -98,6 +98,10 @@ func TestMessagingRoutes(t *testing.T) {
 		"https://www.linkedin.com/messaging/t/1": true,
 		"https://www.linkedin.com/feed/":         false,
 		"https://x.com/messages/1-2":             true,
+		"https://bsky.app/messages/abc":          true,
+		"https://bsky.app/profile/someone":       false,
+		"https://www.facebook.com/messages/t/1":  true,
+		"https://www.messenger.com/t/1":          true,
 		"https://mail.google.com/mail/u/0/":      false, // mail: the To field is checked instead
 		"https://example.org/chat":               false,
 	} {
