@@ -134,3 +134,23 @@ func TestSendJobNeedsTheVerifiedRecipient(t *testing.T) {
 		t.Errorf("outcome %q, final %q", f.Outcome, out.Final)
 	}
 }
+
+// Each adapter the run meets is reported once per arrival on its site,
+// with whether its notes went to the model then.
+func TestSiteMatchesAreReported(t *testing.T) {
+	var seen []string
+	h := newHarness(t, protocol.ModeAct, "mid", func(n int, req llmtest.Request) llmtest.Turn {
+		return llmtest.Turn{Text: "ok"}
+	})
+	h.tabs.tab.URL = "https://github.com/acme/tool"
+	h.opts.SiteAdapter = adapters.Match
+	h.opts.SiteMatched = func(a *adapters.Adapter, injected bool) {
+		seen = append(seen, a.ID+":"+map[bool]string{true: "injected", false: "known"}[injected])
+	}
+	if _, err := h.run(context.Background(), nil, "read the readme"); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(seen, " ") != "github:injected" {
+		t.Errorf("reported %v", seen)
+	}
+}

@@ -264,6 +264,10 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	}
 	if s.SiteAdapters {
 		opts.SiteAdapter = adapters.Match
+		opts.SiteMatched = func(a *adapters.Adapter, injected bool) { ru.trace.AdapterMatch(a.ID, a.Revision, injected) }
+	}
+	if ru.job != nil && ru.resume == nil {
+		ru.trace.SiteJob(ru.job.Adapter, ru.job.Revision, ru.job.Job.ID)
 	}
 	if s.ResearchEscalation && ru.mode == protocol.ModeAsk {
 		opts.Research = r.research(ru, boundary)
