@@ -242,7 +242,8 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 	case protocol.ToolIframeType: // a type_ax inside a frame
 		a, refusal = g.checkTyping(ctx, protocol.ToolTypeAX, args)
 	case protocol.ToolPressKeys:
-		if keys, _ := args["keys"].(string); pressesEnter(keys) {
+		keys, _ := args["keys"].(string)
+		if refusal = g.oneEnterOnProtectedRoute(keys); refusal == "" && pressesEnter(keys) {
 			a, refusal = g.checkEnter(ctx, call.Name, args)
 		}
 	case protocol.ToolNavigate, protocol.ToolFetchURL, protocol.ToolResearchURL, protocol.ToolNewTab:
@@ -359,14 +360,18 @@ func orEmpty(s string) string {
 
 // pressesEnter reports whether a press_keys sequence has an Enter press
 // (alone or with modifiers, which send in many composers).
-func pressesEnter(keys string) bool {
+func pressesEnter(keys string) bool { return enterPresses(keys) > 0 }
+
+// enterPresses counts the Enter presses of a press_keys sequence.
+func enterPresses(keys string) int {
+	n := 0
 	for _, chord := range strings.Fields(keys) {
 		parts := strings.Split(chord, "+")
 		if k := strings.ToLower(parts[len(parts)-1]); k == "enter" || k == "return" || k == "numpadenter" {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // secretsNotFromUser are the secrets in text that the user did not write.

@@ -135,3 +135,18 @@ func (g *Gate) unboundOnProtectedRoute(tool string) string {
 	}
 	return "Not done: " + tool + " is not available on this messaging page, because WebBrain cannot check who its effect reaches. Use the page's own controls (click, type) so the recipient check can run."
 }
+
+// oneEnterOnProtectedRoute refuses, on a page whose sends are verified, a
+// key sequence with more than one Enter: one check covers one send.
+func (g *Gate) oneEnterOnProtectedRoute(keys string) string {
+	if enterPresses(keys) < 2 {
+		return ""
+	}
+	g.mu.Lock()
+	page := g.page
+	g.mu.Unlock()
+	if !g.verifies(page) {
+		return ""
+	}
+	return "Not done: on this messaging page each Enter that may send is checked on its own. Press Enter once per call."
+}

@@ -81,7 +81,12 @@ func TestProtectedRouteScope(t *testing.T) {
 	refusal, _ = g.Check(context.Background(), call("c2", "upload_file", map[string]any{"ref": 3}))
 	assert.NotContains(t, refusal, "messaging page")
 
+	refusal, _ = g.Check(context.Background(), call("c4", "press_keys", map[string]any{"keys": "Enter Enter"}))
+	assert.NotContains(t, refusal, "Press Enter once", "off the protected route")
+
 	g.Visit("https://chat.example.com/chat/42")
+	refusal, _ = g.Check(context.Background(), call("c5", "press_keys", map[string]any{"keys": "Enter Enter"}))
+	assert.Contains(t, refusal, "Press Enter once per call")
 	for _, tool := range []string{"execute_js", "iframe_click", "upload_file", "execute_webmcp_tool"} {
 		refusal, _ = g.Check(context.Background(), call("c3", tool, map[string]any{"ref": 3}))
 		assert.Contains(t, refusal, "not available on this messaging page", tool)
