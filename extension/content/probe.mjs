@@ -218,6 +218,18 @@ function conversationOf(el) {
   return rail ? [rail] : [];
 }
 
+// nearComposer reports whether a control that is not itself a field sits
+// beside a message box: within the few containers around it, not across
+// the conversation list.
+function nearComposer(el) {
+  if (isEditable(el)) return false;
+  let box = el.parentElement;
+  for (let i = 0; i < 2 && box && box !== doc.body && !box.matches(RAIL); i++, box = box.parentElement) {
+    if ([...box.querySelectorAll(COMPOSER)].some((f) => f !== el && isVisible(f))) return true;
+  }
+  return false;
+}
+
 // selectedInLabel is the longest text of a selected entry that the label
 // of the composer around el contains, or ''.
 function selectedInLabel(el) {
@@ -247,7 +259,7 @@ export function probe(args) {
   const tool = String(args.tool || '');
   if (!args.enter) {
     const target = actionable(el);
-    return { ...controlOf(target, tool), conversation: conversationOf(target) };
+    return { ...controlOf(target, tool), conversation: conversationOf(target), nearComposer: nearComposer(target) };
   }
   const field = isEditable(el) ? editingHost(el) : el;
   const form = formOf(field);

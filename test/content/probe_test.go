@@ -122,6 +122,16 @@ func TestProbeNamesTheConversationAboveTheComposer(t *testing.T) {
 			t.Errorf("probe %v: conversation %q, want %q", c.args, got.Conversation, c.want)
 		}
 	}
+	// A control beside the message box says so; a chat-list entry does not.
+	type near struct{ NearComposer bool }
+	for sel, want := range map[string]bool{"#icon": true, "#send": true, "#box": false, "a[href='#bob']": false} {
+		var got near
+		p.internal("wb_probe", map[string]any{"ref": p.ref(sel)}, &got)
+		if got.NearComposer != want {
+			t.Errorf("%s: nearComposer %v, want %v", sel, got.NearComposer, want)
+		}
+	}
+
 	// A field with no header of its own above it, up to the region that
 	// holds the conversation list, has no evidence: the gate stops.
 	var lone conv

@@ -106,6 +106,11 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 	if p.EnterFrom != nil && c.Caption != "" {
 		c.Caption = "Enter in " + quoteCaption(firstNonEmpty(p.EnterFrom.Name, p.EnterFrom.Placeholder, "a field")) + ", which activates " + c.Caption
 	}
+	if c.Category == CatNone && p.NearComposer && unnamed(p) && g.verifies(p.PageURL) {
+		// An unlabelled button beside a message box on a messaging route
+		// may be its send button: it is checked as one.
+		c = Classification{Category: CatSend, Caption: "an unlabelled button beside the message box"}
+	}
 	if c.Category == CatNone && submitsForm(p) && g.crossSite(p.FormAction, p.PageURL) {
 		// Even a search form must not carry the page's fields to a site the
 		// user did not name.

@@ -110,6 +110,8 @@ type Probe struct {
 	// Conversation is the names the headings above the control or
 	// composer give its conversation (recipients.go).
 	Conversation []string `json:"conversation"`
+	// NearComposer: the control sits beside a message box.
+	NearComposer bool `json:"nearComposer"`
 }
 
 func (p Probe) control() Control {

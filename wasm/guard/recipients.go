@@ -92,6 +92,11 @@ func (g *Gate) verifyRecipient(p Probe) (string, string) {
 	return "", ""
 }
 
+// unnamed reports whether a control carries no words at all (an icon).
+func unnamed(p Probe) bool {
+	return firstNonEmpty(p.Name, p.Text, p.Title, p.AriaLabel, p.Value) == ""
+}
+
 // namedRecipients is, for a send from a form with recipient fields (a
 // mail composer), the recipients when every one is named in the user's
 // words, else "".

@@ -69,6 +69,30 @@ func TestEnterInComposerIsVerified(t *testing.T) {
 	assert.Contains(t, refusal, "“Bob Stone” (page text), not “Alice Moreau”")
 }
 
+// An unlabelled button beside the message box may be the send button: on
+// a protected route it is checked as one; a named control or one away from
+// the composer is not.
+func TestUnlabelledComposerButtonIsCheckedAsASend(t *testing.T) {
+	approve := &fakeUser{decide: func(Approval) Decision { return Approve }}
+	icon := Probe{Tag: "button", Type: "button", NearComposer: true, Conversation: []string{"Bob Stone"}}
+	page := &fakePage{pageURL: "https://chat.example.com/chat/42", probe: icon}
+	g := chatGate(page, approve, "Alice Moreau")
+	refusal, _ := g.Check(context.Background(), call("c1", "click_ax", map[string]any{"ref": 3}))
+	assert.Contains(t, refusal, "not “Alice Moreau”")
+
+	for _, p := range []Probe{
+		{Tag: "button", Type: "button", AriaLabel: "Emoji", NearComposer: true, Conversation: []string{"Bob Stone"}},
+		{Tag: "button", Type: "button", Conversation: []string{"Bob Stone"}},
+	} {
+		page.probe = p
+		refusal, _ = g.Check(context.Background(), call("c2", "click_ax", map[string]any{"ref": 4}))
+		assert.Empty(t, refusal, "%+v", p)
+	}
+	page.pageURL, page.probe = "https://chat.example.com/feed", icon
+	refusal, _ = g.Check(context.Background(), call("c3", "click_ax", map[string]any{"ref": 3}))
+	assert.Empty(t, refusal, "off the protected route")
+}
+
 // Outside the protected route the recipient check does not run; tools
 // whose effect cannot be bound to the checked conversation are refused
 // only on it.
