@@ -184,6 +184,70 @@ function defaultSubmit(form) {
   );
 }
 
+// Headings that name a conversation sit above its composer, outside the
+// message list, the sidebar and any message or row.
+const HEADING = 'h1,h2,h3,h4,[role=heading]';
+const NOT_HEADER =
+  '[role=log],[role=list],[role=listitem],[role=feed],[role=row],[role=grid],article,[role=article],nav,[role=navigation],aside,ul,ol';
+// The conversation list of a chat app: its region ends the conversation's.
+const RAIL = 'nav,[role=navigation],aside';
+const COMPOSER = '[contenteditable=true],textarea,[role=textbox]';
+const SELECTED = '[aria-current=page],[aria-current=true],[aria-selected=true]';
+
+// conversationOf names the conversation a control or composer sends into,
+// for the recipient check of messaging sites: the distinct texts of the
+// visible headings before it in the nearest container that has any, below
+// the container that also holds the conversation list; else the longest
+// selected conversation-list entry that the composer's own label names
+// ("Message #general"). Several names mean the evidence is ambiguous;
+// none, that it is missing. Message text, input values and list rows are
+// never read as a name.
+function conversationOf(el) {
+  for (let box = el.parentElement; box && box !== doc.documentElement; box = box.parentElement) {
+    if (box.querySelector(RAIL)) break; // past the conversation's own region
+    const names = new Set();
+    for (const h of box.querySelectorAll(HEADING)) {
+      if (!(h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) || h.contains(el)) continue;
+      if (!isVisible(h) || h.closest(NOT_HEADER)) continue;
+      const t = textOf(h, 120);
+      if (t) names.add(t);
+    }
+    if (names.size > 0) return [...names].slice(0, 4);
+  }
+  const rail = selectedInLabel(el);
+  return rail ? [rail] : [];
+}
+
+// nearComposer reports whether a control that is not itself a field sits
+// beside a message box: within the few containers around it, not across
+// the conversation list.
+function nearComposer(el) {
+  if (isEditable(el)) return false;
+  let box = el.parentElement;
+  for (let i = 0; i < 2 && box && box !== doc.body && !box.matches(RAIL); i++, box = box.parentElement) {
+    if ([...box.querySelectorAll(COMPOSER)].some((f) => f !== el && isVisible(f))) return true;
+  }
+  return false;
+}
+
+// selectedInLabel is the longest text of a selected entry that the label
+// of the composer around el contains, or ''.
+function selectedInLabel(el) {
+  let composer = el.matches(COMPOSER) ? el : null;
+  for (let box = el.parentElement; !composer && box && box !== doc.body; box = box.parentElement) {
+    if (box.matches(RAIL)) break;
+    composer = box.querySelector(COMPOSER);
+  }
+  const label = composer ? squash(nameOf(composer) || composer.getAttribute('placeholder') || '').toLowerCase() : '';
+  let best = '';
+  if (!label) return best;
+  for (const item of doc.querySelectorAll(SELECTED)) {
+    const t = textOf(item, 120);
+    if (t.length > best.length && isVisible(item) && label.includes(t.toLowerCase())) best = t;
+  }
+  return best;
+}
+
 // probeTarget finds what an action would reach: a ref, a point, or the
 // focused element; with enter, what Enter in that field submits.
 export function probe(args) {
@@ -193,12 +257,15 @@ export function probe(args) {
   else el = deepActive();
   if (!isEl(el)) fail('Nothing to probe.');
   const tool = String(args.tool || '');
-  if (!args.enter) return controlOf(actionable(el), tool);
+  if (!args.enter) {
+    const target = actionable(el);
+    return { ...controlOf(target, tool), conversation: conversationOf(target), nearComposer: nearComposer(target) };
+  }
   const field = isEditable(el) ? editingHost(el) : el;
   const form = formOf(field);
   const sub = form && defaultSubmit(form);
-  if (sub) return { ...controlOf(sub, tool), enterFrom: controlOf(field, tool) };
-  return { ...controlOf(field, tool), enter: true };
+  if (sub) return { ...controlOf(sub, tool), enterFrom: controlOf(field, tool), conversation: conversationOf(field) };
+  return { ...controlOf(field, tool), enter: true, conversation: conversationOf(field) };
 }
 
 // visibleLinks lists the absolute URLs of the links a person can see, with

@@ -100,3 +100,62 @@ func TestProbeDescribesWhatAnActionWouldDo(t *testing.T) {
 		t.Fatalf("links %+v", links)
 	}
 }
+
+// TestProbeNamesTheConversationAboveTheComposer checks the recipient
+// evidence of messaging pages: the header above a send button or composer
+// names its conversation; message text, sidebar rows and the composer's
+// own label are never read as the name; two headers are ambiguous.
+func TestProbeNamesTheConversationAboveTheComposer(t *testing.T) {
+	p := open(t, "/chat.html")
+	type conv struct{ Conversation []string }
+	for _, c := range []struct {
+		args map[string]any
+		want []string
+	}{
+		{map[string]any{"ref": p.ref("#send")}, []string{"Alice Moreau"}},
+		{map[string]any{"ref": p.ref("#box"), "enter": true}, []string{"Alice Moreau"}},
+		{map[string]any{"ref": p.ref("#split-send")}, []string{"Project room", "Second header"}},
+	} {
+		var got conv
+		p.internal("wb_probe", c.args, &got)
+		if strings.Join(got.Conversation, "|") != strings.Join(c.want, "|") {
+			t.Errorf("probe %v: conversation %q, want %q", c.args, got.Conversation, c.want)
+		}
+	}
+	// A control beside the message box says so; a chat-list entry does not.
+	type near struct{ NearComposer bool }
+	for sel, want := range map[string]bool{"#icon": true, "#send": true, "#box": false, "a[href='#bob']": false} {
+		var got near
+		p.internal("wb_probe", map[string]any{"ref": p.ref(sel)}, &got)
+		if got.NearComposer != want {
+			t.Errorf("%s: nearComposer %v, want %v", sel, got.NearComposer, want)
+		}
+	}
+
+	// A field with no header of its own above it, up to the region that
+	// holds the conversation list, has no evidence: the gate stops.
+	var lone conv
+	p.internal("wb_probe", map[string]any{"ref": p.ref("#lone-send")}, &lone)
+	if len(lone.Conversation) != 0 {
+		t.Errorf("lone field conversation %q, want none", lone.Conversation)
+	}
+
+	// Without a heading, the selected sidebar entry that the composer's
+	// label names is the conversation; a longer entry the label does not
+	// contain, message text and another field's label are not.
+	r := open(t, "/chat-rail.html")
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{map[string]any{"ref": r.ref("#send")}, "general"},
+		{map[string]any{"ref": r.ref("#box"), "enter": true}, "general"},
+		{map[string]any{"ref": r.ref("#go")}, ""},
+	} {
+		var got conv
+		r.internal("wb_probe", c.args, &got)
+		if strings.Join(got.Conversation, "|") != c.want {
+			t.Errorf("rail probe %v: conversation %q, want %q", c.args, got.Conversation, c.want)
+		}
+	}
+}

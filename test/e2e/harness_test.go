@@ -57,9 +57,10 @@ func runSuite(m *testing.M) (int, error) {
 	notes := newNotesAPI()
 	defer notes.srv.Close()
 	b, err := testenv.StartExtensionBrowser(chromedp.WindowSize(1280, 900),
-		// The injection suite's sites answer on loopback under public names.
+		// The injection suite's sites answer on loopback under public names,
+		// and so does a packaged adapter's host (adapters_test.go).
 		testenv.MapHosts(map[string]string{"chatgpt.com": chatgpt.Listener.Addr().String(), notesHost: notes.srv.Listener.Addr().String()},
-			scenario.InjectionHosts()...),
+			append(scenario.InjectionHosts(), adapterHost)...),
 		chromedp.Flag("ignore-certificate-errors", true),
 		// Pages may register WebMCP tools (document.modelContext), which
 		// Chromium offers only behind this feature; chromedp's own features

@@ -22,6 +22,29 @@ type Adapter struct {
 	Revision int    `json:"revision"`
 	Match    []Rule `json:"match"`
 	Notes    string `json:"notes"`
+	// Checks are the notes' concrete claims as CSS selectors, tested
+	// against saved copies of the site's pages; never shown to the model.
+	Checks []Check `json:"checks,omitempty"`
+	// Workflow is the adapter's named site jobs (webbrain-adapter-workflow/2).
+	Workflow *Workflow `json:"workflow,omitempty"`
+	// Messaging is the site's recipient policy for sends.
+	Messaging *Messaging `json:"messaging,omitempty"`
+}
+
+// Check is one claim of an adapter's notes and the selector that finds
+// it on a saved page of the site.
+type Check struct {
+	Claim    string `json:"claim"`
+	Selector string `json:"selector"`
+}
+
+// Messaging marks the routes where a send must go to the recipient the
+// user named: the conversation the page shows must be that person.
+type Messaging struct {
+	VerifyActiveRecipient bool `json:"verifyActiveRecipient"`
+	// Paths limits the policy to these path prefixes; empty: every page
+	// the adapter matches.
+	Paths []string `json:"paths,omitempty"`
 }
 
 // Rule matches a host pattern and, when Paths is set, a path under one of
@@ -35,6 +58,9 @@ type Rule struct {
 const (
 	maxNameChars  = 60
 	maxNotesChars = 2000
+	maxChecks     = 12
+	maxClaimChars = 120
+	maxSelector   = 200
 )
 
 // loaded parses the packaged adapters once per module start.
@@ -82,11 +108,49 @@ func (a Adapter) Validate() error {
 		if err := validHostPattern(r.Host); err != nil {
 			return fmt.Errorf("match[%d].host: %w", i, err)
 		}
-		for _, p := range r.Paths {
-			if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "?#* ") {
-				return fmt.Errorf("match[%d].paths: %q must be a plain path starting with /", i, p)
-			}
+		if err := validPaths(r.Paths); err != nil {
+			return fmt.Errorf("match[%d].paths: %w", i, err)
+		}
+	}
+	if len(a.Checks) > maxChecks {
+		return fmt.Errorf("at most %d checks", maxChecks)
+	}
+	for i, c := range a.Checks {
+		if strings.TrimSpace(c.Claim) == "" || len(c.Claim) > maxClaimChars || strings.TrimSpace(c.Selector) == "" || len(c.Selector) > maxSelector {
+			return fmt.Errorf("checks[%d]: claim 1-%d and selector 1-%d characters", i, maxClaimChars, maxSelector)
+		}
+	}
+	if m := a.Messaging; m != nil {
+		if !m.VerifyActiveRecipient {
+			return errors.New("messaging: verifyActiveRecipient must be true when messaging is set")
+		}
+		if err := validPaths(m.Paths); err != nil {
+			return fmt.Errorf("messaging.paths: %w", err)
+		}
+	}
+	if a.Workflow != nil {
+		if err := a.Workflow.validate(); err != nil {
+			return fmt.Errorf("workflow: %w", err)
 		}
 	}
 	return nil
+}
+
+// validPaths accepts plain path prefixes starting with /.
+func validPaths(paths []string) error {
+	for _, p := range paths {
+		if !strings.HasPrefix(p, "/") || strings.ContainsAny(p, "?#* ") {
+			return fmt.Errorf("%q must be a plain path starting with /", p)
+		}
+	}
+	return nil
+}
+
+// VerifiesRecipient reports whether a send on pageURL must go to the
+// recipient the user named (the adapter's messaging policy covers it).
+func (a *Adapter) VerifiesRecipient(pageURL string) bool {
+	if a == nil || a.Messaging == nil || !a.Messaging.VerifyActiveRecipient {
+		return false
+	}
+	return len(a.Messaging.Paths) == 0 || underAny(pathOf(pageURL), a.Messaging.Paths)
 }

@@ -129,3 +129,29 @@ func validHostPattern(pattern string) error {
 	}
 	return nil
 }
+
+// pathOf is the path of an http(s) URL ("/" when empty), or "" for any
+// other URL.
+func pathOf(pageURL string) string {
+	u, err := url.Parse(pageURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	if u.Path == "" {
+		return "/"
+	}
+	return u.Path
+}
+
+// underAny reports whether p lies under one of the prefixes.
+func underAny(p string, prefixes []string) bool {
+	if p == "" {
+		return false
+	}
+	for _, prefix := range prefixes {
+		if underPath(p, prefix) {
+			return true
+		}
+	}
+	return false
+}

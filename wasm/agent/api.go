@@ -115,6 +115,13 @@ type Options struct {
 	// or nil; its notes join the user message and, after a navigation to
 	// another matched site, that tool's result. nil: site adapters are off.
 	SiteAdapter func(pageURL string) *adapters.Adapter
+	// SiteMatched, when set, hears of each adapter the run meets as the
+	// tab moves to its site, and whether its notes were added then.
+	SiteMatched func(a *adapters.Adapter, injected bool)
+	// SiteJob is the adapter job the planner bound the task to (resolved
+	// again on the live page), or nil: its steps join the system prompt and
+	// the completion judge requires its terminal evidence (sitejob.go).
+	SiteJob *adapters.Binding
 	// Skills is the skill catalog of this mode and tier (skills.Catalog).
 	// A non-empty catalog is listed in the system prompt and offers
 	// load_skill; the Compact tier never gets one.

@@ -305,6 +305,9 @@ func (r *run) checkClaim(ctx context.Context, summary string) (back, final strin
 		return "", summary
 	}
 	st, err := reader.Status(ctx)
+	if back, note := r.judgeJob(st, err); back != "" || note != "" {
+		return back, summary + note
+	}
 	if err != nil || len(st.Errors) == 0 {
 		return r.judgeReadback(ctx), summary
 	}

@@ -60,6 +60,8 @@ type fakeContent struct {
 	doc      string
 	receipts map[string]json.RawMessage
 	errors   []string // what wb_status reports the page shows as errors
+	// statusURL is the page wb_status reports; "" is https://example.com/.
+	statusURL string
 	// fields hold what type_ax and set_field put in them, by ref, as a
 	// page keeps what is typed; wb_field reads them back. A test may
 	// change one, as a page script that resets a field would.
@@ -105,7 +107,11 @@ func (f *fakeContent) Send(ctx context.Context, tabID int, msg json.RawMessage) 
 	}
 	if m.Name == "wb_status" {
 		defer f.mu.Unlock()
-		return json.Marshal(map[string]any{"ok": true, "result": map[string]any{"url": "https://example.com/", "errors": f.errors, "notices": []string{}}})
+		u := f.statusURL
+		if u == "" {
+			u = "https://example.com/"
+		}
+		return json.Marshal(map[string]any{"ok": true, "result": map[string]any{"url": u, "errors": f.errors, "notices": []string{}}})
 	}
 	if m.Receipt != nil {
 		if r, ok := f.receipts[m.Receipt.ID]; ok {

@@ -59,6 +59,8 @@ type run struct {
 	summaryRead  bool
 	typed        []typedField // values typed into this page's fields (readback.go)
 	readbackSent bool         // a claim against a field's read-back was sent back once
+	jobSent      bool         // a claim without the site job's evidence was sent back once
+	resumed      bool         // continued after a restart: the gate's record starts then
 }
 
 // Run runs one user turn on top of history and returns the conversation
@@ -101,6 +103,7 @@ func Resume(ctx context.Context, opts Options, cp Checkpoint) (Outcome, error) {
 	}
 	pageURL, _ := r.page(ctx)
 	r.rehydrateGate(pageURL)
+	r.resumed = true
 	r.loops = restoreLoopDetector(cp.Loops, pageURL)
 	if cp.Ledger != nil {
 		r.ledger = *cp.Ledger
@@ -260,6 +263,9 @@ func (r *run) systemPrompt() string {
 	}
 	if r.opts.Plan != "" {
 		prompt += "\n\n" + r.opts.Plan
+	}
+	if r.opts.SiteJob != nil {
+		prompt += "\n\n" + jobContract(r.opts.SiteJob)
 	}
 	if r.opts.RequestActionMode != nil {
 		prompt += "\n\n" + autoAskNote

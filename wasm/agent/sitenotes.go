@@ -36,8 +36,16 @@ func (r *run) setSite(pageURL string) *adapters.Adapter {
 // siteNotesFor returns the notes to add for a page the run is now on: the
 // adapter's notes the first time this turn meets that adapter, else "".
 func (r *run) siteNotesFor(pageURL string) string {
+	prev := r.site
 	a := r.setSite(pageURL)
-	if a == nil || r.siteShown[a.Name] {
+	if a == nil {
+		return ""
+	}
+	injected := !r.siteShown[a.Name]
+	if r.opts.SiteMatched != nil && (a.ID != prev || injected) {
+		r.opts.SiteMatched(a, injected)
+	}
+	if !injected {
 		return ""
 	}
 	r.siteShown[a.Name] = true

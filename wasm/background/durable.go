@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/webbrain/webbrain/wasm/adapters"
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
@@ -26,6 +27,10 @@ type runRecord struct {
 	Plan string `json:"plan,omitempty"`
 	// PlanSkills are the skills the approved plan chose.
 	PlanSkills []string `json:"planSkills,omitempty"`
+	// Job and Recipients are the plan's site job binding and the people
+	// the request sends to, as planning left them.
+	Job        *adapters.Binding `json:"job,omitempty"`
+	Recipients []string          `json:"recipients,omitempty"`
 	// Auto and HandedOff: WebBrain chose the mode, and an Ask turn has
 	// already handed the request over to Act.
 	Auto      bool `json:"auto,omitempty"`
@@ -44,7 +49,7 @@ func (r *Router) saveRecord(ru *run, cp *agent.Checkpoint) error {
 	if ru.cleared {
 		return nil
 	}
-	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, PlanSkills: ru.planSkills, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note, NoteData: ru.noteData})
+	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, PlanSkills: ru.planSkills, Job: ru.job, Recipients: ru.recipients, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note, NoteData: ru.noteData})
 	if err != nil {
 		return err
 	}
@@ -128,6 +133,7 @@ func (r *Router) resumeRun(tabID int, rec runRecord, j Journal, steer json.RawMe
 	ru.appr = newApprover(r, ru.j)
 	ru.review = newReviewer(r, ru.j)
 	ru.plan, ru.planSkills, ru.auto, ru.handedOff, ru.note, ru.noteData = rec.Plan, rec.PlanSkills, rec.Auto, rec.HandedOff, rec.Note, rec.NoteData
+	ru.job, ru.recipients = rec.Job, rec.Recipients
 	ru.resume = rec.Checkpoint
 	ru.resumed = true
 	var applied []string

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/webbrain/webbrain/wasm/adapters"
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/planner"
@@ -31,6 +32,46 @@ type planned struct {
 	skills   []string // ids of the catalog skills the approved plan chose
 	readOnly bool     // planning failed under Try: the turn goes on in Ask
 	answer   string   // the turn's whole answer: nothing runs (a plan to show)
+	// job is the site job the plan is bound to; recipients the people the
+	// request sends a message to (planner.Plan.Recipients).
+	job        *adapters.Binding
+	recipients []string
+}
+
+// verifiesRecipient reports whether the site adapter of pageURL requires a
+// send there to reach the recipient the request named. It holds whether or
+// not adapter notes are shown: it is a safety rule, not guidance.
+func verifiesRecipient(pageURL string) bool {
+	return adapters.Match(pageURL).VerifiesRecipient(pageURL)
+}
+
+// siteJobs are the jobs of the adapter of pageURL that can start there,
+// as the planner is offered them.
+func siteJobs(s settings.Settings, pageURL string) (*adapters.Adapter, []planner.JobOption) {
+	if !s.SiteAdapters {
+		return nil, nil
+	}
+	a := adapters.Match(pageURL)
+	var out []planner.JobOption
+	for _, j := range a.JobsAt(pageURL) {
+		out = append(out, planner.JobOption{ID: j.ID, Description: j.Description})
+	}
+	return a, out
+}
+
+// bindJob resolves the planner's site_job again against the adapter of the
+// tab's live page: it binds only when that is the adapter whose jobs the
+// planner was offered and the job can start on that page.
+func (r *Router) bindJob(ctx context.Context, ru *run, offered *adapters.Adapter, id string) *adapters.Binding {
+	if offered == nil || id == "" {
+		return nil
+	}
+	live, _ := r.tabPage(ctx, ru.tabID)
+	a := adapters.Match(live)
+	if a == nil || a.ID != offered.ID || a.Revision != offered.Revision {
+		return nil
+	}
+	return adapters.Bind(a, id, live)
 }
 
 // errPlanRejected ends a run whose plan the user rejected: no page action.
@@ -59,15 +100,18 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 	}
 	for round := 1; ; round++ {
 		var p planner.Plan
-		var open *Entry // a review the previous background left open
+		var site *adapters.Adapter // the adapter whose jobs the planner was offered
+		var open *Entry            // a review the previous background left open
 		if e, ok := ru.j.last(protocol.EventPlanReview); ok && e.Plan != nil && !ru.j.hasEvent(protocol.EventPlanResolved, e.ID) {
 			p, open = e.Plan.Plan, &e
 		} else {
 			pageURL, title := r.tabPage(ctx, ru.tabID)
+			var jobs []planner.JobOption
+			site, jobs = siteJobs(s, pageURL)
 			var err error
 			p, err = planner.Make(ctx, prov, planner.Input{
 				Level: level, Task: withCorrections(task, ru.steer.Pending()), URL: pageURL, Title: title,
-				History: ownWords(history), Boundary: b, Skills: catalog,
+				History: ownWords(history), Boundary: b, Skills: catalog, Jobs: jobs,
 			})
 			var pe *planner.Error
 			switch {
@@ -99,13 +143,19 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 			task += "\n\nThe planner asked: " + q + "\nThe user answered: " + answer
 			continue
 		}
+		if open != nil { // planned by the previous background, on this page
+			pageURL, _ := r.tabPage(ctx, ru.tabID)
+			site, _ = siteJobs(s, pageURL)
+		}
+		job, recipients := r.bindJob(ctx, ru, site, p.SiteJob), p.Recipients
 		if level == protocol.PlannerOff {
-			return planned{}, nil // the intent check has no plan to follow
+			// The intent check has no plan to follow.
+			return planned{job: job, recipients: recipients}, nil
 		}
 		if !s.ReviewsPlan(level) {
 			text := p.Markdown(true)
 			ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventPlan, Text: text}})
-			return planned{pinned: planner.Pinned(p.Markdown(false), false), skills: p.SkillIDs}, nil
+			return planned{pinned: planner.Pinned(p.Markdown(false), false), skills: p.SkillIDs, job: job, recipients: recipients}, nil
 		}
 		pinned, err := ru.review.ask(ctx, ru, p, open)
 		switch {
@@ -116,7 +166,10 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 		case err != nil:
 			return planned{}, err
 		}
-		return planned{pinned: pinned, skills: p.SkillIDs}, nil
+		if e, ok := ru.j.last(protocol.EventPlanResolved); ok && e.Decision == protocol.PlanEdit {
+			job = nil // the user's edit of the plan text discards the hidden binding
+		}
+		return planned{pinned: pinned, skills: p.SkillIDs, job: job, recipients: recipients}, nil
 	}
 }
 

@@ -46,6 +46,10 @@ type run struct {
 	plan   string // the approved plan, pinned in the system prompt
 	// planSkills are the skills the approved plan chose, loaded first.
 	planSkills []string
+	// job is the site job the plan is bound to (nil: none); recipients
+	// the people the request sends a message to, as the planner read them.
+	job        *adapters.Binding
+	recipients []string
 	// auto: WebBrain chose the mode (an "auto" message); an Ask turn can
 	// then hand itself over to Act, once (handedOff).
 	auto        bool
@@ -214,6 +218,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 			ru.mode = protocol.ModeAsk
 		}
 		ru.plan, ru.planSkills = pl.pinned, pl.skills
+		ru.job, ru.recipients = pl.job, pl.recipients
 		if err := r.saveRecord(ru, nil); err != nil {
 			return "", fmt.Errorf("WebBrain could not save the run before starting it: %v", err)
 		}
@@ -240,12 +245,13 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Clarifier:     ru.clar,
 		Gate: guard.New(guard.Config{
 			Mode: ru.mode, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr,
-			Meaning: meaning{dec},
+			Meaning: meaning{dec}, VerifiesRecipient: verifiesRecipient, Recipients: ru.recipients,
 		}),
-		Task:   ru.text,
-		Plan:   ru.plan,
-		Memory: r.memoryPrompt(ctx, s),
-		Page:   func(ctx context.Context) (string, string) { return r.tabPage(ctx, ru.tabID) },
+		SiteJob: ru.job,
+		Task:    ru.text,
+		Plan:    ru.plan,
+		Memory:  r.memoryPrompt(ctx, s),
+		Page:    func(ctx context.Context) (string, string) { return r.tabPage(ctx, ru.tabID) },
 		Emit: func(ev agent.Event) {
 			switch ev.Kind {
 			case protocol.EventFinal, protocol.EventError:
@@ -264,6 +270,10 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	}
 	if s.SiteAdapters {
 		opts.SiteAdapter = adapters.Match
+		opts.SiteMatched = func(a *adapters.Adapter, injected bool) { ru.trace.AdapterMatch(a.ID, a.Revision, injected) }
+	}
+	if ru.job != nil && ru.resume == nil {
+		ru.trace.SiteJob(ru.job.Adapter, ru.job.Revision, ru.job.Job.ID)
 	}
 	if s.ResearchEscalation && ru.mode == protocol.ModeAsk {
 		opts.Research = r.research(ru, boundary)

@@ -210,7 +210,7 @@ func (r *Router) replayRun(ru *run) (string, error) {
 		tier = cfg.Tier
 	}
 	disp := tools.NewDispatcher(r.p, ru.tabID, protocol.ModeAct, tier, r.p.Browser, tools.NewBoundary())
-	gate := guard.New(guard.Config{Mode: protocol.ModeAct, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr})
+	gate := guard.New(guard.Config{Mode: protocol.ModeAct, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr, VerifiesRecipient: verifiesRecipient})
 	startURL, _ := r.tabPage(ctx, ru.tabID)
 	// The values from the run form are the user's words for the gate, and
 	// so is the goal of a workflow saved from the user's own request; an

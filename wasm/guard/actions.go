@@ -106,6 +106,11 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 	if p.EnterFrom != nil && c.Caption != "" {
 		c.Caption = "Enter in " + quoteCaption(firstNonEmpty(p.EnterFrom.Name, p.EnterFrom.Placeholder, "a field")) + ", which activates " + c.Caption
 	}
+	if c.Category == CatNone && p.NearComposer && unnamed(p) && g.verifies(p.PageURL) {
+		// An unlabelled button beside a message box on a messaging route
+		// may be its send button: it is checked as one.
+		c = Classification{Category: CatSend, Caption: "an unlabelled button beside the message box"}
+	}
 	if c.Category == CatNone && submitsForm(p) && g.crossSite(p.FormAction, p.PageURL) {
 		// Even a search form must not carry the page's fields to a site the
 		// user did not name.
@@ -132,6 +137,16 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 	requested, itemOK, refusal := g.consult(ctx, p, c, auth.Requested(c.Category), itemOK)
 	if refusal != "" {
 		return nil, refusal
+	}
+	sub := Submission{Category: c.Category, PageURL: p.PageURL}
+	if c.Category == CatSend && g.verifies(p.PageURL) {
+		who, refusal := g.verifyRecipient(p)
+		if refusal != "" {
+			return nil, refusal
+		}
+		sub.Recipient = who
+	} else if c.Category == CatSend {
+		sub.Recipient = g.namedRecipients(c.Values)
 	}
 	var reasons []string
 	switch {
@@ -165,6 +180,7 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 		}
 	}
 	if len(reasons) == 0 || (!g.cfg.AskBeforeActions && !secret) {
+		g.record(sub)
 		return nil, ""
 	}
 	text := actionText(c.Category, c.Caption, site)
@@ -172,6 +188,7 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 		approval: Approval{Text: text, Category: string(c.Category), Site: site, URL: p.PageURL, Details: details, Reasons: reasons},
 		grant:    string(c.Category) + "|" + SiteOf(site),
 		key:      string(c.Category) + "|" + site + "|" + c.Caption + "|" + detailsKey(details),
+		allowed:  func() { g.record(sub) },
 	}, ""
 }
 

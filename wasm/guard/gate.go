@@ -107,6 +107,11 @@ type Probe struct {
 	// EnterFrom is the field Enter was pressed in when the probe is of the
 	// form's submit control.
 	EnterFrom *Probe `json:"enterFrom"`
+	// Conversation is the names the headings above the control or
+	// composer give its conversation (recipients.go).
+	Conversation []string `json:"conversation"`
+	// NearComposer: the control sits beside a message box.
+	NearComposer bool `json:"nearComposer"`
 }
 
 func (p Probe) control() Control {
@@ -133,6 +138,13 @@ type Config struct {
 	// Meaning reads the user's words where the lexicon is not enough;
 	// nil: the lexicon alone decides.
 	Meaning Meaning
+	// VerifiesRecipient reports whether a send on a page must go to a
+	// recipient the user named (a site adapter's messaging policy); nil:
+	// no page does.
+	VerifiesRecipient func(pageURL string) bool
+	// Recipients are the people the user's request sends a message to,
+	// as the planner read them from the user's words.
+	Recipients []string
 }
 
 // Gate is one run's guard. It is safe for concurrent use.
@@ -146,6 +158,8 @@ type Gate struct {
 	grants   map[string]bool // category|site approved for the rest of the run
 	declined map[string]bool // actions the user declined: not asked again
 	asked    map[string]int  // cards per call, for unique ids
+	page     string          // the tab's page as the run last knew it
+	sent     []Submission    // consequential actions the gate let through
 }
 
 // corpusMax bounds the page text kept to recognise it in URLs.
@@ -174,6 +188,9 @@ func (g *Gate) SetWords(words []string, startURL string) {
 	if s := a.StartSite(); s != "" {
 		g.visited[s] = true
 	}
+	if g.page == "" {
+		g.page = startURL
+	}
 }
 
 // Observe records a tool result the model saw: page text that must not
@@ -191,10 +208,13 @@ func (g *Gate) Observe(result string) {
 
 // Visit records that the tab is on pageURL after an allowed action.
 func (g *Gate) Visit(pageURL string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if pageURL != "" {
+		g.page = pageURL
+	}
 	if s := SiteOf(HostOf(pageURL)); s != "" {
-		g.mu.Lock()
 		g.visited[s] = true
-		g.mu.Unlock()
 	}
 }
 
@@ -202,9 +222,16 @@ func (g *Gate) Visit(pageURL string) {
 // error for the model (the user declined, or the action is never allowed);
 // err is a stop (ctx ended) while a card waited.
 func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, err error) {
+	g.mu.Lock()
+	n := len(g.sent)
+	g.mu.Unlock()
+	defer func() { g.tagSubmissions(n, call.ID) }()
 	var args map[string]any
 	if json.Unmarshal([]byte(orEmpty(call.Arguments)), &args) != nil {
 		return "", nil // the dispatcher reports bad arguments
+	}
+	if r := g.unboundOnProtectedRoute(call.Name); r != "" {
+		return r, nil
 	}
 	var a *ask
 	switch call.Name {
@@ -217,7 +244,8 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 	case protocol.ToolIframeType: // a type_ax inside a frame
 		a, refusal = g.checkTyping(ctx, protocol.ToolTypeAX, args)
 	case protocol.ToolPressKeys:
-		if keys, _ := args["keys"].(string); pressesEnter(keys) {
+		keys, _ := args["keys"].(string)
+		if refusal = g.oneEnterOnProtectedRoute(keys); refusal == "" && pressesEnter(keys) {
 			a, refusal = g.checkEnter(ctx, call.Name, args)
 		}
 	case protocol.ToolNavigate, protocol.ToolFetchURL, protocol.ToolResearchURL, protocol.ToolNewTab:
@@ -334,14 +362,18 @@ func orEmpty(s string) string {
 
 // pressesEnter reports whether a press_keys sequence has an Enter press
 // (alone or with modifiers, which send in many composers).
-func pressesEnter(keys string) bool {
+func pressesEnter(keys string) bool { return enterPresses(keys) > 0 }
+
+// enterPresses counts the Enter presses of a press_keys sequence.
+func enterPresses(keys string) int {
+	n := 0
 	for _, chord := range strings.Fields(keys) {
 		parts := strings.Split(chord, "+")
 		if k := strings.ToLower(parts[len(parts)-1]); k == "enter" || k == "return" || k == "numpadenter" {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // secretsNotFromUser are the secrets in text that the user did not write.

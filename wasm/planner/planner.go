@@ -61,6 +61,17 @@ type Plan struct {
 	// execution model's first request once the plan is approved; Make
 	// keeps only ids of Input.Skills.
 	SkillIDs []string `json:"skill_ids,omitempty"`
+	// SiteJob is the id of the active site adapter's job the task is, or
+	// "": only an id the planner was offered is kept, and the run binds it
+	// again against the adapter of the live page (adapters.Bind).
+	SiteJob string `json:"site_job,omitempty"`
+}
+
+// JobOption is a site job the planner may choose: the adapter's own id
+// and description, never page text.
+type JobOption struct {
+	ID          string
+	Description string
 }
 
 // Card is what a plan review shows: the plan and when it is approved
@@ -83,6 +94,8 @@ type Input struct {
 	// Skills is the run's skill catalog (ids, names, summaries, intents),
 	// the same the execution model gets.
 	Skills []skills.Skill
+	// Jobs are the active site adapter's jobs that can start on the page.
+	Jobs []JobOption
 }
 
 // Error is a planner failure: the model's reply could not be read as a
@@ -107,6 +120,7 @@ func Make(ctx context.Context, prov llm.Provider, in Input) (Plan, error) {
 		p, perr := Parse(res.Content, in.Level)
 		if perr == nil {
 			p.SkillIDs = catalogIDs(p.SkillIDs, in.Skills)
+			p.SiteJob = offered(p.SiteJob, in.Jobs)
 			return p, nil
 		}
 		last = perr
@@ -115,6 +129,17 @@ func Make(ctx context.Context, prov llm.Provider, in Input) (Plan, error) {
 			llm.Message{Role: llm.RoleUser, Content: "That reply could not be used: " + perr.Error() + ". Answer again with only the JSON object the instructions describe, nothing before or after it."})
 	}
 	return Plan{}, &Error{Reason: last.Error()}
+}
+
+// offered is id when it names one of the jobs, else "".
+func offered(id string, jobs []JobOption) string {
+	id = strings.TrimSpace(id)
+	for _, j := range jobs {
+		if j.ID == id {
+			return id
+		}
+	}
+	return ""
 }
 
 // maxTokens keeps the planner quick: its latency grows with what it writes.

@@ -168,3 +168,34 @@ func TestPlanChoosesOnlyCatalogSkills(t *testing.T) {
 		t.Errorf("the planner's catalog:\n%s", user)
 	}
 }
+
+func TestSiteJobsAreOfferedAndOnlyOfferedIDsKept(t *testing.T) {
+	jobs := []planner.JobOption{{ID: "create-issue", Description: "Open a new issue in a repository."}}
+	for _, c := range []struct{ reply, want string }{
+		{`{"action":"execute","summary":"File it.","steps":["a"],"risks":[],"recipients":[],"site_job":"create-issue","localized":null}`, "create-issue"},
+		{`{"action":"execute","summary":"File it.","steps":["a"],"risks":[],"recipients":[],"site_job":"delete-repo","localized":null}`, ""},
+		{`{"action":"execute","summary":"File it.","steps":["a"],"risks":[],"recipients":[],"site_job":null,"localized":null}`, ""},
+	} {
+		srv := llmtest.New(func(int, llmtest.Request) llmtest.Turn { return llmtest.Turn{} })
+		srv.Planner = func(llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: c.reply} }
+		in := planner.Input{Level: protocol.PlannerTry, Task: "File a bug about the crash", URL: "https://github.com/acme/tool", Boundary: tools.NewBoundary(), Jobs: jobs}
+		p, err := planner.Make(context.Background(), provider(t, srv), in)
+		if err != nil || p.SiteJob != c.want {
+			t.Errorf("reply %s: site_job %q, %v", c.reply, p.SiteJob, err)
+		}
+		user := srv.PlannerRequests()[0].Messages[1].Content
+		if !strings.Contains(user, "- create-issue: Open a new issue in a repository.") || !strings.Contains(user, `"site_job"`) {
+			t.Errorf("the jobs are not offered: %s", user)
+		}
+		srv.Close()
+	}
+	// Without jobs the planner is told nothing about them.
+	srv := llmtest.New(func(int, llmtest.Request) llmtest.Turn { return llmtest.Turn{} })
+	defer srv.Close()
+	if _, err := planner.Make(context.Background(), provider(t, srv), planner.Input{Level: protocol.PlannerTry, Task: "x", Boundary: tools.NewBoundary()}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(srv.PlannerRequests()[0].Messages[1].Content, "site_job") {
+		t.Error("site jobs offered without an adapter")
+	}
+}

@@ -90,6 +90,12 @@ type Event struct {
 	Note     string `json:"note,omitempty"`
 	Count    int    `json:"count,omitempty"`
 
+	// adapter_match and site_job notes: WebBrain's own identifiers
+	Adapter       string `json:"adapter,omitempty"`
+	Revision      int    `json:"revision,omitempty"`
+	NotesInjected bool   `json:"notesInjected,omitempty"`
+	Job           string `json:"job,omitempty"`
+
 	// end
 	Status      string `json:"status,omitempty"`
 	Outcome     string `json:"outcome,omitempty"`
@@ -189,6 +195,23 @@ func (r *Recorder) End(status, mode string) {
 	r.run.DurationMs = r.since(now)
 	r.mu.Unlock()
 	r.Flush()
+}
+
+// AdapterMatch notes that the run met a page of a packaged site adapter:
+// its id and revision, and whether its notes went to the model then.
+func (r *Recorder) AdapterMatch(id string, revision int, injected bool) {
+	if r == nil {
+		return
+	}
+	r.add(Event{At: r.since(r.clock.Now()), Type: "note", Note: "adapter_match", Adapter: id, Revision: revision, NotesInjected: injected})
+}
+
+// SiteJob notes the adapter job the run's plan is bound to.
+func (r *Recorder) SiteJob(adapter string, revision int, job string) {
+	if r == nil {
+		return
+	}
+	r.add(Event{At: r.since(r.clock.Now()), Type: "note", Note: "site_job", Adapter: adapter, Revision: revision, Job: job})
 }
 
 // Observe records what a journaled event says about the run. Text

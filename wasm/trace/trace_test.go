@@ -135,3 +135,33 @@ func TestFailedRequestRecordsAMaskedError(t *testing.T) {
 		t.Fatalf("error event: %s", out.last)
 	}
 }
+
+// Adapter notes record WebBrain's own identifiers only, and validate.
+func TestAdapterNotesValidate(t *testing.T) {
+	schema, err := tracetest.Load("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &sink{}
+	rec := trace.Start(platformtest.NewClock(), out, trace.Run{ID: "r2", Mode: protocol.ModeAct, RecordedByWebBrainVersion: "1.2.3",
+		Provider: trace.Provider{Kind: protocol.KindAnthropic, Tier: protocol.TierFull}})
+	rec.AdapterMatch("github", 2, true)
+	rec.SiteJob("github", 2, "create-issue")
+	rec.AdapterMatch("wikipedia", 3, false)
+	rec.End(protocol.StatusDone, protocol.ModeAct)
+	var run trace.Run
+	if err := json.Unmarshal(out.last, &run); err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Events) != 3 || run.Events[0].Note != "adapter_match" || !run.Events[0].NotesInjected || run.Events[1].Job != "create-issue" ||
+		run.Events[2].Adapter != "wikipedia" || run.Events[2].NotesInjected {
+		t.Fatalf("events %+v", run.Events)
+	}
+	doc, _ := json.Marshal(map[string]any{"format": "webbrain-trace/1", "exportedByWebBrainVersion": "1.2.4", "runs": []json.RawMessage{out.last}})
+	if errs := schema.Validate(doc); len(errs) > 0 {
+		t.Fatalf("the export breaks the schema:\n%s", strings.Join(errs, "\n"))
+	}
+	var none *trace.Recorder // traces off: the run has no recorder
+	none.AdapterMatch("github", 2, true)
+	none.SiteJob("github", 2, "create-issue")
+}

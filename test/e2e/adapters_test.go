@@ -1,0 +1,110 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/webbrain/webbrain/test/scenario"
+	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+)
+
+// adapterHost is a packaged adapter's host that the suite's browser
+// resolves to the fixture server (harness_test.go).
+const adapterHost = "web.whatsapp.com"
+
+// chatURL is the chat fixture under the adapter's host name, on HTTPS
+// (the name is on Chromium's HSTS preload list) from a test server whose
+// certificate the suite's browser accepts.
+func chatURL(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewTLSServer(scenario.Fixtures(env.root, "test/e2e/testdata"))
+	t.Cleanup(srv.Close)
+	port := srv.URL[strings.LastIndex(srv.URL, ":")+1:]
+	return fmt.Sprintf("https://%s:%s/whatsapp-chat.html?test=%s", adapterHost, port, t.Name())
+}
+
+// The adapter's notes reach the model on the adapter's host and not on
+// another host serving the same page.
+func TestSiteAdapterNotesOnlyOnTheirHost(t *testing.T) {
+	ask := func(pageURL string) string {
+		srv := llmtest.New(func(int, llmtest.Request) llmtest.Turn { return answer("Two chats are listed.") })
+		s := openSessionAt(t, pageURL, srv, openAIChat)
+		s.send("ask", "What chats are listed here?")
+		if got := s.waitRunEnd(); got != "done" {
+			t.Fatalf("run on %s ended %q", pageURL, got)
+		}
+		reqs := srv.Requests()
+		if len(reqs) == 0 {
+			t.Fatalf("no model request on %s", pageURL)
+		}
+		return reqs[0].Messages[len(reqs[0].Messages)-1].Content
+	}
+	if user := ask(chatURL(t)); !strings.Contains(user, "Site notes from WebBrain for WhatsApp Web") || !strings.Contains(user, "header") {
+		t.Errorf("no WhatsApp notes on %s:\n%s", adapterHost, clip(user, 2000))
+	}
+	if user := ask(env.fixtures.URL + "/whatsapp-chat.html?test=" + t.Name()); strings.Contains(user, "Site notes from WebBrain") {
+		t.Errorf("adapter notes on the loopback host:\n%s", clip(user, 2000))
+	}
+}
+
+// On the messaging adapter's route a send goes only into the conversation
+// the user named: the model presses Send while another chat is open, is
+// stopped, opens the named chat and sends there. The page receives one
+// message, to the right person.
+func TestMessagingSendNeedsTheNamedRecipient(t *testing.T) {
+	var refs map[string]string
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		switch n {
+		case 0:
+			return callTool("get_accessibility_tree", map[string]any{})
+		case 1:
+			tree := lastToolResult(req)
+			refs = map[string]string{}
+			for key, node := range map[string][2]string{
+				"box": {"textbox", "Type a message"}, "send": {"button", "Send"}, "alice": {"button", "Alice Moreau"},
+			} {
+				ref, err := findRef(tree, node[0], node[1])
+				if err != nil {
+					return scriptFailed(err)
+				}
+				refs[key] = ref
+			}
+			return callTool("type_ax", map[string]any{"ref": refs["box"], "text": "The report is ready."})
+		case 2:
+			return callTool("click_ax", map[string]any{"ref": refs["send"]})
+		case 3:
+			if !strings.Contains(lastToolResult(req), "Not sent") {
+				return scriptFailed(fmt.Errorf("the send into Bob's chat was not stopped: %s", lastToolResult(req)))
+			}
+			return callTool("click_ax", map[string]any{"ref": refs["alice"]})
+		case 4:
+			return callTool("click_ax", map[string]any{"ref": refs["send"]})
+		}
+		return callTool("done", map[string]any{"summary": "Sent Alice the message.", "status": "success"})
+	})
+	srv.Planner = func(llmtest.Request) llmtest.Turn {
+		return answer(`{"action":"execute","summary":"Message Alice Moreau.","steps":["Open Alice Moreau's chat","Send the message"],"risks":["A message cannot be unsent"],"question":null,"recipients":["Alice Moreau"],"localized":null}`)
+	}
+	s := openSessionAt(t, chatURL(t), srv, openAIChat)
+	s.send("act", "Send Alice Moreau a message saying the report is ready")
+	if got := s.waitRunEnd(); got != "done" {
+		t.Fatalf("run status %q", got)
+	}
+	if got := s.pageRecord(); len(got) != 1 || got[0] != "sent to Alice Moreau: The report is ready." {
+		t.Fatalf("the page received %q, want one message to Alice Moreau", got)
+	}
+	rows := s.toolRows()
+	var clicks []string
+	for _, r := range rows {
+		if r.Tool == "click_ax" {
+			clicks = append(clicks, fmt.Sprintf("%v", r.IsError))
+		}
+	}
+	if strings.Join(clicks, " ") != "true false false" {
+		t.Errorf("click_ax rows (error?) %v, want the first refused", clicks)
+	}
+}
