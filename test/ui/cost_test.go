@@ -5,6 +5,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // The Usage and cost section shows the stored allowances, prices and
@@ -46,4 +48,49 @@ __fake.replies.usage_get = () => ({ok: true, pricesTaken: "2025-11-30",
 	}
 	tb.do(`document.querySelector('#cost-heading').scrollIntoView()`)
 	tb.screenshot("settings-cost")
+}
+
+// The allowance card of a paused run is shown again when the panel
+// reopens, sends allowance_answer, shows the outcome, and the run's token
+// line sits under its answer; the progress line counts as the run goes.
+func TestAllowanceCardAndUsageLine(t *testing.T) {
+	total := `{calls: 1, inputTokens: 1200, cachedInputTokens: 1000, outputTokens: 40, costUsd: 0.0123}`
+	tb := openPanel(t, `
+if (!sessionStorage.getItem("journal")) {
+  sessionStorage.setItem("journal", JSON.stringify({requestId: "r-1", mode: "ask", status: "running", seq: 3, events: [
+    {seq: 1, kind: "run_started", text: "Read it", mode: "ask"},
+    {seq: 2, kind: "usage", usage: {model: "m", inputTokens: 1200, cachedInputTokens: 1000, outputTokens: 40, costUsd: 0.0123, priced: true},
+     total: `+total+`, text: "This answer reached the cost allowance."},
+    {seq: 3, kind: "allowance", id: "allowance-day-2026-12-02-1", text: "Paused before the next model call.",
+     allowance: {scope: "day", limitUsd: 0.01, spentUsd: 0.0123, estimateUsd: 0.03, raiseUsd: 0.04}}]}));
+}`)
+	tb.waitFor("the card", `document.querySelector('.allowance-card .allowance-raise') !== null`)
+	if got := eval[string](tb, `document.querySelector('.allowance-raise').textContent`); got != "Raise today's allowance by $0.04 and continue" {
+		t.Errorf("raise button %q", got)
+	}
+	tb.do(`await new Promise(r => setTimeout(r, 300))`) // let the throttled save run
+	tb.run(chromedp.Reload())
+	tb.waitFor("the reopened card", `document.querySelectorAll('.allowance-card button:not(:disabled)').length === 2`)
+	if n := eval[int](tb, `document.querySelectorAll('.allowance-card').length`); n != 1 {
+		t.Fatalf("%d cards after reopening", n)
+	}
+	tb.screenshot("allowance-card")
+	tb.run(chromedp.Click(chromedp.CSS(".allowance-raise")))
+	tb.waitFor("allowance_answer", `__fake.sentOf('allowance_answer').length === 1`)
+	if got := tb.sent("allowance_answer")[0]; got["requestId"] != "r-1" || got["id"] != "allowance-day-2026-12-02-1" || got["decision"] != "raise" {
+		t.Errorf("allowance_answer = %v", got)
+	}
+	deliver(tb, "r-1", 4, `{kind: "allowance_resolved", id: "allowance-day-2026-12-02-1", decision: "raise",
+		allowance: {scope: "day", raiseUsd: 0.04}}`)
+	tb.waitFor("the outcome", `document.querySelector('.allowance-card .approval-outcome')?.textContent === 'Raised by $0.04: the run goes on.'`)
+	deliver(tb, "r-1", 5, `{kind: "step", step: 2}`)
+	deliver(tb, "r-1", 6, `{kind: "usage", total: {calls: 2, inputTokens: 2400, cachedInputTokens: 1000, outputTokens: 60, costUsd: 0.0251}}`)
+	if got := eval[string](tb, `document.querySelector('#progress').textContent`); !strings.HasSuffix(got, "2,400 in (1,000 cached) · 60 out · $0.025") {
+		t.Errorf("progress %q", got)
+	}
+	deliver(tb, "r-1", 7, `{kind: "final", text: "Done."}`)
+	tb.waitFor("done", `document.querySelector('#transcript').dataset.runStatus === 'done'`)
+	if got := eval[string](tb, `document.querySelector('.msg.assistant .run-usage')?.textContent ?? ''`); got != "Tokens: 2,400 in (1,000 cached) · 60 out · $0.025" {
+		t.Errorf("usage line %q", got)
+	}
 }
