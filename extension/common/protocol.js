@@ -55,6 +55,7 @@ export const ACTION = Object.freeze({
   TAB_CLOSED: "tab_closed",
   DEV_PATCHES: "dev_patches",
   DEV_REVERT: "dev_revert",
+  KEEP_WARM: "keep_warm",
   USAGE_GET: "usage_get",
   ALLOWANCE_ANSWER: "allowance_answer",
 });

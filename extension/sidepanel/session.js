@@ -16,7 +16,7 @@ const TERMINAL = new Set([STATUS.DONE, STATUS.ERROR, STATUS.STOPPED]);
 const CONTINUE_TEXT = "Continue the task from where you stopped.";
 
 export class TabSession {
-  constructor(tabId, root, { onStatus, onQueue, onProgress, onAnswered, describeError }) {
+  constructor(tabId, root, { onStatus, onQueue, onProgress, onAnswered, describeError, reader }) {
     this.tabId = tabId;
     this.onAnswered = onAnswered; // the user answered a card or pressed Retry or Continue
     this.onProgress = onProgress;
@@ -42,6 +42,7 @@ export class TabSession {
       onAllowanceAnswer: (item, decision) => this.answerAllowance(item, decision),
       onOffer: (item) => this.followUp(item),
       onChange: () => this.scheduleSave(),
+      reader,
     });
     this.transcript.reset();
     onStatus("idle");

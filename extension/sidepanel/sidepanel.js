@@ -12,6 +12,9 @@ import { TeachBanner } from "./teach.js";
 import { Welcome } from "./welcome.js";
 import { Progress } from "./progress.js";
 import { applyTheme } from "../common/theme.js";
+import { keepWarm } from "./warm.js";
+import { ReadingScroll } from "./reading.js";
+import { SlashMenu } from "./complete.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -32,6 +35,8 @@ const teachBanner = new TeachBanner($("teach-banner"), (text, error) =>
   session?.transcript.add({ role: error ? "error" : "notice", text, ephemeral: true }),
 );
 const progress = new Progress($("progress"));
+const reading = new ReadingScroll(els.transcript, $("jump"));
+const slashMenu = new SlashMenu($("slash-menu"), els.prompt);
 const welcome = new Welcome($("welcome"), els.transcript, {
   onPick: (text) => {
     els.prompt.value = text;
@@ -60,6 +65,7 @@ api.runtime.onMessage.addListener((msg) => {
 
 function setStatus(status) {
   els.transcript.dataset.runStatus = status;
+  reading.refresh();
   progress.status(status);
   els.transcript.setAttribute("aria-busy", String(status === STATUS.RUNNING));
   els.stop.disabled = status !== STATUS.RUNNING;
@@ -84,6 +90,7 @@ function bind(tabId) {
     // A keyboard user goes on typing where they write: the composer.
     onAnswered: () => els.prompt.focus({ preventScroll: true }),
     describeError: (text) => describeError(text, activeProvider(settings)),
+    reader: reading,
   });
   const current = session;
   patches.show(tabId);
@@ -147,6 +154,7 @@ async function submit({ steer = false } = {}) {
   const chosen = modeCommand(text);
   if (text.startsWith("/") && !chosen) {
     els.prompt.value = "";
+    slashMenu.close();
     runCommand(text, { session, pickFile, onImported: loadProvider, onCleared: () => (els.mode.value = MODE.AUTO) });
     return;
   }
@@ -192,7 +200,7 @@ els.composer.addEventListener("submit", (e) => {
   submit();
 });
 els.prompt.addEventListener("keydown", (e) => {
-  if (modeShortcut(e)) return;
+  if (slashMenu.keydown(e) || modeShortcut(e)) return;
   // Escape while a run is active is the Stop button.
   if (e.key === "Escape" && !e.isComposing && session?.status === STATUS.RUNNING) {
     e.preventDefault();
@@ -274,6 +282,7 @@ async function start() {
 
 setStatus("idle");
 start();
+keepWarm();
 // Every listener is attached: what a test (or a person) does from now on
 // reaches the panel's code, not the bare HTML.
 document.body.dataset.ready = "true";

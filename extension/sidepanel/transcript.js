@@ -32,8 +32,12 @@ const ARG_SUMMARY_MAX = 60;
 const OUTCOME_LABEL = { failed: "Not completed", partial: "Partly done" };
 
 export class Transcript {
-  constructor(root, { onClarifyAnswer, onApprovalAnswer, onPlanAnswer, onAllowanceAnswer, onOffer, onChange }) {
+  constructor(root, { onClarifyAnswer, onApprovalAnswer, onPlanAnswer, onAllowanceAnswer, onOffer, onChange, reader }) {
     this.root = root;
+    // The chat's reading-first scroll (reading.js); without one (a past
+    // conversation shown read only) the view sticks to the bottom.
+    this.reader = reader;
+    this.restoring = false;
     this.items = [];
     this.nodes = new Map();
     this.dirty = new Set();
@@ -53,7 +57,10 @@ export class Transcript {
     this.nodes.clear();
     this.dirty.clear();
     this.root.replaceChildren();
+    this.restoring = true;
     for (const item of items) this.add(item);
+    this.restoring = false;
+    this.reader?.restored();
   }
 
   add(item) {
@@ -62,7 +69,11 @@ export class Transcript {
     const node = this.render(item);
     this.nodes.set(item, node);
     this.root.append(node);
-    if (stick) this.scrollToEnd();
+    if (this.reader) {
+      if (!this.restoring) this.reader.added(item, node);
+    } else if (stick) {
+      this.scrollToEnd();
+    }
     this.onChange?.();
     return item;
   }
@@ -108,7 +119,8 @@ export class Transcript {
       addCopyButtons(node, item.text);
     }
     this.dirty.clear();
-    if (stick) this.scrollToEnd();
+    if (this.reader) this.reader.grew();
+    else if (stick) this.scrollToEnd();
     this.onChange?.();
   }
 

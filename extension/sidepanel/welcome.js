@@ -57,7 +57,7 @@ export class Welcome {
     this.show("", `Checking ${p.name || p.id}…`);
     const reply = await send({ action: ACTION.PROVIDER_TEST, provider: p });
     if (reply.ok) {
-      this.show("ok", `${p.name || p.id} answers (${reply.model}). Ready.`);
+      this.show("ok", `${p.name || p.id} answers${reply.model ? ` (${reply.model})` : ""}. Ready.`);
       return;
     }
     const item = describeError(reply.error, p);

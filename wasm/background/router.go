@@ -193,6 +193,8 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.devPatches(ctx, m)
 	case protocol.ActionDevRevert:
 		return r.devRevert(ctx, m)
+	case protocol.ActionKeepWarm:
+		return okReply()
 	case protocol.ActionUsageGet:
 		return r.usageGet(ctx, m)
 	case protocol.ActionAllowanceAnswer:

@@ -75,6 +75,9 @@ const (
 	// reverts one of them (patchId) or all.
 	ActionDevPatches = "dev_patches"
 	ActionDevRevert  = "dev_revert"
+	// ActionKeepWarm is the open panel's keep-warm ping: an event that
+	// keeps Chrome from stopping the worker while the user is at the panel.
+	ActionKeepWarm = "keep_warm"
 	// ActionUsageGet lists token usage and cost per day;
 	// ActionAllowanceAnswer answers a cost allowance card.
 	ActionUsageGet        = "usage_get"
@@ -408,7 +411,7 @@ var (
 		ActionWorkflowsList, ActionWorkflowSave, ActionWorkflowRename, ActionWorkflowDelete, ActionWorkflowImport, ActionWorkflowRun,
 		ActionTeachStart, ActionTeachEnd, ActionTeachCancel, ActionTeachState, ActionTeachStep, ActionTeachPage,
 		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
-		ActionDevPatches, ActionDevRevert,
+		ActionDevPatches, ActionDevRevert, ActionKeepWarm,
 		ActionUsageGet, ActionAllowanceAnswer,
 	}
 	Messages = []string{MessageAgentUpdate}
