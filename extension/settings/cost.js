@@ -3,6 +3,7 @@
 // settings.js saves the fields with the rest of the settings.
 import { send } from "../common/api.js";
 import { ACTION } from "../common/protocol.js";
+import { usd } from "../common/usd.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,7 +17,7 @@ export async function fillCost(settings) {
   const reply = await send({ action: ACTION.USAGE_GET, days: 1 });
   const today = reply.ok ? reply.days?.[0] : null;
   $("usage-today").textContent = today
-    ? `Today: ${today.calls} model calls, ${today.inputTokens.toLocaleString("en-US")} input and ${today.outputTokens.toLocaleString("en-US")} output tokens, $${today.costUsd.toFixed(4)}${today.unpricedCalls ? ` (+ ${today.unpricedCalls} calls of models without a price)` : ""}. List prices as of ${reply.pricesTaken}.`
+    ? `Today: ${today.calls} model calls, ${today.inputTokens.toLocaleString("en-US")} input and ${today.outputTokens.toLocaleString("en-US")} output tokens, ${usd(today.costUsd)}${today.unpricedCalls ? ` (not counting ${today.unpricedCalls} call${today.unpricedCalls === 1 ? "" : "s"} of models without a price)` : ""}. List prices as of ${reply.pricesTaken}.`
     : "";
 }
 

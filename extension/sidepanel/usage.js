@@ -3,17 +3,7 @@
 import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { ACTION, ALLOWANCE_DECISION } from "../common/protocol.js";
-
-// usd writes an amount as the background does (wasm/cost USD): cents from
-// a dollar up, a tenth of a cent more below (unless whole cents), five
-// decimals below a cent, so small calls do not all read $0.00.
-export function usd(v) {
-  const n = Number(v) || 0;
-  if (n === 0) return "$0";
-  if (n >= 1) return `$${n.toFixed(2)}`;
-  if (n >= 0.01) return `$${n.toFixed(3).replace(/0$/, "")}`;
-  return `$${n.toFixed(5)}`;
-}
+import { usd } from "../common/usd.js";
 
 const tokens = (n) => (Number(n) || 0).toLocaleString("en-US");
 
