@@ -77,14 +77,18 @@ $("skill-file").addEventListener("change", async (e) => {
   const file = e.target.files?.[0];
   e.target.value = "";
   if (!file) return;
-  // SKILL.md files are named by their folder; others by the file name.
-  const id = file.name
-    .replace(/\.md$/i, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-  $("skill-id").value = id === "skill" ? "" : id;
-  $("skill-md").value = await file.text();
+  // A file is named by its file name; a SKILL.md (named by its folder) by
+  // its front matter's name.
+  const text = await file.text();
+  const slug = (s) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, "-")
+      .replace(/^-+|-+$/g, "");
+  let id = slug(file.name.replace(/\.md$/i, ""));
+  if (id === "skill") id = slug(text.match(/^---\r?\n(?:(?!---).*\r?\n)*?name:\s*["']?([^"'\r\n]+)/)?.[1] ?? "");
+  $("skill-id").value = id;
+  $("skill-md").value = text;
   $("skill-id").focus();
 });
 

@@ -3,6 +3,8 @@
 package ui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -277,5 +279,13 @@ __fake.replies.skill_save = ({skill}) => {
 	if want := "weekly-report.md\n---\nname: \"Weekly report\"\ndescription: \"Write my weekly report.\"\n---\n\n# Weekly report"; exported != want {
 		t.Errorf("exported %q, want %q", exported, want)
 	}
+	// Import reads a SKILL.md through the file picker; its front matter
+	// names it.
+	file := filepath.Join(t.TempDir(), "SKILL.md")
+	if err := os.WriteFile(file, []byte("---\nname: \"PR Review\"\ndescription: Review a pull request.\n---\nRead the diff."), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tb.run(chromedp.SetUploadFiles(chromedp.ID("skill-file"), []string{file}))
+	tb.waitFor("the imported file in the form", `document.querySelector('#skill-id').value === 'pr-review' && document.querySelector('#skill-md').value.includes('Read the diff.')`)
 	tb.screenshot("settings-skills")
 }
