@@ -113,8 +113,13 @@ func (s *session) waitRunEnd() string {
 }
 
 // texts returns the innerText of every element matching css in the panel.
+// texts is the visible text of each element css matches, less an
+// answer's token and cost line (the answer is what the model said).
 func (s *session) texts(css string) []string {
-	return evalIn[[]string](s.t, s.panel, fmt.Sprintf(`[...document.querySelectorAll(%q)].map(e => e.innerText.trim())`, css))
+	return evalIn[[]string](s.t, s.panel, fmt.Sprintf(`[...document.querySelectorAll(%q)].map(e => {
+		const usage = e.querySelector(':scope > .run-usage')?.innerText ?? '';
+		return (usage ? e.innerText.replace(usage, '') : e.innerText).trim();
+	})`, css))
 }
 
 func (s *session) clicks() int {

@@ -44,7 +44,7 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 			return "", false, ErrHandOff
 		}
 		if i > 0 || resumed == nil {
-			if retry := r.publicMediaGuard(call); retry != "" {
+			if retry := r.publicMediaGuard(ctx, call); retry != "" {
 				r.emit(Event{Kind: protocol.EventToolCall, ID: call.ID, Name: call.Name, Args: call.Arguments})
 				r.addResult(call, retry, true)
 				if err := r.save(step); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
 	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -230,15 +231,23 @@ func preloadedPrompt(list []preloaded) string {
 
 // publicMediaGuard keeps a single public-media download on the packaged
 // downloader: when the model calls the browser's download_social_media
-// while a catalog skill owns download_public_media, and that has not
-// failed in this turn, the skill is loaded and the model is told to use
-// it. It returns the call's result, or "" to let the call run.
-func (r *run) publicMediaGuard(call llm.ToolCall) string {
+// while a catalog skill owns download_public_media, that has not failed
+// in this turn and the post is one it takes (the call's URL or the page
+// it is on), the skill is loaded and the model is told to use it. Media
+// on any other site (a shop, an intranet) is no post the skill can
+// resolve, so the browser's downloader runs. It returns the call's
+// result, or "" to let the call run.
+func (r *run) publicMediaGuard(ctx context.Context, call llm.ToolCall) string {
 	if call.Name != protocol.ToolDownloadSocialMedia || r.mediaFailed || !protocol.Acting(r.opts.Mode) {
 		return ""
 	}
+	urls := []string{gjson.Get(call.Arguments, "url").String()}
+	if pageURL, _ := r.page(ctx); pageURL != "" {
+		urls = append(urls, pageURL)
+	}
 	for _, s := range r.opts.Skills {
-		if !slices.ContainsFunc(s.Tools, func(t skills.Tool) bool { return t.Name == toolPublicMedia }) {
+		i := slices.IndexFunc(s.Tools, func(t skills.Tool) bool { return t.Name == toolPublicMedia })
+		if i < 0 || !slices.ContainsFunc(urls, s.Tools[i].Takes) {
 			continue
 		}
 		note := ""

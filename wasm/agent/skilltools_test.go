@@ -240,3 +240,24 @@ func TestPlanSkillsAreLoadedFirst(t *testing.T) {
 		t.Errorf("plan skills not loaded: %v", req.Tools)
 	}
 }
+
+// Media on a site the downloader does not take (a shop, a local page) is
+// no post it could resolve: download_social_media runs at once.
+func TestPublicMediaElsewhereRunsInTheBrowser(t *testing.T) {
+	for _, u := range []string{"https://shop.example/img/mug.jpg", "http://127.0.0.1:8080/files/logo.png"} {
+		h := newHarness(t, protocol.ModeAct, "full", func(n int, req llmtest.Request) llmtest.Turn {
+			if n == 0 {
+				return llmtest.Turn{ToolCalls: []llm.ToolCall{call("download_social_media", map[string]any{"url": u})}}
+			}
+			return llmtest.Turn{Text: "ok"}
+		})
+		h.opts.Skills = skills.Catalog(nil, protocol.ModeAct, "full")
+		out, err := h.run(context.Background(), nil, "Download the logo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := toolMessages(out.Conversation)[0].Content; strings.HasPrefix(got, "Not run") {
+			t.Errorf("%s: held for the skill: %s", u, got)
+		}
+	}
+}

@@ -372,6 +372,14 @@ func (t Tool) inputURL(arg, s string) (clean, mastodon string, err error) {
 	return "", "", fmt.Errorf("%s: %s takes only URLs on %s, not %s", t.Name, arg, strings.Join(allowed, ", "), host)
 }
 
+// Takes reports whether raw is a URL this tool accepts as its input URL:
+// public http(s), within the allowlist (a Mastodon status from an
+// unverified host counts; the Dispatcher verifies it before calling).
+func (t Tool) Takes(raw string) bool {
+	_, _, err := t.inputURL(t.InputURLArg, raw)
+	return err == nil
+}
+
 // siteMastodon is the one site rule of an allowlist: exact status
 // permalinks of Mastodon instances.
 const siteMastodon = "mastodon"
