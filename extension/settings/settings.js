@@ -16,7 +16,7 @@ const PROVIDER_FIELDS = ["name", "kind", "baseUrl", "apiKey", "model", "tier", "
 let settings = {
   providers: [],
   activeProvider: "",
-  maxSteps: 30,
+  maxSteps: 130,
   siteAdapters: true,
   askBeforeActions: true,
   planner: PLANNER.TRY,

@@ -81,7 +81,7 @@ func (s Settings) Allowance() cost.Allowance {
 }
 
 // DefaultMaxSteps is the step limit of a first start.
-const DefaultMaxSteps = 30
+const DefaultMaxSteps = 130
 
 // Defaults is the first-start configuration: a local Ollama server.
 func Defaults() Settings {

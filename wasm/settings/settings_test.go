@@ -99,7 +99,7 @@ func TestDefaults(t *testing.T) {
 	d := Defaults()
 	if len(d.Providers) != 1 || d.Providers[0].BaseURL != "http://127.0.0.1:11434/v1" ||
 		d.Providers[0].Kind != protocol.KindOpenAIChat || d.Providers[0].Model != "" ||
-		d.Providers[0].Tier != protocol.TierMid || d.MaxSteps != 30 {
+		d.Providers[0].Tier != protocol.TierMid || d.MaxSteps != 130 {
 		t.Fatalf("unexpected defaults %+v", d)
 	}
 	if a, err := d.Active(); err != nil || a.ID != d.ActiveProvider {
