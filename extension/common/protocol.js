@@ -147,6 +147,7 @@ export const PROVIDER_KIND = Object.freeze({
   OPENAI_RESPONSES: "openai-responses",
   ANTHROPIC: "anthropic",
   AZURE: "azure",
+  BEDROCK: "bedrock",
 });
 
 // An approval card's choices and approval_resolved's decision.

@@ -39,3 +39,10 @@ func ParseChatStream(r io.Reader) (Result, error) {
 		}
 	}
 }
+
+// SignV4 signs like the Bedrock client, for a test server to check.
+func SignV4(method, rawURL string, h map[string]string, body []byte, accessKey, secret, token, region, service string, now time.Time) error {
+	return signV4(method, rawURL, h, body, awsCreds{AccessKeyID: accessKey, SecretKey: secret, SessionToken: token}, region, service, now)
+}
+
+var BedrockRegion = bedrockRegion

@@ -48,10 +48,20 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 		if cfg.APIVersion == "" {
 			cfg.APIVersion = defaultAzureVersion
 		}
+	case protocol.KindBedrock:
+		if strings.TrimSpace(cfg.Model) == "" {
+			return nil, configError("Bedrock needs the model id (for example anthropic.claude-3-5-haiku-20241022-v1:0).")
+		}
+		if strings.TrimSpace(cfg.APIKey) == "" {
+			return nil, configError("Bedrock needs a Bedrock API key, or an access key as ACCESS_KEY_ID:SECRET_ACCESS_KEY (with :SESSION_TOKEN for temporary credentials).")
+		}
+		if base == "" {
+			base = "https://bedrock-runtime." + bedrockRegion(cfg) + ".amazonaws.com"
+		}
 	case "":
-		return nil, configError("The provider has no kind; choose openai-chat, openai-responses, anthropic or azure.")
+		return nil, configError("The provider has no kind; choose openai-chat, openai-responses, anthropic, azure or bedrock.")
 	default:
-		return nil, configError("Unknown provider kind %q; choose openai-chat, openai-responses, anthropic or azure.", cfg.Kind)
+		return nil, configError("Unknown provider kind %q; choose openai-chat, openai-responses, anthropic, azure or bedrock.", cfg.Kind)
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -76,6 +86,8 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 		c.wire = &responsesWire{endpoints{cfg: cfg, url: base + "/responses", models: base + "/models"}}
 	case protocol.KindAnthropic:
 		c.wire = &anthropicWire{endpoints{cfg: cfg, url: base + "/messages", models: base + "/models"}}
+	case protocol.KindBedrock:
+		c.wire = newBedrockWire(cfg)
 	}
 	return c, nil
 }
@@ -84,7 +96,7 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 // without a key; local and self-hosted servers usually take none.
 func needsKey(kind, host string) bool {
 	switch kind {
-	case protocol.KindAnthropic, protocol.KindAzure:
+	case protocol.KindAnthropic, protocol.KindAzure, protocol.KindBedrock:
 		return true
 	}
 	return host == "api.openai.com"

@@ -250,6 +250,7 @@ const (
 	KindOpenAIResponses = "openai-responses"
 	KindAnthropic       = "anthropic"
 	KindAzure           = "azure"
+	KindBedrock         = "bedrock" // Amazon Bedrock's Converse API
 )
 
 // Decisions on an approval card: approval_answer's decision, the card's
@@ -429,7 +430,7 @@ var (
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}
-	Kinds         = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure}
+	Kinds         = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure, KindBedrock}
 	Decisions     = []string{DecisionApprove, DecisionApproveSite, DecisionDecline}
 	Resolved      = []string{ResolvedUser, ResolvedTimeout, ResolvedStopped, ResolvedCorrection}
 	Planners      = []string{PlannerOff, PlannerTry, PlannerStrict}

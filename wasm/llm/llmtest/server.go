@@ -1,6 +1,7 @@
 // Package llmtest is a scripted fake LLM server for tests. It speaks the
 // real wire formats (OpenAI Chat Completions, OpenAI Responses, Azure
-// OpenAI deployments and Anthropic Messages, streaming and not) so the
+// OpenAI deployments, Anthropic Messages and Amazon Bedrock's Converse,
+// streaming and not) so the
 // clients in package llm and end-to-end tests run against what a provider
 // actually sends.
 //
@@ -209,6 +210,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	req.Path = r.URL.RequestURI()
 	req.Header = r.Header.Clone()
+	if format == formatBedrock {
+		req.Model, req.Stream, _ = bedrockPath(r.URL.EscapedPath())
+	}
 
 	var turn Turn
 	s.mu.Lock()
@@ -263,6 +267,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
+	if format == formatBedrock {
+		w.Header().Set("Content-Type", BedrockStreamType)
+	}
 	w.Header().Set("Cache-Control", "no-cache")
 	events := streamEvents(format, req, turn, calls, usageOf(body, turn, calls))
 	flusher, _ := w.(http.Flusher)
