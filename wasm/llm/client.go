@@ -49,6 +49,11 @@ type (
 	ender interface {
 		ended() bool
 	}
+	// streamChooser sends some requests unstreamed (DashScope with tools,
+	// OpenAI models without streaming).
+	streamChooser interface {
+		streams(req Request) bool
+	}
 	// fixedModel is a wire whose model is part of the configuration
 	// (Azure's deployment, Bedrock's model id), with no list to choose from.
 	fixedModeler interface {
@@ -148,9 +153,13 @@ func (c *client) Chat(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res, err := c.chatOnce(ctx, req, model, true)
+	stream := true
+	if s, ok := c.wire.(streamChooser); ok {
+		stream = s.streams(req)
+	}
+	res, err := c.chatOnce(ctx, req, model, stream)
 	var e *Error
-	if errors.As(err, &e) && e.Kind == KindStream && ctx.Err() == nil {
+	if stream && errors.As(err, &e) && e.Kind == KindStream && ctx.Err() == nil {
 		if req.OnRetry != nil {
 			req.OnRetry()
 		}

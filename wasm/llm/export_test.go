@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"time"
+
+	"github.com/webbrain/webbrain/wasm/platform"
 )
 
 // Hooks for the external tests (package llm_test, which may import
@@ -46,3 +48,10 @@ func SignV4(method, rawURL string, h map[string]string, body []byte, accessKey, 
 }
 
 var BedrockRegion = bedrockRegion
+
+// VisionByName judges a model name; OpenRouterVision reads a model list.
+var VisionByName = byName
+
+func OpenRouterVision(ctx context.Context, f platform.Fetcher, base, model string) (VisionResult, bool) {
+	return detector{cfg: Config{Kind: "openai-chat"}, f: f}.openRouter(ctx, base, model)
+}

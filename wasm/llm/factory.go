@@ -2,6 +2,7 @@ package llm
 
 import (
 	"net/netip"
+	"regexp"
 	"net/url"
 	"strings"
 
@@ -73,10 +74,18 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 	}
 	c := &client{cfg: cfg, fetch: f, policy: defaultRetry,
 		textCalls: cfg.Kind == protocol.KindOpenAIChat && localServer(u.Hostname())}
+	host := strings.ToLower(u.Hostname())
+	if cfg.Kind == protocol.KindOpenAIChat && host == "api.openai.com" && ResponsesOnly(cfg.Model) {
+		// The spec's rule: these official models speak only (or best)
+		// the Responses API; the user need not know.
+		cfg.Kind = protocol.KindOpenAIResponses
+		c.cfg = cfg
+	}
 	switch cfg.Kind {
 	case protocol.KindOpenAIChat:
 		c.wire = &chatWire{endpoints: endpoints{cfg: cfg, url: base + "/chat/completions", models: base + "/models"},
-			official: u.Hostname() == "api.openai.com"}
+			official: host == "api.openai.com", toolStream: host == "api.z.ai" || host == "open.bigmodel.cn",
+			noToolStream: strings.HasPrefix(host, "dashscope")}
 	case protocol.KindAzure:
 		q := url.Values{"api-version": {cfg.APIVersion}}.Encode()
 		prefix := strings.TrimSuffix(base, "/openai")
@@ -91,6 +100,15 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 	}
 	return c, nil
 }
+
+// responsesOnly are official OpenAI models that WebBrain sends to the
+// Responses API (spec: GPT-5.6 and the Responses-only Pro, deep-research
+// and Codex variants).
+var responsesOnly = regexp.MustCompile(`^(gpt-5\.6|gpt-5(\.\d+)?-pro|o1-pro|o3-pro|o3-deep-research|o4-mini-deep-research|codex-mini|gpt-5(\.\d+)?-codex)([-.].*)?$`)
+
+// ResponsesOnly reports whether an official OpenAI model goes to the
+// Responses API even when the provider says Chat Completions.
+func ResponsesOnly(model string) bool { return responsesOnly.MatchString(strings.ToLower(strings.TrimSpace(model))) }
 
 // needsKey reports whether a hosted service is sure to refuse a request
 // without a key; local and self-hosted servers usually take none.

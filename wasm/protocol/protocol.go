@@ -28,6 +28,11 @@ const (
 	ActionSettingsGet       = "settings_get"
 	ActionSettingsSave      = "settings_save"
 	ActionProviderTest      = "provider_test"
+	// ActionProviderVision: whether the provider's model reads images, as
+	// detected and as the visionMode in effect decides.
+	ActionProviderVision = "provider_vision"
+	// ActionProviderPresets lists the provider presets.
+	ActionProviderPresets = "provider_presets"
 	ActionConfigExport      = "config_export"
 	ActionConfigImport      = "config_import"
 	ActionMemoryList        = "memory_list"
@@ -405,7 +410,7 @@ var (
 	Actions = []string{
 		ActionChatStart, ActionAbort, ActionSteer, ActionClearConversation, ActionRunState,
 		ActionClarifyAnswer, ActionApprovalAnswer, ActionPlanAnswer, ActionSettingsGet, ActionSettingsSave,
-		ActionProviderTest, ActionConfigExport, ActionConfigImport,
+		ActionProviderTest, ActionProviderVision, ActionProviderPresets, ActionConfigExport, ActionConfigImport,
 		ActionMemoryList, ActionMemoryAdd, ActionMemoryEdit, ActionMemoryForget, ActionMemoryClear, ActionMemoryImport,
 		ActionJobsList, ActionJobUpdate, ActionJobPause, ActionJobResume, ActionJobDelete, ActionWatchStart,
 		ActionSkillsList, ActionSkillSave, ActionSkillDelete,
