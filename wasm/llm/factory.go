@@ -2,8 +2,8 @@ package llm
 
 import (
 	"net/netip"
-	"regexp"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -108,7 +108,9 @@ var responsesOnly = regexp.MustCompile(`^(gpt-5\.6|gpt-5(\.\d+)?-pro|o1-pro|o3-p
 
 // ResponsesOnly reports whether an official OpenAI model goes to the
 // Responses API even when the provider says Chat Completions.
-func ResponsesOnly(model string) bool { return responsesOnly.MatchString(strings.ToLower(strings.TrimSpace(model))) }
+func ResponsesOnly(model string) bool {
+	return responsesOnly.MatchString(strings.ToLower(strings.TrimSpace(model)))
+}
 
 // needsKey reports whether a hosted service is sure to refuse a request
 // without a key; local and self-hosted servers usually take none.
