@@ -79,6 +79,11 @@ type Server struct {
 	// same way; nil answers each with NothingToLearn.
 	Memory func(req Request) Turn
 
+	// Capabilities, when set, makes the server answer Ollama's
+	// POST /api/show with them (Ollama lists "vision" for a model that
+	// reads images). Set it before the first request.
+	Capabilities []string
+
 	srv    *httptest.Server
 	script func(n int, req Request) Turn
 
@@ -187,6 +192,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model","type":"model","owned_by":"llmtest"}]}`, Model)
+		return
+	}
+	if r.Method == http.MethodPost && r.URL.Path == "/api/show" && s.Capabilities != nil {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, jsonText(obj{"capabilities": s.Capabilities, "details": obj{"format": "gguf"}}))
 		return
 	}
 	if r.Method != http.MethodPost {
