@@ -1,8 +1,6 @@
 package llm
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"net/url"
@@ -46,7 +44,7 @@ func signV4(method, rawURL string, h map[string]string, body []byte, creds awsCr
 		h["X-Amz-Security-Token"] = creds.SessionToken
 	}
 	canon, signed := canonicalHeaders(h, u.Host)
-	payload := sha256.Sum256(body)
+	payload := sha256Sum(body)
 	request := strings.Join([]string{
 		method,
 		canonicalPath(u),
@@ -56,7 +54,7 @@ func signV4(method, rawURL string, h map[string]string, body []byte, creds awsCr
 		hex.EncodeToString(payload[:]),
 	}, "\n")
 	scope := day + "/" + region + "/" + service + "/aws4_request"
-	reqHash := sha256.Sum256([]byte(request))
+	reqHash := sha256Sum([]byte(request))
 	toSign := sigV4Algorithm + "\n" + stamp + "\n" + scope + "\n" + hex.EncodeToString(reqHash[:])
 	key := sigV4Key(creds.SecretKey, day, region, service)
 	sig := hex.EncodeToString(hmacSHA256(key, []byte(toSign)))
@@ -71,12 +69,6 @@ func sigV4Key(secret, day, region, service string) []byte {
 	k = hmacSHA256(k, []byte(region))
 	k = hmacSHA256(k, []byte(service))
 	return hmacSHA256(k, []byte("aws4_request"))
-}
-
-func hmacSHA256(key, data []byte) []byte {
-	m := hmac.New(sha256.New, key)
-	m.Write(data)
-	return m.Sum(nil)
 }
 
 // canonicalHeaders lists h and host as lower-case name:value lines,
