@@ -63,7 +63,7 @@ export function fillProviderForm(p) {
   if (!p.kind) $("p-kind").value = PROVIDER_KIND.OPENAI_CHAT;
   if (!p.tier) $("p-tier").value = TIER.MID;
   $("p-contextWindow").value = p.contextWindow ? String(p.contextWindow) : "";
-  $("p-vision").checked = p.vision === true;
+  $("p-vision").checked = p.vision === true || p.visionMode === "always";
   keySet = p.apiKeySet === true;
   $("p-apiKey").value = "";
   showKeyState(keySet ? "A key is saved for this provider." : "");

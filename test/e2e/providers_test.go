@@ -91,7 +91,7 @@ func TestBedrockConverseStreamRun(t *testing.T) {
 // the answer came from.
 func TestVisionDetectedFromOllamaShow(t *testing.T) {
 	srv := llmtest.New(clickStationTwo)
-	srv.Capabilities = []string{"completion", "vision", "tools"}
+	srv.SetCapabilities([]string{"completion", "vision", "tools"})
 	s := openSession(t, "page1.html", srv, openAIChat)
 	saveProvider(t, s, map[string]any{"kind": "openai-chat", "baseUrl": srv.URL + "/v1", "model": llmtest.Model})
 	s.send("act", "Open the Station Two page.")

@@ -79,15 +79,11 @@ type Server struct {
 	// same way; nil answers each with NothingToLearn.
 	Memory func(req Request) Turn
 
-	// Capabilities, when set, makes the server answer Ollama's
-	// POST /api/show with them (Ollama lists "vision" for a model that
-	// reads images). Set it before the first request.
-	Capabilities []string
-
 	srv    *httptest.Server
 	script func(n int, req Request) Turn
 
 	mu       sync.Mutex
+	caps     []string // SetCapabilities
 	reqs     []Request
 	planReqs []Request
 	decReqs  []Request
@@ -182,6 +178,15 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.reqs...)
 }
 
+// SetCapabilities makes the server answer Ollama's POST /api/show with
+// caps (Ollama lists "vision" for a model that reads images); nil answers
+// 404, as a server that is not Ollama.
+func (s *Server) SetCapabilities(caps []string) {
+	s.mu.Lock()
+	s.caps = caps
+	s.mu.Unlock()
+}
+
 // Close shuts the server down, ending open streams.
 func (s *Server) Close() {
 	s.srv.CloseClientConnections()
@@ -194,9 +199,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model","type":"model","owned_by":"llmtest"}]}`, Model)
 		return
 	}
-	if r.Method == http.MethodPost && r.URL.Path == "/api/show" && s.Capabilities != nil {
+	s.mu.Lock()
+	caps := s.caps
+	s.mu.Unlock()
+	if r.Method == http.MethodPost && r.URL.Path == "/api/show" && caps != nil {
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, jsonText(obj{"capabilities": s.Capabilities, "details": obj{"format": "gguf"}}))
+		io.WriteString(w, jsonText(obj{"capabilities": caps, "details": obj{"format": "gguf"}}))
 		return
 	}
 	if r.Method != http.MethodPost {
