@@ -2,6 +2,8 @@
 //   … /screenshot [--save-as <name>]   the tab before and after the run
 //   … /record [--save-as <name>]       a recording of the tab (not built)
 // The suffixes are left out of /help and the autocomplete on purpose.
+import { CAPTURE } from "../common/protocol.js";
+
 const SUFFIX = /\s+\/(screenshot|record)(?:\s+--save-as\s+(\S+))?\s*$/i;
 
 // runCapture splits the suffix off text: the message to send, what to
@@ -18,5 +20,5 @@ export function runCapture(text) {
     };
   }
   if (!body) return { text: body, error: "Write the message before /screenshot." };
-  return { text: body, capture: "screenshot", saveAs: m[2] ?? "" };
+  return { text: body, capture: CAPTURE.SCREENSHOT, saveAs: m[2] ?? "" };
 }
