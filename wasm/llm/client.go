@@ -361,7 +361,33 @@ func (c *client) listModels(ctx context.Context) ([]string, error) {
 		ids = parseModelList(b)
 		return nil
 	})
+	if err == nil && len(ids) == 0 && c.textCalls {
+		if m := c.propsModel(ctx); m != "" {
+			ids = []string{m}
+		}
+	}
 	return ids, err
+}
+
+// propsModel is the model a llama.cpp server loaded, from its /props
+// (model_alias, else the file name of model_path), for a server whose
+// model list is empty; "" when it says nothing.
+func (c *client) propsModel(ctx context.Context) string {
+	url := strings.TrimSuffix(strings.TrimRight(c.cfg.BaseURL, "/"), "/v1") + "/props"
+	resp, err := c.send(ctx, "GET", url, nil)
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	b, err := readAll(ctx, resp.Body, 1<<20)
+	if err != nil {
+		return ""
+	}
+	if a := gjson.GetBytes(b, "model_alias").Str; a != "" {
+		return a
+	}
+	p := gjson.GetBytes(b, "model_path").Str
+	return p[strings.LastIndexAny(p, `/\`)+1:]
 }
 
 // Test checks that the endpoint answers and the model exists.

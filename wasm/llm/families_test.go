@@ -1,7 +1,11 @@
 package llm
 
 import (
+	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -27,6 +31,12 @@ func TestProviderFamilies(t *testing.T) {
 			t.Errorf("%s: responses %v", model, ok)
 		}
 	}
+	if w := wireOf(Config{Kind: protocol.KindOpenAIChat, BaseURL: "https://api.openai.com/v1", APIKey: "sk-x", Model: "gpt-5.5-pro"}).(*responsesWire); w.streams(Request{}) {
+		t.Error("GPT-5.5 Pro streams")
+	}
+	if w := wireOf(Config{Kind: protocol.KindOpenAIResponses, BaseURL: "https://api.openai.com/v1", APIKey: "sk-x", Model: "gpt-5.6"}).(*responsesWire); !w.streams(Request{}) {
+		t.Error("GPT-5.6 does not stream")
+	}
 	// Only the official API: a proxy keeps the format the user chose.
 	if _, ok := wireOf(Config{Kind: protocol.KindOpenAIChat, BaseURL: "https://proxy.example/v1", Model: "gpt-5.6"}).(*chatWire); !ok {
 		t.Error("a proxy's gpt-5.6 left Chat Completions")
@@ -47,5 +57,27 @@ func TestProviderFamilies(t *testing.T) {
 	llama := wireOf(Config{Kind: protocol.KindOpenAIChat, BaseURL: "http://127.0.0.1:8080/v1"}).(*chatWire)
 	if _, ok := llama.headers()["Authorization"]; ok {
 		t.Error("llama.cpp without a key sent Authorization")
+	}
+}
+
+// A llama.cpp server whose model list is empty names its model in /props.
+func TestLlamaCppModelFromProps(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/models":
+			io.WriteString(w, `{"object":"list","data":[]}`)
+		case "/props":
+			io.WriteString(w, `{"model_path":"/models/Qwen3-8B-Q4_K_M.gguf","modalities":{"vision":false}}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	p, err := New(Config{Kind: protocol.KindOpenAIChat, BaseURL: srv.URL + "/v1"}, nativefetch.Fetcher{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := p.Test(context.Background()); err != nil || m != "Qwen3-8B-Q4_K_M.gguf" {
+		t.Fatalf("Test = %q, %v", m, err)
 	}
 }
