@@ -43,7 +43,12 @@ func signV4(method, rawURL string, h map[string]string, body []byte, creds awsCr
 	if creds.SessionToken != "" {
 		h["X-Amz-Security-Token"] = creds.SessionToken
 	}
-	canon, signed := canonicalHeaders(h, u.Host)
+	// The Host a browser sends leaves out the scheme's default port.
+	host := u.Host
+	if p := u.Port(); p == "443" && u.Scheme == "https" || p == "80" && u.Scheme == "http" {
+		host = u.Hostname()
+	}
+	canon, signed := canonicalHeaders(h, host)
 	payload := sha256Sum(body)
 	request := strings.Join([]string{
 		method,

@@ -77,3 +77,13 @@ func TestSigV4SessionTokenAndEscapedPath(t *testing.T) {
 		t.Fatalf("canonical path %s", got)
 	}
 }
+
+func TestSigV4DefaultPortIsNotSigned(t *testing.T) {
+	creds := awsCreds{AccessKeyID: exampleAccessKey, SecretKey: exampleSecret}
+	a, b := map[string]string{}, map[string]string{}
+	_ = signV4("GET", "https://example.amazonaws.com:443/", a, nil, creds, "us-east-1", "service", exampleTime)
+	_ = signV4("GET", "https://example.amazonaws.com/", b, nil, creds, "us-east-1", "service", exampleTime)
+	if a["Authorization"] != b["Authorization"] {
+		t.Fatal("the default port changed the signature")
+	}
+}
