@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
 )
 
@@ -57,7 +58,22 @@ func (r *Router) providerVision(ctx context.Context, m message) reply {
 	if len(m.Provider) == 0 || json.Unmarshal(m.Provider, &cfg) != nil || json.Unmarshal(m.Provider, &flag) != nil {
 		return errReply(&settings.FieldError{Field: "provider", Message: "The provider to ask about is missing or not an object."})
 	}
-	if err := settings.ValidateProvider(cfg, "provider"); err != nil {
+	// The page may ask while the form is half filled: only the fields
+	// that decide where the question goes must be right.
+	check := cfg
+	if check.ID == "" {
+		check.ID = "provider"
+	}
+	if check.Name == "" {
+		check.Name = "provider"
+	}
+	if check.Tier == "" {
+		check.Tier = protocol.TierMid
+	}
+	if check.Kind == protocol.KindBedrock && check.Model == "" {
+		check.Model = "model"
+	}
+	if err := settings.ValidateProvider(check, "provider"); err != nil {
 		return errReply(err)
 	}
 	if cfg.APIKey == "" && flag.APIKeySet {

@@ -31,6 +31,13 @@ func TestProviderVisionAndCache(t *testing.T) {
 	if r := e.send(map[string]any{"action": protocol.ActionProviderVision}); r["ok"] != false {
 		t.Fatalf("no provider: %v", r)
 	}
+	// A half-filled form may ask; a remote plain-http address may not.
+	if r := e.mustOK(map[string]any{"action": protocol.ActionProviderVision, "provider": map[string]any{"kind": "openai-chat", "baseUrl": "https://api.openai.com/v1", "model": "gpt-4o"}}); r["detected"] != true || r["source"] != llm.VisionFromModelName {
+		t.Fatalf("half-filled: %v", r)
+	}
+	if r := e.send(map[string]any{"action": protocol.ActionProviderVision, "provider": map[string]any{"kind": "openai-chat", "baseUrl": "http://example.com/v1"}}); r["ok"] != false || r["field"] != "provider.baseUrl" {
+		t.Fatalf("remote http: %v", r)
+	}
 
 	// The server stops saying vision: the cached answer stands for the
 	// same provider and model; an empty model asks again.
