@@ -38,6 +38,10 @@ export function setupNav() {
     if (current) mark(current.id);
   };
   window.addEventListener("scroll", update, { passive: true });
+  window.addEventListener("resize", update);
+  // Sections grow and shrink (the provider form, an import report) without
+  // a scroll.
+  new ResizeObserver(update).observe(document.querySelector("main"));
   update();
   if (location.hash) {
     const s = document.querySelector(location.hash);
