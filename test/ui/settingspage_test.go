@@ -162,4 +162,27 @@ func TestSettingsPageLooks(t *testing.T) {
 	tb.screenshot("settings-dark-models")
 	tb.do(`document.querySelector('#section-nav a[href="#transfer"]').click()`)
 	tb.screenshot("settings-dark-transfer")
+	// At the side panel's width the navigation is a row above the page.
+	tb.run(chromedp.EmulateViewport(420, 800))
+	tb.do(`window.scrollTo(0, 0)`)
+	if got := eval[string](tb, `getComputedStyle(document.querySelector('#section-nav ul')).display`); got != "flex" {
+		t.Errorf("narrow navigation display %s, want a row (flex)", got)
+	}
+	tb.screenshot("settings-dark-narrow")
+}
+
+// Export in "Import and export" downloads the configuration the background
+// exports and warns that it holds the keys.
+func TestSettingsExport(t *testing.T) {
+	tb := openPage(t, "/settings/settings.html", pageSetup+`
+__fake.replies.config_export = {ok: true, config: {format: "webbrain-config/1", settings: {providers: [{id: "o", apiKey: "sk-secret-key-1234"}]}}};
+__fake.downloads = [];
+const click = HTMLAnchorElement.prototype.click;
+HTMLAnchorElement.prototype.click = function () { if (this.download) __fake.downloads.push(this.download); else click.call(this); };`)
+	tb.waitFor("the cards", `document.querySelectorAll('#provider-list li[data-id]').length === 2`)
+	tb.do(`document.querySelector('#config-export').click()`)
+	tb.waitFor("the notice", `document.querySelector('#import-report').textContent.includes('plain text')`)
+	if got := eval[[]string](tb, `__fake.downloads`); len(got) != 1 || !strings.HasPrefix(got[0], "webbrain-config-") || !strings.HasSuffix(got[0], ".json") {
+		t.Errorf("downloads %v", got)
+	}
 }
