@@ -72,7 +72,7 @@ func openSettingsPage(t *testing.T) context.Context {
 		t.Fatalf("open the settings: %v", err)
 	}
 	t.Cleanup(func() {
-		evalIn[bool](t, env.worker, `chrome.storage.local.remove(["settings", "wb_provider_tests"]).then(() => true)`, chromedp.EvalAwaitPromise)
+		evalIn[bool](t, env.worker, `chrome.storage.local.remove(["settings", "wb_provider_tests", "wb_user_memory_v1"]).then(() => true)`, chromedp.EvalAwaitPromise)
 	})
 	return ctx
 }
@@ -176,7 +176,7 @@ func TestSettingsImportOriginalConfig(t *testing.T) {
 		"providers.aws_bedrock",
 		"AWS Bedrock providers are not supported",
 		"twoCaptchaApiKey",
-		"Memory is imported separately",
+		"wb_user_memory_v1 → memory 1 of 2 records added",
 	} {
 		if !strings.Contains(report, want) {
 			t.Errorf("the report lacks %q:\n%s", want, report)

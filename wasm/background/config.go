@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/memory"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
 )
 
@@ -187,5 +190,43 @@ func (r *Router) configImport(ctx context.Context, m message) reply {
 		return errReply(err)
 	}
 	r.forgetStaleTests(ctx, before, s)
+	if report.Memory != nil {
+		r.importOriginalMemory(ctx, &report)
+	}
 	return okReply("report", report)
+}
+
+// importOriginalMemory adds the records of the original product's memory
+// (in its configuration file) to the user's memory, as memory_import does,
+// and says in the report how many were added.
+func (r *Router) importOriginalMemory(ctx context.Context, report *settings.Report) {
+	const field = protocol.KeyUserMemory
+	r.memMu.Lock()
+	defer r.memMu.Unlock()
+	s, _ := memory.Load(ctx, r.p.Local)
+	now := r.p.Clock.Now()
+	added, err := importMemory(&s, report.Memory, now)
+	if err == nil && added > 0 {
+		err = memory.Save(ctx, r.p.Local, s, now)
+	}
+	var in struct {
+		Records []struct {
+			ArchivedAt int64 `json:"archivedAt"`
+		} `json:"records"`
+	}
+	_ = json.Unmarshal(report.Memory, &in)
+	live := 0
+	for _, rec := range in.Records {
+		if rec.ArchivedAt == 0 {
+			live++
+		}
+	}
+	switch {
+	case err != nil:
+		report.Settle(field, "", "The memory in the file could not be read: "+err.Error()+".")
+	case live == 0:
+		report.Settle(field, "", "The file's memory is empty.")
+	default:
+		report.Settle(field, fmt.Sprintf("%d of %d records added; the others were already remembered, or hold something WebBrain never keeps (a password, code or card number).", added, live), "")
+	}
 }

@@ -126,6 +126,13 @@ func TestConfigImportOriginalReport(t *testing.T) {
 	if !strings.Contains(string(out), `"source":"original"`) || !strings.Contains(string(out), "aws_bedrock") || strings.Contains(string(out), "sk-ant-test-secret-1234") {
 		t.Fatalf("report %s", out)
 	}
+	if !strings.Contains(string(out), "1 of 2 records added") {
+		t.Errorf("report on memory: %s", out)
+	}
+	mem, _ := e.local.Get(context.Background(), protocol.KeyUserMemory)
+	if m := string(mem[protocol.KeyUserMemory]); !strings.Contains(m, "I prefer metric units") || strings.Contains(m, "4111") || strings.Contains(m, "Old preference") {
+		t.Errorf("memory after the import: %s", m)
+	}
 	got, _ := e.local.Get(context.Background(), protocol.KeySettings)
 	if !strings.Contains(string(got[protocol.KeySettings]), `"activeProvider":"anthropic"`) {
 		t.Fatalf("stored %s", got[protocol.KeySettings])

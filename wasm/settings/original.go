@@ -28,6 +28,27 @@ type Report struct {
 	SourceVersion string       `json:"sourceVersion,omitempty"`
 	Imported      []ReportItem `json:"imported"`
 	Skipped       []ReportItem `json:"skipped"`
+	// Memory is the original's wb_user_memory_v1 value, which is not a
+	// setting: the caller adds its records to the memory store and
+	// completes the report (Settle).
+	Memory json.RawMessage `json:"-"`
+}
+
+// Settle replaces the report's line for field: imported with note, or,
+// when reason is not empty, skipped for that reason.
+func (r *Report) Settle(field, note, reason string) {
+	for i, it := range r.Imported {
+		if it.Field != field {
+			continue
+		}
+		if reason == "" {
+			r.Imported[i].Note = note
+			return
+		}
+		r.Imported = append(r.Imported[:i], r.Imported[i+1:]...)
+		r.skip(field, reason)
+		return
+	}
 }
 
 // ReportItem names one field of the imported file: where it went (To) or
@@ -58,7 +79,6 @@ const (
 // skipped for a reason more specific than having no counterpart.
 var originalKeyReasons = map[string]string{
 	"wbLocale":                      "The language follows the browser's.",
-	"wb_user_memory_v1":             "Memory is imported separately: Settings → Memory → Import.",
 	"customSkills":                  "Skills are imported one at a time from their Markdown: Settings → Skills → Import.",
 	"defaultSkillsRemoved":          "WebBrain's own skills cannot be removed here.",
 	"wb_permissions":                "Site permissions are granted again when a run first needs them.",
@@ -205,6 +225,9 @@ func importOriginal(raw json.RawMessage, version string) (Settings, Report, erro
 				s.CaptchaSolverKey = strings.TrimSpace(key)
 				rep.took(k, "captchaSolverKey", "Saved like the provider keys; it never shows on a page.")
 			}
+		case protocol.KeyUserMemory:
+			rep.Memory = v
+			rep.took(k, "memory", "Its records are added to what WebBrain remembers.")
 		case "captchaSolverEnabled":
 			rep.took(k, "captchaSolverKey", "The solver is on here when its key is saved.")
 		default:

@@ -77,6 +77,9 @@ func TestImportOriginalMapsProviders(t *testing.T) {
 	if it, _ := importedTo(rep, "providers.ollama"); !strings.Contains(it.Note, "Vision: Never") {
 		t.Errorf("ollama note = %q", it.Note)
 	}
+	if it, ok := importedTo(rep, "wb_user_memory_v1"); !ok || it.To != "memory" || !strings.Contains(string(rep.Memory), "metric") {
+		t.Errorf("memory: %+v, raw %s", it, rep.Memory)
+	}
 	if s.ActiveProvider != "anthropic" {
 		t.Errorf("active = %q", s.ActiveProvider)
 	}
@@ -86,7 +89,6 @@ func TestImportOriginalMapsProviders(t *testing.T) {
 		"providers.remote_http":         "https://",
 		"providers.lmstudio":            "Never set up",
 		"wbLocale":                      "language",
-		"wb_user_memory_v1":             "Memory",
 		"twoCaptchaApiKey":              "does not use",
 		"completionConfetti":            "no such setting",
 		"costAllowanceSessionUsd":       "per day and per run",
