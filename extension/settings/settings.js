@@ -42,6 +42,9 @@ let defaults = {};
 // tests holds each saved provider's last Test result, by provider id.
 let tests = {};
 let editing = null; // {index} of the provider in the form; index -1 = new
+// The "Saved." note stays this long, then leaves the corner free.
+const SAVED_SHOWN_MS = 6000;
+let savedTimer;
 
 async function load() {
   const reply = await send({ action: ACTION.SETTINGS_GET });
@@ -224,6 +227,10 @@ async function save(candidate, fallbackError) {
   showCaptchaKeyState();
   renderList();
   $("saved").textContent = T.saved;
+  clearTimeout(savedTimer);
+  savedTimer = setTimeout(() => {
+    $("saved").textContent = "";
+  }, SAVED_SHOWN_MS);
   return true;
 }
 
