@@ -62,6 +62,7 @@ type Router struct {
 	teachMu sync.Mutex
 	dev     devWatch   // tabs whose console and network Dev mode records
 	usage   *cost.Book // token usage and cost per day
+	selJobs selectionJobs
 }
 
 // New returns a Router over the browser platform p.
@@ -100,6 +101,9 @@ type message struct {
 	Workflow json.RawMessage   `json:"workflow"`
 	Params   map[string]string `json:"params"`
 	Days     int               `json:"days"` // usage_get
+	// Selection is chat_start's pending selection id (selectionContext:<tabId>):
+	// the run quotes that selection, read-only.
+	Selection string `json:"selection"`
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.
@@ -134,6 +138,9 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 	}
 	if json.Unmarshal(raw, &head) == nil && head.Action == protocol.ActionTeachStep {
 		return r.teachStep(ctx, raw, sender)
+	}
+	if isSelectionAction(head.Action) {
+		return r.selectionAction(ctx, raw, sender)
 	}
 	if !sender.fromOwnPage(r.p.Self) {
 		return failf("Only WebBrain's own pages can control WebBrain.")

@@ -82,6 +82,12 @@ const (
 	// ActionAllowanceAnswer answers a cost allowance card.
 	ActionUsageGet        = "usage_get"
 	ActionAllowanceAnswer = "allowance_answer"
+	// The selection toolbar's content script (docs/decisions/selection-toolbar.md):
+	// a card's answer, its cancel, and a selection handed to the side panel
+	// (also sent by the glue's context menu, with tabId).
+	ActionSelectionInline       = "selection_inline"
+	ActionSelectionInlineCancel = "selection_inline_cancel"
+	ActionSelectionContext      = "selection_context"
 )
 
 // MessageAgentUpdate is the type of the background's broadcast of one run
@@ -213,6 +219,8 @@ const (
 	KeyCustomSkills      = "customSkills" // the user's own skills (storage.local)
 	// KeyUsageDaily holds the token usage and cost per day (package cost).
 	KeyUsageDaily = "wb_usage_daily_v1"
+	// KeySelectionContext prefixes a selection waiting for the tab's panel.
+	KeySelectionContext = "selectionContext:"
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -413,6 +421,7 @@ var (
 		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
 		ActionDevPatches, ActionDevRevert, ActionKeepWarm,
 		ActionUsageGet, ActionAllowanceAnswer,
+		ActionSelectionInline, ActionSelectionInlineCancel, ActionSelectionContext,
 	}
 	Messages = []string{MessageAgentUpdate}
 	Events   = []string{
@@ -425,7 +434,7 @@ var (
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows, KeyTeach,
 		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills,
-		KeyUsageDaily}
+		KeyUsageDaily, KeySelectionContext}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}
