@@ -276,7 +276,8 @@ export class TabSession {
     this.onAnswered?.();
   }
 
-  async start(text, mode) {
+  // selection: the id of a selection the run quotes (selection.js).
+  async start(text, mode, selection) {
     const requestId = crypto.randomUUID();
     // A new run takes the buttons off the last one.
     for (const item of this.transcript.items) {
@@ -288,7 +289,9 @@ export class TabSession {
     this.current = requestId;
     this.transcript.add({ role: "user", requestId, text, mode });
     this.setStatus(STATUS.RUNNING);
-    const reply = await send({ action: ACTION.CHAT_START, text, mode, tabId: this.tabId, requestId });
+    const msg = { action: ACTION.CHAT_START, text, mode, tabId: this.tabId, requestId };
+    if (selection) msg.selection = selection;
+    const reply = await send(msg);
     if (!reply.ok && this.current === requestId && !this.closed) {
       this.transcript.add({ ...this.describeError(reply.error), requestId });
       this.setStatus(STATUS.ERROR);
