@@ -73,7 +73,10 @@ let job = null; // the card's call in flight: {id, kind, text, target, continueF
 
 const STYLE = `
 :host { all: initial; }
-* { box-sizing: border-box; font: 13px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }
+* { box-sizing: border-box; }
+.bar, .card, button, select { font: 13px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; }
+strong { font-weight: 700; }
+em { font-style: italic; }
 .bar, .card { position: absolute; color: #1d2230; background: #fff; border: 1px solid #c9cfdc;
   box-shadow: 0 4px 18px rgba(20, 30, 60, .18); }
 .bar { display: flex; gap: 2px; padding: 3px; border-radius: 8px; white-space: nowrap; }
