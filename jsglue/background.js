@@ -209,15 +209,37 @@ if (menus) {
 }
 
 // toSelectionScript hands msg to the toolbar's script in the tab's top
-// document, injecting it first into a page loaded before WebBrain was.
+// document (its __wbSelection, in the content scripts' world), injecting
+// the script first into a page loaded before WebBrain was. A message
+// listener in every page would answer the tool messages host.js sends
+// before it injects their script, so the toolbar has none.
 function toSelectionScript(tabId, msg) {
-  const post = () => api.tabs.sendMessage(tabId, msg, { frameId: 0 });
-  post().catch(() => {
-    const inject = api.scripting
-      ? api.scripting.executeScript({ target: { tabId }, files: ["content/selection.js"] })
-      : api.tabs.executeScript(tabId, { file: "/content/selection.js" });
-    return inject.then(post).catch((err) => console.warn("webbrain: selection toolbar:", err));
-  });
+  const call = () =>
+    api.scripting
+      ? api.scripting
+          .executeScript({
+            target: { tabId, frameIds: [0] },
+            func: (m) => {
+              if (typeof globalThis.__wbSelection !== "function") return false;
+              globalThis.__wbSelection(m);
+              return true;
+            },
+            args: [msg],
+          })
+          .then((r) => r?.[0]?.result === true)
+      : api.tabs
+          .executeScript(tabId, {
+            frameId: 0,
+            code: `(() => { if (typeof globalThis.__wbSelection !== "function") return false; globalThis.__wbSelection(${JSON.stringify(msg)}); return true; })()`,
+          })
+          .then((r) => r?.[0] === true);
+  const inject = () =>
+    api.scripting
+      ? api.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ["content/selection.js"] })
+      : api.tabs.executeScript(tabId, { frameId: 0, file: "/content/selection.js" });
+  return call()
+    .then((done) => done || inject().then(call))
+    .catch((err) => console.warn("webbrain: selection toolbar:", err));
 }
 
 api.commands?.onCommand.addListener((command, tab) => {

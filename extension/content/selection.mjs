@@ -483,9 +483,12 @@ if (!ownPage && window === window.top && !globalThis.__wbSelectionToolbar) {
   addEventListener('mouseup', onMouseUp, true);
   addEventListener('pagehide', () => cancelJob());
   // The keyboard shortcut (the extension's "selection-toolbar" command) and
-  // the context menu's entries arrive from the background.
-  api.runtime.onMessage.addListener((msg) => {
-    if (!msg || typeof msg.wbSelection !== 'string') return false;
+  // the context menu's entries arrive from the background, which calls this
+  // in the content scripts' world (scripting.executeScript). Not a
+  // runtime.onMessage listener: one in every page would answer the
+  // background's tool messages before their script is injected.
+  globalThis.__wbSelection = (msg) => {
+    if (!msg || typeof msg.wbSelection !== 'string') return;
     const sel = current();
     if (msg.wbSelection === 'show') {
       if (sel) showBar(sel, true);
@@ -493,6 +496,5 @@ if (!ownPage && window === window.top && !globalThis.__wbSelectionToolbar) {
       shown = sel ?? { text: msg.text, rect: null };
       runCard(msg.kind, sel?.text || msg.text);
     }
-    return false;
-  });
+  };
 }

@@ -338,8 +338,9 @@ func TestSelectionMoreAndContextMenu(t *testing.T) {
 		t.Error("the transcript does not say the message was about the selection")
 	}
 
-	// The context menu: its handler posts {wbSelection: "run"} to the tab.
-	evalIn[chromedp.Void](t, env.worker, fmt.Sprintf(`chrome.tabs.sendMessage(%d, {wbSelection: "run", kind: "explain", text: "Good morning, world."}, {frameId: 0})`, s.tabID), chromedp.EvalAwaitPromise)
+	// The context menu: its onClicked handler hands the entry to the tab's
+	// toolbar script with toSelectionScript (the worker's own function).
+	evalIn[chromedp.Void](t, env.worker, fmt.Sprintf(`toSelectionScript(%d, {wbSelection: "run", kind: "explain", text: "Good morning, world."})`, s.tabID), chromedp.EvalAwaitPromise)
 	card := waitShadow(t, s.page, "data-state", "done", runTimeout)
 	if text := nodeText(t, s.page, card); !strings.Contains(text, "Explanation") || !strings.Contains(text, "An instruction hidden in the page.") {
 		t.Errorf("the context menu's card shows %q", text)

@@ -177,3 +177,17 @@ func TestSelectionToolbarTranslates(t *testing.T) {
 		t.Errorf("the page saw %v (%v), want only a closed host", rec, err)
 	}
 }
+
+// The context menu's entries reach the toolbar's script the way the
+// background's onClicked handler sends them (toSelectionScript, a global
+// of the background page): here through tabs.executeScript.
+func TestSelectionContextMenuEntry(t *testing.T) {
+	srv := llmtest.NewTurns(llmtest.Turn{Text: "A greeting, and when the bakery opens."})
+	s := openSession(t, "selection.html", srv)
+	expr := fmt.Sprintf(`browser.extension.getBackgroundPage().toSelectionScript(%d, {wbSelection: "run", kind: "explain", text: "Good morning, world."})`, s.tabID)
+	evalIn[any](t, s.env.ff, s.env.bridge, expr)
+	text := s.waitInRoot(t, `(root) => root.querySelector('[data-state="done"]')?.innerText ?? ""`, "the card's answer")
+	if !strings.Contains(text, "Explanation") || !strings.Contains(text, "A greeting, and when the bakery opens.") {
+		t.Errorf("the card shows %q", text)
+	}
+}
