@@ -346,3 +346,41 @@ func TestSelectionMoreAndContextMenu(t *testing.T) {
 		t.Errorf("the context menu's card shows %q", text)
 	}
 }
+
+// An answer cut at the card's limit says so and offers Continue in side
+// panel, which sends the selection and the unfinished answer to a panel
+// run at once, both as page data.
+func TestSelectionCardContinuesInThePanel(t *testing.T) {
+	long := strings.Repeat("Guten Morgen. ", 5000) // 70,000 characters: over what a card holds
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		if len(req.Tools) == 0 {
+			return llmtest.Turn{Text: long}
+		}
+		return answer("…und so weiter.")
+	})
+	s := openSession(t, "selection.html", srv, openAIChat)
+	dragSelect(t, s.page, "#greeting")
+	clickNode(t, s.page, waitShadow(t, s.page, "data-action", "translate", 10*time.Second))
+	waitShadow(t, s.page, "data-note", "truncated", runTimeout)
+	clickNode(t, s.page, waitShadow(t, s.page, "data-action", "continue", 5*time.Second))
+	if got := s.waitRunEnd(); got != "done" {
+		t.Fatalf("run status %q", got)
+	}
+	reqs := srv.Requests()
+	first := ""
+	for _, m := range reqs[len(reqs)-1].Messages {
+		if m.Role == llm.RoleUser {
+			first = m.Content
+			break
+		}
+	}
+	i := strings.Index(first, "<untrusted")
+	if !strings.HasPrefix(first, "Continue the earlier answer") || i < 0 ||
+		!strings.Contains(first[i:], "Good morning, world.") || !strings.Contains(first[i:], "Earlier answer") ||
+		!strings.Contains(first[i:], "Guten Morgen. Guten Morgen.") {
+		t.Errorf("the continuation does not carry the selection and the answer as page data:\n%s", clip(first, 600))
+	}
+	if !strings.Contains(s.text("#transcript"), "…und so weiter.") {
+		t.Error("the panel does not show the continuation's answer")
+	}
+}

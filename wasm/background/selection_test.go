@@ -3,6 +3,10 @@ package background
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -141,5 +145,41 @@ func TestSelectionContextQuotedInAnAskRun(t *testing.T) {
 	start["requestId"] = "r2"
 	if got := e.send(start); got["ok"] != false {
 		t.Errorf("a used selection id started a run: %v", got)
+	}
+}
+
+// A reply the provider cut at the output budget (Chat Completions'
+// finish_reason "length", on the real wire) is flagged truncated, so the
+// card offers Continue in side panel instead of passing it off as whole.
+func TestSelectionCardFlagsACutOffAnswer(t *testing.T) {
+	var body []byte
+	cut := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ = io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, ev := range []string{
+			`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":"Die Bäckerei öffnet"},"finish_reason":null}]}`,
+			`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"length"}]}`,
+		} {
+			fmt.Fprintf(w, "data: %s\n\n", ev)
+		}
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	defer cut.Close()
+	e := newEnv(t, llmtest.NewTurns())
+	s, problem := settings.Load(context.Background(), e.local)
+	if problem != nil {
+		t.Fatal(problem)
+	}
+	s.Providers[0].BaseURL = cut.URL + "/v1"
+	if err := settings.Save(context.Background(), e.local, s); err != nil {
+		t.Fatal(err)
+	}
+	got := e.sendAs(toolbar, map[string]any{"action": protocol.ActionSelectionInline, "jobId": "j", "kind": "translate",
+		"text": "The bakery opens at seven.", "continueFrom": "Die"})
+	if got["ok"] != true || got["truncated"] != true || got["text"] != "Die Bäckerei öffnet" {
+		t.Fatalf("reply %v", got)
+	}
+	if !strings.Contains(string(body), "Continue it from exactly where it stops") {
+		t.Errorf("the continuation's request lacks WebBrain's instruction to resume: %s", body)
 	}
 }
