@@ -144,7 +144,7 @@ function ensureHost() {
     host.style.setProperty(k, v, 'important');
   root = host.attachShadow({ mode: 'closed' });
   root.append(el('style', { textContent: STYLE }));
-  (document.body ?? document.documentElement).after(host);
+  document.documentElement.append(host);
   // Clicks inside the root stay there: the page's own handlers do not see
   // them, and the mouseup below does not read them as a new selection.
   for (const type of ['mousedown', 'mouseup', 'click', 'pointerdown', 'pointerup'])

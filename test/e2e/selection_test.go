@@ -312,6 +312,7 @@ func TestSelectionMoreAndContextMenu(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	panelShot(t, s, "selection-panel-quote")
 	s.send("act", "What does this ask for?")
 	if got := s.waitRunEnd(); got != "done" {
 		t.Fatalf("run status %q", got)
