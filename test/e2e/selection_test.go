@@ -385,3 +385,30 @@ func TestSelectionCardContinuesInThePanel(t *testing.T) {
 		t.Error("the panel does not show the continuation's answer")
 	}
 }
+
+// The keyboard shortcut (the "selection-toolbar" command) shows the bar
+// for a selection made without the mouse: its handler hands {wbSelection:
+// "show"} to the page's script the same way the context menu does.
+func TestSelectionToolbarFromTheShortcut(t *testing.T) {
+	s := openSession(t, "selection.html", llmtest.NewTurns(), openAIChat)
+	evalIn[chromedp.Void](t, s.page, `(() => {
+		const r = document.createRange();
+		r.selectNodeContents(document.getElementById('greeting'));
+		getSelection().removeAllRanges();
+		getSelection().addRange(r);
+	})()`)
+	time.Sleep(300 * time.Millisecond)
+	if shadowFind(t, s.page, "role", "toolbar") != nil {
+		t.Fatal("the bar appeared without a mouse selection or the shortcut")
+	}
+	evalIn[chromedp.Void](t, env.worker, fmt.Sprintf(`toSelectionScript(%d, {wbSelection: "show"})`, s.tabID), chromedp.EvalAwaitPromise)
+	waitShadow(t, s.page, "role", "toolbar", 10*time.Second)
+	// Escape, at the focused bar, closes it.
+	if err := chromedp.Do(s.page, chromedp.KeyEvent("\x1b")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if shadowFind(t, s.page, "role", "toolbar") != nil {
+		t.Error("Escape did not close the focused bar")
+	}
+}
