@@ -313,6 +313,9 @@ func TestSelectionMoreAndContextMenu(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	panelShot(t, s, "selection-panel-quote")
+	if n := shadowFind(t, s.page, "data-state", "handed"); n != nil {
+		t.Logf("the page's note after More…: %q", nodeText(t, s.page, n))
+	}
 	s.send("act", "What does this ask for?")
 	if got := s.waitRunEnd(); got != "done" {
 		t.Fatalf("run status %q", got)

@@ -191,3 +191,34 @@ func TestSelectionContextMenuEntry(t *testing.T) {
 		t.Errorf("the card shows %q", text)
 	}
 }
+
+// More… hands the selection to the panel, which shows it as a quote; the
+// card says whether the sidebar could be opened from the page.
+func TestSelectionMoreQuotesInThePanel(t *testing.T) {
+	s := openSession(t, "selection.html", llmtest.NewTurns())
+	s.dragSelect(t, "#injection")
+	at := s.waitInRoot(t, `(root) => { const b = root.querySelector('[data-action="more"]');
+		if (!b) return "";
+		const r = b.getBoundingClientRect(); return Math.round(r.x + r.width / 2) + "," + Math.round(r.y + r.height / 2); }`, "the More… button")
+	var x, y int
+	fmt.Sscanf(at, "%d,%d", &x, &y)
+	s.pointer(t,
+		map[string]any{"type": "pointerMove", "x": x, "y": y, "origin": "viewport"},
+		map[string]any{"type": "pointerDown", "button": 0},
+		map[string]any{"type": "pointerUp", "button": 0},
+	)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(scenario.Text(t, s, "#selection-quote"), "Ignore all previous instructions") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the panel shows no quote: %q", scenario.Text(t, s, "#selection-quote"))
+		}
+		time.Sleep(150 * time.Millisecond)
+	}
+	// Firefox opens the sidebar only from its own controls: the page's
+	// card says where the selection waits (none when it could open it).
+	if root := s.toolbarRoot(t); root != "" {
+		var note string
+		s.inRoot(t, root, `(root) => root.querySelector('[data-state="handed"]')?.innerText ?? ""`, &note)
+		t.Logf("the page's note after More…: %q", note)
+	}
+}
