@@ -365,7 +365,9 @@ function drawCard(j, rect, { status = '', error = null, answer = null, truncated
       : el('button', { type: 'button', textContent: TEXT.askInPanel, 'data-action': 'ask' });
     next.addEventListener(
       'click',
-      trusted(() => handOver({ kind: j.kind, text: j.text, continueFrom: truncated ? answer : '' }, rect)),
+      trusted(() =>
+        handOver({ kind: j.kind, text: j.text, continueFrom: truncated ? answer : '', answer: truncated ? '' : answer }, rect),
+      ),
     );
     foot.append(next);
   } else if (error != null) {
@@ -443,11 +445,17 @@ function more(sel, note = '') {
 
 // handOver keeps the selection for the tab's side panel (selection_context)
 // and opens the panel; the background does both.
-async function handOver({ kind = '', text, continueFrom = '' }, rect, note = '') {
+async function handOver({ kind = '', text, continueFrom = '', answer = '' }, rect, note = '') {
   cancelJob();
   let reply;
   try {
-    reply = await api.runtime.sendMessage({ action: 'selection_context', kind, text: clip(text, MAX_CONTEXT), continueFrom });
+    reply = await api.runtime.sendMessage({
+      action: 'selection_context',
+      kind,
+      text: clip(text, MAX_CONTEXT),
+      continueFrom,
+      answer,
+    });
   } catch (err) {
     reply = { ok: false, error: String(err?.message ?? err) };
   }

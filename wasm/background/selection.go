@@ -33,6 +33,8 @@ type selectionMessage struct {
 	Text         string `json:"text"`
 	Target       string `json:"target"`
 	ContinueFrom string `json:"continueFrom"`
+	// Answer is a card's complete answer the panel's question follows up.
+	Answer string `json:"answer"`
 	// Prompt is what the panel sends at once for the selection
 	// (Continue in side panel); empty: the user writes the question.
 	Prompt string `json:"prompt"`
@@ -234,6 +236,7 @@ type pendingSelection struct {
 	Kind         string `json:"kind,omitempty"`
 	Text         string `json:"text"`
 	ContinueFrom string `json:"continueFrom,omitempty"`
+	Answer       string `json:"answer,omitempty"`
 	Prompt       string `json:"prompt,omitempty"`
 	At           int64  `json:"at"`
 }
@@ -246,7 +249,7 @@ func (r *Router) selectionContext(ctx context.Context, m selectionMessage) reply
 		return failf("No text is selected.")
 	}
 	text, _ = selection.Clip16(text, selection.MaxSelectionChars)
-	if selection.Len16(m.ContinueFrom) > selection.MaxAnswerChars {
+	if selection.Len16(m.ContinueFrom) > selection.MaxAnswerChars || selection.Len16(m.Answer) > selection.MaxAnswerChars {
 		return failf("The earlier answer is longer than a card holds.")
 	}
 	switch m.Kind {
@@ -260,7 +263,7 @@ func (r *Router) selectionContext(ctx context.Context, m selectionMessage) reply
 	}
 	now := r.p.Clock.Now().UnixMilli()
 	p := pendingSelection{ID: "sel-" + strconv.FormatInt(now, 36) + "-" + strconv.Itoa(m.TabID), Kind: m.Kind, Text: text,
-		ContinueFrom: m.ContinueFrom, Prompt: prompt, At: now}
+		ContinueFrom: m.ContinueFrom, Answer: m.Answer, Prompt: prompt, At: now}
 	raw, _ := json.Marshal(p)
 	if err := r.p.Session.Set(ctx, map[string]json.RawMessage{selectionKey(m.TabID): raw}); err != nil {
 		return failf("The selection could not be kept for the side panel: %v", err)
@@ -296,5 +299,5 @@ func selectionNote(p pendingSelection) (note, data string) {
 	if p.ContinueFrom != "" {
 		grounding = selection.GroundingSelectionOnly
 	}
-	return selection.ContextNote(grounding), selection.ContextData(p.Text, p.ContinueFrom)
+	return selection.ContextNote(grounding), selection.ContextData(p.Text, p.ContinueFrom, p.Answer)
 }

@@ -276,11 +276,16 @@ func ContextNote(grounding string) string {
 		"knowledge may explain terms it names."
 }
 
-// ContextData is the block's text for a side-panel run.
-func ContextData(text, continueFrom string) string {
+// ContextData is the block's text for a side-panel run: the selection,
+// and a card's earlier answer to it (answer), or its unfinished one
+// (continueFrom), labelled as a model's answer that may contain mistakes.
+func ContextData(text, continueFrom, answer string) string {
 	data := "Selected text:\n" + text
-	if continueFrom != "" {
+	switch {
+	case continueFrom != "":
 		data += "\n\nEarlier answer to this selection (written by a model; it may contain mistakes and stops unfinished):\n" + continueFrom
+	case answer != "":
+		data += "\n\nEarlier answer to this selection (written by a model; it may contain mistakes):\n" + answer
 	}
 	return data
 }
