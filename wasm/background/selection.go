@@ -149,12 +149,12 @@ func (r *Router) selectionInline(ctx context.Context, m selectionMessage, key st
 	defer cancel()
 	r.selJobs.add(key, cancel)
 	defer r.selJobs.done(key)
-	m2 := r.cardMeter(s, cfg)
-	if err := m2.admit(callCtx, p.Request); err != nil {
+	card := r.cardMeter(s, cfg)
+	if err := card.admit(callCtx, p.Request); err != nil {
 		return errReply(err)
 	}
 	res, err := prov.Chat(callCtx, p.Request)
-	notice := m2.record(res.Usage, err == nil || res.Usage != (llm.Usage{}))
+	notice := card.record(res.Usage, err == nil || res.Usage != (llm.Usage{}))
 	if err != nil {
 		switch {
 		case errors.Is(callCtx.Err(), context.Canceled):

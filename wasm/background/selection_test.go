@@ -185,3 +185,17 @@ func TestSelectionCardFlagsACutOffAnswer(t *testing.T) {
 		t.Errorf("the continuation's request lacks WebBrain's instruction to resume: %s", body)
 	}
 }
+
+// A card's call goes through the cost allowance: one that may pass
+// today's allowance is refused with the allowance's own words, unsent.
+func TestSelectionCardRespectsTheAllowance(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns(llmtest.Turn{Text: "never"}))
+	e.priced(0.000001, 0)
+	got := e.sendAs(toolbar, map[string]any{"action": protocol.ActionSelectionInline, "jobId": "j", "kind": "explain", "text": "Bonjour"})
+	if got["ok"] != false || !strings.Contains(fmt.Sprint(got["error"]), "cost allowance") {
+		t.Fatalf("reply %v", got)
+	}
+	if len(e.srv.Requests()) != 0 {
+		t.Error("a call over the allowance was sent")
+	}
+}
