@@ -104,6 +104,10 @@ type message struct {
 	// Selection is chat_start's pending selection id (selectionContext:<tabId>):
 	// the run quotes that selection, read-only.
 	Selection string `json:"selection"`
+	// Capture and SaveAs are chat_start's /screenshot suffix: what to
+	// capture around the run, and the files' base name.
+	Capture string `json:"capture"`
+	SaveAs  string `json:"saveAs"`
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.
