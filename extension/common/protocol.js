@@ -60,6 +60,9 @@ export const ACTION = Object.freeze({
   KEEP_WARM: "keep_warm",
   USAGE_GET: "usage_get",
   ALLOWANCE_ANSWER: "allowance_answer",
+  SELECTION_INLINE: "selection_inline",
+  SELECTION_INLINE_CANCEL: "selection_inline_cancel",
+  SELECTION_CONTEXT: "selection_context",
 });
 
 // The type of the background's broadcasts.
@@ -126,6 +129,7 @@ export const STORAGE = Object.freeze({
   CUSTOM_SKILLS: "customSkills",
   USAGE_DAILY: "wb_usage_daily_v1",
   PROVIDER_TESTS: "wb_provider_tests",
+  SELECTION_CONTEXT: "selectionContext:",
 });
 
 export const MODE = Object.freeze({

@@ -64,6 +64,7 @@ type Router struct {
 	usage   *cost.Book // token usage and cost per day
 	// visionSeen: what vision detection found per provider and model.
 	visionSeen visionCache
+	selJobs    selectionJobs
 }
 
 // New returns a Router over the browser platform p.
@@ -102,6 +103,9 @@ type message struct {
 	Workflow json.RawMessage   `json:"workflow"`
 	Params   map[string]string `json:"params"`
 	Days     int               `json:"days"` // usage_get
+	// Selection is chat_start's pending selection id (selectionContext:<tabId>):
+	// the run quotes that selection, read-only.
+	Selection string `json:"selection"`
 	// Capture and SaveAs are chat_start's /screenshot suffix: what to
 	// capture around the run, and the files' base name.
 	Capture string `json:"capture"`
@@ -140,6 +144,9 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 	}
 	if json.Unmarshal(raw, &head) == nil && head.Action == protocol.ActionTeachStep {
 		return r.teachStep(ctx, raw, sender)
+	}
+	if isSelectionAction(head.Action) {
+		return r.selectionAction(ctx, raw, sender)
 	}
 	if !sender.fromOwnPage(r.p.Self) {
 		return failf("Only WebBrain's own pages can control WebBrain.")

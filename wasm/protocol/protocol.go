@@ -87,6 +87,12 @@ const (
 	// ActionAllowanceAnswer answers a cost allowance card.
 	ActionUsageGet        = "usage_get"
 	ActionAllowanceAnswer = "allowance_answer"
+	// The selection toolbar's content script (docs/decisions/selection-toolbar.md):
+	// a card's answer, its cancel, and a selection handed to the side panel
+	// (also sent by the glue's context menu, with tabId).
+	ActionSelectionInline       = "selection_inline"
+	ActionSelectionInlineCancel = "selection_inline_cancel"
+	ActionSelectionContext      = "selection_context"
 )
 
 // MessageAgentUpdate is the type of the background's broadcast of one run
@@ -228,6 +234,8 @@ const (
 	// KeyProviderTests holds the last Test result of each saved provider,
 	// by provider id (storage.local), so the settings page shows it again.
 	KeyProviderTests = "wb_provider_tests"
+	// KeySelectionContext prefixes a selection waiting for the tab's panel.
+	KeySelectionContext = "selectionContext:"
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -429,6 +437,7 @@ var (
 		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
 		ActionDevPatches, ActionDevRevert, ActionKeepWarm,
 		ActionUsageGet, ActionAllowanceAnswer,
+		ActionSelectionInline, ActionSelectionInlineCancel, ActionSelectionContext,
 	}
 	Messages = []string{MessageAgentUpdate}
 	Events   = []string{
@@ -441,7 +450,7 @@ var (
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows, KeyTeach,
 		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills,
-		KeyUsageDaily, KeyProviderTests}
+		KeyUsageDaily, KeyProviderTests, KeySelectionContext}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}
