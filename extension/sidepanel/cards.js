@@ -256,11 +256,12 @@ function updateCountdown(node) {
   const clock = new Date(at).toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit" });
   const approved = node.dataset.what === "approved";
   if (left === 0) {
-    node.textContent = t(approved ? "countdown_up_approved" : "countdown_up_declined");
+    node.textContent = approved ? t("countdown_up_approved") : t("countdown_up_declined");
     for (const b of node.closest(".approval-card")?.querySelectorAll("button") ?? []) b.disabled = true;
     return;
   }
   const mm = Math.floor(left / 60);
   const ss = String(left % 60).padStart(2, "0");
-  node.textContent = t(approved ? "countdown_approved" : "countdown_declined", { clock, left: `${mm}:${ss}` });
+  const subs = { clock, left: `${mm}:${ss}` };
+  node.textContent = approved ? t("countdown_approved", subs) : t("countdown_declined", subs);
 }

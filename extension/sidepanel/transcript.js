@@ -315,7 +315,7 @@ function renderTool(item) {
       item.ms !== undefined && el("span", { className: "tool-time", text: formatDuration(item.ms) }),
       el("span", {
         className: "tool-state",
-        text: t(!done ? "tool_state_running" : item.isError ? "tool_state_failed" : "tool_state_done"),
+        text: !done ? t("tool_state_running") : item.isError ? t("tool_state_failed") : t("tool_state_done"),
       }),
     ),
     el(

@@ -71,7 +71,10 @@ export function renderAllowance(item, answer) {
     type: "button",
     className: "approval-approve allowance-raise",
     "data-decision": ALLOWANCE_DECISION.RAISE,
-    text: t(a.scope === "run" ? "allowance_raise_run" : "allowance_raise_day", { amount: usd(a.raiseUsd) }),
+    text:
+      a.scope === "run"
+        ? t("allowance_raise_run", { amount: usd(a.raiseUsd) })
+        : t("allowance_raise_day", { amount: usd(a.raiseUsd) }),
     disabled: closed,
   });
   const stop = el("button", {
