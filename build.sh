@@ -192,7 +192,9 @@ EOF
 }
 
 install_test_tools() {
-	apt_ensure chromium firefox-esr zip ca-certificates
+	# chromium-l10n: the interface languages besides en-US, for the test of a
+	# browser started in Spanish (test/e2e/i18n_test.go).
+	apt_ensure chromium chromium-l10n firefox-esr zip ca-certificates
 	local bin
 	bin="$(go env GOPATH)/bin/wasmbrowsertest"
 	if [ ! -x "$bin" ]; then

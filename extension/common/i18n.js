@@ -131,11 +131,16 @@ export function locale() {
   return current === "tl" ? "fil" : current;
 }
 
+// In a right-to-left language each value goes in a first-strong isolate
+// (U+2068 … U+2069), as Unicode's bidi algorithm advises for inserted text:
+// "$0" or a host name keeps its own order instead of being reordered by the
+// Arabic or Hebrew words around it.
 function fill(text, subs) {
+  const [open, close] = isRTL() ? ["\u2068", "\u2069"] : ["", ""];
   return text.replace(/\$([A-Za-z0-9_]+)\$|\$\$/g, (all, name) => {
     if (!name) return "$";
     const value = subs?.[name] ?? subs?.[name.toLowerCase()];
-    return value === undefined || value === null ? all : String(value);
+    return value === undefined || value === null ? all : open + String(value) + close;
   });
 }
 

@@ -63,11 +63,11 @@ func TestPanelInArabicIsRightToLeft(t *testing.T) {
 	if msg := box(tb, ".msg.user"); msg.Left > msg.Width-msg.Right {
 		t.Errorf("the user's message is not at the left: %v", msg)
 	}
-	if got := eval[string](tb, `document.querySelector('.tool-row .tool-summary').textContent`); got != "نقر على «Add to cart»" {
+	if got := eval[string](tb, `document.querySelector('.tool-row .tool-summary').textContent`); got != "نقر على «\u2068Add to cart\u2069»" {
 		t.Errorf("tool row = %q", got)
 	}
 	card := `document.querySelector('.approval-card')`
-	if got := eval[[]string](tb, `[...`+card+`.querySelectorAll('button')].map(b => b.textContent)`); strings.Join(got, "|") != "موافقة|موافقة على mail.example.com لهذه المهمة|رفض" {
+	if got := eval[[]string](tb, `[...`+card+`.querySelectorAll('button')].map(b => b.textContent)`); strings.Join(got, "|") != "موافقة|موافقة على \u2068mail.example.com\u2069 لهذه المهمة|رفض" {
 		t.Errorf("card buttons = %q", got)
 	}
 	// The reasons' bullets indent from the right.
@@ -89,7 +89,7 @@ func TestPluralFormsFollowTheLanguage(t *testing.T) {
 		want  []string
 	}{
 		{"ru", []int{1, 3, 5, 21}, []string{"1 прошлый разговор.", "3 прошлых разговора.", "5 прошлых разговоров.", "21 прошлый разговор."}},
-		{"ar", []int{2, 3, 11}, []string{"2 محادثتان سابقتان.", "3 محادثات سابقة.", "11 محادثة سابقة."}},
+		{"ar", []int{2, 3, 11}, []string{"\u20682\u2069 محادثتان سابقتان.", "\u20683\u2069 محادثات سابقة.", "\u206811\u2069 محادثة سابقة."}},
 		{"en", []int{1, 2}, []string{"1 past conversation.", "2 past conversations."}},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
