@@ -14,6 +14,7 @@
 //
 // What the model reads is never translated: prompts stay English.
 import { api } from "./api.js";
+import { STORAGE } from "./protocol.js";
 
 // LANGUAGES are the interface languages: code, the _locales folder both
 // builds carry (Chrome names Tagalog "fil" and Chinese "zh_CN"; the Firefox
@@ -39,7 +40,7 @@ export const LANGUAGES = Object.freeze([
 
 // UI_LANGUAGE_KEY is the storage.local key of the user's choice: one of the
 // codes above, or absent to follow the browser.
-export const UI_LANGUAGE_KEY = "wb_ui_language";
+export const UI_LANGUAGE_KEY = STORAGE.UI_LANGUAGE;
 
 const RTL = new Set(["ar", "he"]);
 const BY_CODE = new Map(LANGUAGES.map((l) => [l.code, l]));

@@ -122,6 +122,7 @@ export const STORAGE = Object.freeze({
   DEV_PATCHES: "devPatches:",
   CUSTOM_SKILLS: "customSkills",
   USAGE_DAILY: "wb_usage_daily_v1",
+  UI_LANGUAGE: "wb_ui_language",
 });
 
 export const MODE = Object.freeze({

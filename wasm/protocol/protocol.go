@@ -213,6 +213,9 @@ const (
 	KeyCustomSkills      = "customSkills" // the user's own skills (storage.local)
 	// KeyUsageDaily holds the token usage and cost per day (package cost).
 	KeyUsageDaily = "wb_usage_daily_v1"
+	// KeyUILanguage holds the interface language the user chose (storage.local;
+	// absent: the browser's). Only the extension's pages read it.
+	KeyUILanguage = "wb_ui_language"
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -425,7 +428,7 @@ var (
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows, KeyTeach,
 		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills,
-		KeyUsageDaily}
+		KeyUsageDaily, KeyUILanguage}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}
