@@ -93,6 +93,7 @@ export const EVENT = Object.freeze({
   USAGE: "usage",
   ALLOWANCE: "allowance",
   ALLOWANCE_RESOLVED: "allowance_resolved",
+  CAPTURE: "capture",
 });
 
 // A run journal's status. The panel adds "idle" (no run) of its own.
