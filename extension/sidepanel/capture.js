@@ -2,6 +2,8 @@
 //   … /screenshot [--save-as <name>]   the tab before and after the run
 //   … /record [--save-as <name>]       a recording of the tab (not built)
 // The suffixes are left out of /help and the autocomplete on purpose.
+import { t } from "../common/i18n.js";
+
 const SUFFIX = /\s+\/(screenshot|record)(?:\s+--save-as\s+(\S+))?\s*$/i;
 
 // runCapture splits the suffix off text: the message to send, what to
@@ -13,10 +15,9 @@ export function runCapture(text) {
   if (m[1].toLowerCase() === "record") {
     return {
       text: body,
-      error:
-        "Recording a run (/record) is not available in WebBrain yet; use /screenshot to save the tab before and after the run.",
+      error: t("capture_record_unavailable"),
     };
   }
-  if (!body) return { text: body, error: "Write the message before /screenshot." };
+  if (!body) return { text: body, error: t("capture_write_first") };
   return { text: body, capture: "screenshot", saveAs: m[2] ?? "" };
 }
