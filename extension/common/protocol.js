@@ -207,6 +207,11 @@ export const THEME = Object.freeze({
   DARK: "dark",
 });
 
+// What chat_start may capture around a run (its capture field).
+export const CAPTURE = Object.freeze({
+  SCREENSHOT: "screenshot",
+});
+
 // final reasons: why a run ended other than with the model's own answer.
 export const FINAL_REASON = Object.freeze({
   STEP_LIMIT: "step_limit",

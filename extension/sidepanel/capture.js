@@ -3,6 +3,7 @@
 //   … /record [--save-as <name>]       a recording of the tab (not built)
 // The suffixes are left out of /help and the autocomplete on purpose.
 import { t } from "../common/i18n.js";
+import { CAPTURE } from "../common/protocol.js";
 
 const SUFFIX = /\s+\/(screenshot|record)(?:\s+--save-as\s+(\S+))?\s*$/i;
 
@@ -19,5 +20,5 @@ export function runCapture(text) {
     };
   }
   if (!body) return { text: body, error: t("capture_write_first") };
-  return { text: body, capture: "screenshot", saveAs: m[2] ?? "" };
+  return { text: body, capture: CAPTURE.SCREENSHOT, saveAs: m[2] ?? "" };
 }

@@ -449,6 +449,7 @@ var (
 	Compacted     = []string{CompactedAuto, CompactedOverflow}
 	FinalReasons  = []string{FinalStepLimit}
 	Themes        = []string{ThemeSystem, ThemeLight, ThemeDark}
+	Captures      = []string{CaptureScreenshot}
 	// AllowanceDecisions are allowance_answer's decisions.
 	AllowanceDecisions = []string{AllowanceRaise, AllowanceStop}
 	Categories         = []string{
@@ -483,6 +484,6 @@ var (
 		"RESOLVED": Resolved, "COMPACTED": Compacted, "CATEGORY": Categories,
 		"PLANNER": Planners, "PLAN_REVIEW": Reviews, "PLAN_DECISION": PlanDecisions, "ROUTE": Routes,
 		"FINAL_REASON": FinalReasons, "THEME": Themes,
-		"ALLOWANCE_DECISION": AllowanceDecisions,
+		"ALLOWANCE_DECISION": AllowanceDecisions, "CAPTURE": Captures,
 	}
 )
