@@ -88,9 +88,14 @@ func TestPanelFollowsTheBrowsersLanguage(t *testing.T) {
 	evalIn[chromedp.Void](t, s.panel, `(() => { const p = document.querySelector('#ui-language');
 		p.value = 'ar'; p.dispatchEvent(new Event('change', {bubbles: true})); })()`)
 	deadline := time.Now().Add(10 * time.Second)
-	for evalIn[string](t, s.panel, `document.documentElement.dir + (document.body?.dataset.ready ?? '')`) != "rtltrue" {
+	for {
+		// The page reloads meanwhile: an evaluation may meet no document.
+		got, err := chromedp.Run(s.panel, chromedp.Evaluate[string](`(document.documentElement?.dir ?? '') + (document.body?.dataset.ready ?? '')`))
+		if err == nil && got == "rtltrue" {
+			break
+		}
 		if time.Now().After(deadline) {
-			t.Fatal("the panel did not turn to Arabic")
+			t.Fatalf("the panel did not turn to Arabic (%q, %v)", got, err)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
