@@ -79,6 +79,18 @@ func TestPanelInArabicIsRightToLeft(t *testing.T) {
 		t.Errorf("countdown = %q", got)
 	}
 	tb.screenshot("panel-ar")
+
+	// The command menu: Arabic descriptions under the commands, which stay
+	// left to right.
+	tb.do(`const p = document.querySelector('#prompt'); p.value = '/'; p.dispatchEvent(new Event('input'));`)
+	tb.waitFor("the command menu", `!document.querySelector('#slash-menu').hidden`)
+	if got := eval[string](tb, `document.querySelector('#slash-menu li .slash-about').textContent`); got != "إرسال رسالة واحدة في وضع السؤال: قراءة الصفحة دون تغيير أي شيء." {
+		t.Errorf("first command's description = %q", got)
+	}
+	if got := eval[string](tb, `getComputedStyle(document.querySelector('#slash-menu .slash-label')).direction`); got != "ltr" {
+		t.Errorf("a command's name reads %s", got)
+	}
+	tb.screenshot("panel-ar-commands")
 }
 
 // Counts take each language's plural forms.
