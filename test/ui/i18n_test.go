@@ -101,7 +101,7 @@ func TestPluralFormsFollowTheLanguage(t *testing.T) {
 		want  []string
 	}{
 		{"ru", []int{1, 3, 5, 21}, []string{"1 прошлый разговор.", "3 прошлых разговора.", "5 прошлых разговоров.", "21 прошлый разговор."}},
-		{"ar", []int{2, 3, 11}, []string{"\u20682\u2069 محادثتان سابقتان.", "\u20683\u2069 محادثات سابقة.", "\u206811\u2069 محادثة سابقة."}},
+		{"ar", []int{2, 3, 11}, []string{"محادثتان سابقتان.", "\u20683\u2069 محادثات سابقة.", "\u206811\u2069 محادثة سابقة."}},
 		{"en", []int{1, 2}, []string{"1 past conversation.", "2 past conversations."}},
 	} {
 		t.Run(c.lang, func(t *testing.T) {
