@@ -1,5 +1,6 @@
 // Slash commands typed in the composer (docs/PROTOCOL.md).
 import { send } from "../common/api.js";
+import { reportLines } from "../common/import-report.js";
 import { ACTION, MODE, STATUS } from "../common/protocol.js";
 import { exportMarkdown, exportTraces } from "./history.js";
 import { teachCommand } from "./teach.js";
@@ -205,7 +206,7 @@ async function importConfig(json, ctx) {
         : t("import_failed", { error: reply.error }),
     );
   }
-  notice(ctx, t("import_done"));
+  notice(ctx, reply.report ? reportLines(reply.report).join("\n") : t("import_done"));
   ctx.onImported();
 }
 
