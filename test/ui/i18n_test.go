@@ -136,3 +136,21 @@ func TestTracesPageInHebrew(t *testing.T) {
 		t.Errorf("status = %q", status)
 	}
 }
+
+// The History view in Hebrew: the count in Hebrew, each conversation's
+// title at the right and its Delete button at the left.
+func TestHistoryInHebrewIsMirrored(t *testing.T) {
+	tb := openPanel(t, historySetup+chooseLanguage("he"))
+	tb.do(`document.querySelector('#open-history').click()`)
+	tb.waitFor("the list", `document.querySelectorAll('#history-list li').length === 2`)
+	if got := eval[string](tb, `document.querySelector('#history-status').textContent`); got != "שתי שיחות קודמות." {
+		t.Errorf("status = %q", got)
+	}
+	if title, del := box(tb, "#history-list li .history-open"), box(tb, "#history-list li .history-delete"); !(del.Right < title.Left) {
+		t.Errorf("Delete (%v) is not left of the title (%v)", del, title)
+	}
+	if got := eval[string](tb, `document.querySelector('#history-list li .history-delete').textContent`); got != "מחיקה" {
+		t.Errorf("delete = %q", got)
+	}
+	tb.screenshot("history-he")
+}
