@@ -130,6 +130,7 @@ export const STORAGE = Object.freeze({
   USAGE_DAILY: "wb_usage_daily_v1",
   PROVIDER_TESTS: "wb_provider_tests",
   SELECTION_CONTEXT: "selectionContext:",
+  UI_LANGUAGE: "wb_ui_language",
 });
 
 export const MODE = Object.freeze({

@@ -14,6 +14,7 @@ const SAVE_DELAY_MS = 200;
 const WATCHDOG_MS = 2000;
 const TERMINAL = new Set([STATUS.DONE, STATUS.ERROR, STATUS.STOPPED]);
 // Continue's message: the conversation holds the task and what was done.
+// The model reads it, so it stays English in every interface language.
 const CONTINUE_TEXT = "Continue the task from where you stopped.";
 
 export class TabSession {

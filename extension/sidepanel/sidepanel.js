@@ -16,6 +16,10 @@ import { keepWarm } from "./warm.js";
 import { ReadingScroll } from "./reading.js";
 import { SlashMenu } from "./complete.js";
 import { SelectionQuote } from "./selection.js";
+import { LANGUAGES, chosenLanguage, initI18n, onLanguageChange, setChosenLanguage, t } from "../common/i18n.js";
+
+// The interface language first: everything below draws translated text.
+await initI18n();
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -124,8 +128,8 @@ async function showTab(tabId) {
     } catch {
       // a tab without a web address (a new tab page)
     }
-    el.textContent = tab.title || host || "This tab";
-    el.title = host ? `Works on this tab: ${host}` : "Works on this tab";
+    el.textContent = tab.title || host || t("panel_this_tab");
+    el.title = host ? t("panel_works_on_host", { host }) : t("panel_works_on_tab");
   } catch {
     el.textContent = "";
   }
@@ -297,6 +301,31 @@ async function start() {
   });
 }
 
+// The language picker: the browser's language, or one of LANGUAGES. A
+// change reloads the open pages (the draft is kept), no reinstall needed.
+async function languagePicker() {
+  const select = $("ui-language");
+  select.replaceChildren(
+    new Option(t("panel_language_browser"), ""),
+    ...LANGUAGES.map((l) => {
+      const option = new Option(l.name, l.code);
+      option.lang = l.code;
+      return option;
+    }),
+  );
+  select.value = await chosenLanguage();
+  select.addEventListener("change", () => setChosenLanguage(select.value));
+  onLanguageChange(() => {
+    sessionStorage.setItem("wb_draft", els.prompt.value);
+    session?.saveNow();
+    location.reload();
+  });
+  const draft = sessionStorage.getItem("wb_draft");
+  if (draft) els.prompt.value = draft;
+  sessionStorage.removeItem("wb_draft");
+}
+
+languagePicker();
 setStatus("idle");
 start();
 keepWarm();

@@ -236,6 +236,9 @@ const (
 	KeyProviderTests = "wb_provider_tests"
 	// KeySelectionContext prefixes a selection waiting for the tab's panel.
 	KeySelectionContext = "selectionContext:"
+	// KeyUILanguage holds the interface language the user chose (storage.local;
+	// absent: the browser's). Only the extension's pages read it.
+	KeyUILanguage = "wb_ui_language"
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -450,7 +453,7 @@ var (
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows, KeyTeach,
 		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills,
-		KeyUsageDaily, KeyProviderTests, KeySelectionContext}
+		KeyUsageDaily, KeyProviderTests, KeySelectionContext, KeyUILanguage}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}
