@@ -40,6 +40,7 @@ async function load() {
   $("planner").value = settings.planner || PLANNER.TRY;
   $("plan-review").value = settings.planReview || PLAN_REVIEW.STRICT;
   $("scheduled-tasks").checked = settings.scheduledTasksEnabled !== false; // absent means on
+  $("notify-sound").checked = settings.notifySound !== false; // absent means on
   $("research-escalation").checked = settings.researchEscalationEnabled === true; // absent means off
   $("memory-on").checked = settings.memory !== false; // absent means on
   $("memory-learn").checked = settings.memoryAutoLearn !== false;
@@ -270,6 +271,7 @@ $("general-form").addEventListener("submit", (e) => {
       planReview: $("plan-review").value,
       decisionProvider: $("decision-provider").value,
       scheduledTasksEnabled: $("scheduled-tasks").checked,
+      notifySound: $("notify-sound").checked,
       researchEscalationEnabled: $("research-escalation").checked,
       memory: $("memory-on").checked,
       memoryAutoLearn: $("memory-learn").checked,

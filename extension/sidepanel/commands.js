@@ -74,8 +74,8 @@ export const SLASH_COMMANDS = Object.freeze([
   },
   {
     name: "/watch",
-    usage: ["/watch [--keep] [--every <seconds>] <what to watch for>"],
-    about: "Check this page in the background and notify you when something happens.",
+    usage: ["/watch [--keep] [--every <seconds>] <what to watch for> [/beep [short|long]]"],
+    about: "Check this page in the background and notify you when something happens; /beep also plays a tone.",
     flags: { "--keep": "go on watching after it happened", "--every": "seconds between checks" },
     busy: true,
     run: (arg, ctx) => watchCommand(arg, ctx),
@@ -224,9 +224,15 @@ async function memoryCommand(arg, ctx) {
 }
 
 // watchCommand starts a watch of this tab's page: "/watch [--keep]
-// [--every 90] the price drops below 50 €".
+// [--every 90] the price drops below 50 € [/beep [short|long]]".
 async function watchCommand(arg, ctx) {
   let rest = arg;
+  let beep = "";
+  const tail = /\s*\/beep(?:\s+(short|long))?\s*$/i.exec(rest);
+  if (tail) {
+    beep = (tail[1] ?? "default").toLowerCase();
+    rest = rest.slice(0, tail.index);
+  }
   let keep = false;
   let intervalSeconds = 0;
   for (;;) {
@@ -236,12 +242,19 @@ async function watchCommand(arg, ctx) {
     else intervalSeconds = Number(m[2] ?? 0);
     rest = rest.slice(m[0].length);
   }
-  if (!rest.trim()) return notice(ctx, "Use /watch [--keep] [--every <seconds>] <what to watch for>.");
-  const reply = await send({ action: ACTION.WATCH_START, tabId: ctx.session.tabId, text: rest.trim(), keep, intervalSeconds });
+  if (!rest.trim()) return notice(ctx, "Use /watch [--keep] [--every <seconds>] <what to watch for> [/beep [short|long]].");
+  const reply = await send({
+    action: ACTION.WATCH_START,
+    tabId: ctx.session.tabId,
+    text: rest.trim(),
+    keep,
+    intervalSeconds,
+    beep,
+  });
   if (!reply.ok) return fail(ctx, `Watch: ${reply.error}`);
   const every = reply.job.schedule.intervalSeconds;
   notice(
     ctx,
-    `Watching this page every ${every} s for: ${reply.job.prompt}. The first check runs now, in a background tab; you get a notification when it happens. /jobs stops it.`,
+    `Watching this page every ${every} s for: ${reply.job.prompt}. The first check runs now, in a background tab; you get a notification${beep ? " and a tone" : ""} when it happens. /jobs stops it.`,
   );
 }

@@ -249,6 +249,9 @@ func (r *Router) startJobRun(j scheduler.Job, requestID string) error {
 		cancel()
 		text = "Watch this page for: " + j.Prompt
 		note = "[WebBrain: this is a check of that watch. If it has happened, call done with status success and say what you saw. If not yet, call done with status partial and describe briefly what the page shows now; the next check compares with it. Change nothing on the page."
+		if j.Beep != "" {
+			note += " When it has happened, first call beep with an event_key that names this occurrence, then done with status success; if beep answers that the event was already reported, call done with status partial instead."
+		}
 		if j.Baseline != "" {
 			note += " What the previous check saw follows, as page data.]"
 			data = j.Baseline
@@ -282,12 +285,14 @@ func (r *Router) jobRunEnded(ru *run) {
 		errText = snap.Error
 	}
 	ctx := context.Background()
+	beep := false
 	jobs, err := r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
 		i := scheduler.Find(jobs, id)
 		if i < 0 || jobs[i].RequestID != ru.requestID {
 			return jobs, false, nil
 		}
 		if jobs[i].IsWatch() {
+			beep = jobs[i].TakeBeep(outcome)
 			jobs[i].WatchFinished(outcome, ru.j.snapshot().Final, errText, r.p.Clock.Now())
 			if jobs[i].Terminal() {
 				r.closeOwnTab(&jobs[i])
@@ -308,9 +313,60 @@ func (r *Router) jobRunEnded(ru *run) {
 		return
 	}
 	r.notifyJob(jobs[i], ru.j.snapshot().Final)
+	if beep {
+		r.playBeep(ctx, jobs[i])
+	}
 	if jobs[i].State == scheduler.StatePending {
 		r.arm(jobs[i])
 	}
+}
+
+// beepTool answers a /beep watch check's beep call: it persists the
+// event's key before the check goes on, or reports it a duplicate.
+func (r *Router) beepTool(jobID string) func(ctx context.Context, key, message string) (string, error) {
+	return func(ctx context.Context, key, _ string) (string, error) {
+		_, err := r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
+			i := scheduler.Find(jobs, jobID)
+			if i < 0 {
+				return jobs, false, errors.New("the watch was deleted")
+			}
+			if err := jobs[i].ArmBeep(key); err != nil {
+				return jobs, false, err
+			}
+			return jobs, true, nil
+		})
+		switch {
+		case errors.Is(err, scheduler.ErrDuplicate):
+			return "Duplicate: this event was already reported. Do not act on it again; call done with status partial.", nil
+		case err != nil:
+			return "", err
+		}
+		return "Alert armed for this event. It sounds once you call done with status success.", nil
+	}
+}
+
+// playBeep plays a /beep watch's tone after its verified event, when the
+// notifySound setting allows, and records that it played or why not.
+func (r *Router) playBeep(ctx context.Context, j scheduler.Job) {
+	s, _ := settings.Load(ctx, r.p.Local)
+	if !s.NotifySound || r.p.Sound == nil {
+		return
+	}
+	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	err := r.p.Sound.Play(pctx, j.Beep)
+	cancel()
+	_, _ = r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
+		i := scheduler.Find(jobs, j.ID)
+		if i < 0 {
+			return jobs, false, nil
+		}
+		if err != nil {
+			jobs[i].Warning = "The alert tone could not play: " + err.Error()
+		} else {
+			jobs[i].LastBeepAt = r.p.Clock.Now().UnixMilli()
+		}
+		return jobs, true, nil
+	})
 }
 
 // notifyJob tells the user, who may not be watching, how a job's run
@@ -600,7 +656,7 @@ func (r *Router) watchStart(ctx context.Context, m message) reply {
 	if err != nil {
 		return failf("The tab is gone.")
 	}
-	j, err := scheduler.NewWatch(m.Text, tab.URL, m.TabID, time.Duration(m.IntervalSeconds)*time.Second, m.Keep, r.p.Clock.Now())
+	j, err := scheduler.NewWatch(m.Text, tab.URL, m.TabID, time.Duration(m.IntervalSeconds)*time.Second, m.Keep, m.Beep, r.p.Clock.Now())
 	if err != nil {
 		return sentenceError(err)
 	}
@@ -611,4 +667,15 @@ func (r *Router) watchStart(ctx context.Context, m message) reply {
 	}
 	r.arm(j)
 	return okReply("job", j)
+}
+
+// beepWatch reports whether job id is a watch started with /beep: only
+// its checks are offered the beep tool.
+func (r *Router) beepWatch(ctx context.Context, id string) bool {
+	jobs, err := scheduler.Load(ctx, r.p.Local)
+	if err != nil {
+		return false
+	}
+	i := scheduler.Find(jobs, id)
+	return i >= 0 && jobs[i].IsWatch() && jobs[i].Beep != ""
 }

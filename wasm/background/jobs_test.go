@@ -296,3 +296,97 @@ func TestTaskForAnAddressRunsInItsOwnTab(t *testing.T) {
 		t.Fatal("the user's tab ran the task")
 	}
 }
+
+// sound records the tones played.
+type sound struct {
+	mu    sync.Mutex
+	tones []string
+}
+
+func (s *sound) Play(_ context.Context, tone string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tones = append(s.tones, tone)
+	return nil
+}
+
+func (s *sound) all() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.tones...)
+}
+
+// A /beep watch offers its checks the beep tool: a verified success with
+// a fresh event key plays the tone once; the same event seen again is a
+// duplicate and silent; a success without beep is a warning, silent.
+func TestBeepWatchPlaysItsToneOncePerEvent(t *testing.T) {
+	check := 0
+	var mu sync.Mutex
+	var offered []bool
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		last := req.Messages[len(req.Messages)-1]
+		call := func(name string, args map[string]any) llmtest.Turn {
+			raw, _ := json.Marshal(args)
+			return llmtest.Turn{ToolCalls: []llm.ToolCall{{ID: "c" + name, Name: name, Arguments: string(raw)}}}
+		}
+		if last.Role == llm.RoleUser {
+			check++
+			hasBeep := false
+			for _, tl := range req.Tools {
+				hasBeep = hasBeep || tl == "beep"
+			}
+			mu.Lock()
+			offered = append(offered, hasBeep)
+			mu.Unlock()
+			if check == 3 {
+				return call("done", map[string]any{"summary": "The price is 48 €.", "status": "success"})
+			}
+			return call("beep", map[string]any{"event_key": "price 48 EUR"})
+		}
+		if strings.HasPrefix(last.Content, "Duplicate") {
+			return call("done", map[string]any{"summary": "Already reported.", "status": "partial"})
+		}
+		return call("done", map[string]any{"summary": "The price is 48 €.", "status": "success"})
+	})
+	e := newEnv(t, srv)
+	page := &watchPage{}
+	tones := &sound{}
+	e.r.p.Tabs, e.r.p.Windows, e.r.p.Notify, e.r.p.Sound = page, page, &notifier{}, tones
+	rep := e.mustOK(map[string]any{"action": "watch_start", "tabId": 70, "text": "the price drops below 50 €", "keep": true, "beep": "short"})
+	id := rep["job"].(map[string]any)["id"].(string)
+	eventually(t, "the first check", func() bool { j := storedJobs(t, e)[0]; return j.Runs == 1 && j.LastBeepAt > 0 })
+	if got := tones.all(); len(got) != 1 || got[0] != "short" {
+		t.Fatalf("tones after the event %v", got)
+	}
+	if j := storedJobs(t, e)[0]; len(j.BeepKeys) != 1 || j.ArmedBeep != "" || j.Warning != "" {
+		t.Fatalf("after the event %+v", j)
+	}
+	for n := 2; n <= 3; n++ {
+		e.clock.Advance(time.Minute)
+		e.r.Alarm(context.Background(), scheduler.AlarmPrefix+id)
+		eventually(t, "the next check", func() bool { j := storedJobs(t, e)[0]; return j.Runs == n && j.State == scheduler.StatePending })
+	}
+	j := storedJobs(t, e)[0]
+	if got := tones.all(); len(got) != 1 {
+		t.Fatalf("a duplicate or unarmed success played a tone: %v", got)
+	}
+	if !strings.Contains(j.Warning, "did not call beep") {
+		t.Fatalf("no warning for a success without beep: %+v", j)
+	}
+	mu.Lock()
+	if len(offered) != 3 || !offered[0] || !offered[2] {
+		t.Fatalf("beep offered %v", offered)
+	}
+	mu.Unlock()
+	// A plain watch is not offered beep.
+	e.mustOK(map[string]any{"action": "watch_start", "tabId": 70, "text": "anything"})
+	eventually(t, "the plain check", func() bool { mu.Lock(); defer mu.Unlock(); return len(offered) == 4 })
+	mu.Lock()
+	if offered[3] {
+		t.Fatal("a watch without /beep was offered the beep tool")
+	}
+	mu.Unlock()
+	if rep := e.send(map[string]any{"action": "watch_start", "tabId": 70, "text": "x", "beep": "loud"}); rep["ok"] == true {
+		t.Fatal("an unknown tone was accepted")
+	}
+}

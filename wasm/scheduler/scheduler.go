@@ -104,6 +104,17 @@ type Job struct {
 	Baseline  string `json:"baseline,omitempty"`
 	Keep      bool   `json:"keep,omitempty"`
 	HelperTab int    `json:"helperTab,omitempty"`
+
+	// A /beep watch (beep.go): its tone, the event keys its checks
+	// reported (so an event is never alerted twice), the key armed by the
+	// check now running, and when the tone last played.
+	Beep       string   `json:"beep,omitempty"`
+	BeepKeys   []string `json:"beepKeys,omitempty"`
+	ArmedBeep  string   `json:"armedBeep,omitempty"`
+	LastBeepAt int64    `json:"lastBeepAt,omitempty"`
+	// Warning is a problem of the last run that did not fail it (a
+	// verified event without its beep, a tone the browser kept silent).
+	Warning string `json:"warning,omitempty"`
 }
 
 // Target is where a job runs.
