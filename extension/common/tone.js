@@ -28,11 +28,10 @@ export async function playTone(tone) {
   const notes = TONES[name];
   const ctx = new AudioContext();
   try {
-    if (ctx.state !== "running") {
-      await Promise.race([ctx.resume(), new Promise((resolve) => setTimeout(resolve, RESUME_WAIT_MS))]);
-    }
-    if (ctx.state !== "running") throw new Error(`the browser kept the sound off (audio ${ctx.state})`);
-    let at = ctx.currentTime + 0.02;
+    // Firefox creates a context suspended and runs it once sources are
+    // scheduled; Chrome may need resume(). Either way it must run soon, or
+    // the browser keeps the sound off and nothing is heard.
+    let at = ctx.currentTime + 0.05;
     const start = at;
     let last = null;
     for (const n of notes) {
@@ -49,11 +48,25 @@ export async function playTone(tone) {
       at += n.s + GAP;
       last = osc;
     }
-    const seconds = at - GAP - start;
-    await new Promise((resolve) => {
+    const ended = new Promise((resolve) => {
       last.onended = resolve;
-      setTimeout(resolve, (seconds + 1) * 1000); // onended is the rule; this only bounds it
     });
+    if (ctx.state !== "running") {
+      ctx.resume().catch(() => {});
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, RESUME_WAIT_MS);
+        ctx.onstatechange = () => {
+          if (ctx.state === "running") {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+      });
+    }
+    if (ctx.state !== "running") throw new Error(`the browser kept the sound off (audio ${ctx.state})`);
+    const seconds = at - GAP - start;
+    // onended is the rule; the timer only bounds the wait.
+    await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, (seconds + 1) * 1000))]);
     return { tone: name, notes: notes.length, seconds: Math.round(seconds * 100) / 100, state: ctx.state };
   } finally {
     ctx.close().catch(() => {});

@@ -53,6 +53,11 @@ function row(job, apply) {
     el("span", { className: "job-state", text: ` ${STATE_LABEL[job.state] ?? job.state}` }),
     el("div", { className: "help", text: `${waiting(job) ? `Next: ${when}` : lastRun(job)}${repeat}` }),
   );
+  if (job.beep) {
+    const beeped = job.lastBeepAt ? ` · last played ${new Date(job.lastBeepAt).toLocaleString()}` : "";
+    li.append(el("div", { className: "help job-beep", text: `Sound alert: ${job.beep} tone${beeped}` }));
+  }
+  if (job.warning) li.append(el("div", { className: "help job-warning", role: "status", text: job.warning }));
   const buttons = el("div", { className: "row" });
   if (waiting(job)) {
     const pause = el("button", { type: "button", className: "job-pause", text: "Pause" });
