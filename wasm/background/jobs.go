@@ -235,7 +235,7 @@ func (r *Router) startJobRun(j scheduler.Job, requestID string) error {
 	if _, busy := r.runs[tab]; busy {
 		return errTabBusy
 	}
-	text, note, data := j.Prompt, fmt.Sprintf("[WebBrain: this run is the scheduled task %q, run %d. Do not schedule it again.]", j.Title, j.Runs+1), ""
+	text, note, data := j.Prompt, fmt.Sprintf("[WebBrain: this run is the scheduled task %q, run %d. Do not schedule it again. If the page needs the user (a sign-in, a confirmation only they can give), ask them with clarify instead of guessing.]", j.Title, j.Runs+1), ""
 	switch {
 	case j.Kind == scheduler.KindResume:
 		text = j.Request
@@ -262,6 +262,7 @@ func (r *Router) startJobRun(j scheduler.Job, requestID string) error {
 	ru := r.newRun(tab, requestID, j.Mode, text)
 	ru.note, ru.noteData = note, data
 	ru.j = newJournal(r.p, tab, requestID, j.Mode)
+	ru.j.onWait = func() { r.jobWaits(j.ID, requestID, ru.j) }
 	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
 	ru.review = newReviewer(r, ru.j)
@@ -300,6 +301,9 @@ func (r *Router) jobRunEnded(ru *run) {
 			return jobs, true, nil
 		}
 		jobs[i].Finished(outcome, errText, r.p.Clock.Now())
+		if q := ru.j.expiredQuestion(); q != "" && outcome != scheduler.OutcomeStopped && outcome != "success" {
+			jobs[i].Unanswered(q, r.p.Clock.Now())
+		}
 		if jobs[i].Terminal() {
 			r.closeOwnTab(&jobs[i])
 		}
@@ -369,6 +373,33 @@ func (r *Router) playBeep(ctx context.Context, j scheduler.Job) {
 	})
 }
 
+// jobWaits follows a job's run onto and off a question or card: the job
+// shows needs_user_input meanwhile, and a question or plan card (an
+// approval card notifies by itself) is a notification, since nobody
+// watches a scheduled run.
+func (r *Router) jobWaits(id, requestID string, j *journal) {
+	what, kind := j.waitsOnUser()
+	ctx, cancel := context.WithTimeout(context.Background(), storageWriteTimeout)
+	defer cancel()
+	var title string
+	entered := false
+	_, _ = r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
+		i := scheduler.Find(jobs, id)
+		if i < 0 || jobs[i].RequestID != requestID {
+			return jobs, false, nil
+		}
+		was := jobs[i].State
+		if !jobs[i].WaitsOnUser(what, r.p.Clock.Now()) {
+			return jobs, false, nil
+		}
+		title, entered = jobs[i].Title, was == scheduler.StateRunning
+		return jobs, true, nil
+	})
+	if entered && (kind == protocol.EventClarify || kind == protocol.EventPlanReview) {
+		r.notify("webbrain-job-"+id+"-wait", "WebBrain: "+title+" needs you", clip.Line(what, 180))
+	}
+}
+
 // notifyJob tells the user, who may not be watching, how a job's run
 // ended: its answer's first line, or why it failed or paused.
 func (r *Router) notifyJob(j scheduler.Job, final string) {
@@ -382,6 +413,8 @@ func (r *Router) notifyJob(j scheduler.Job, final string) {
 		msg = "The watch stopped after three failed checks: " + clip.Line(firstNonEmpty(j.LastError, final, "see the side panel"), 160)
 	case j.IsWatch():
 		return // not yet: no news
+	case j.State == scheduler.StatePaused && strings.HasPrefix(j.LastError, "It needed your answer"):
+		msg = "Paused: " + clip.Line(j.LastError, 150) + " Type /jobs in the side panel to resume it."
 	case j.State == scheduler.StatePaused:
 		msg = "Paused after repeated failures. Type /jobs in the side panel to resume it."
 	case j.LastOutcome == scheduler.OutcomeError || j.LastOutcome == scheduler.OutcomeFailed:
@@ -592,7 +625,7 @@ func (r *Router) jobsAction(ctx context.Context, m message) reply {
 				armed = j
 			}
 		case protocol.ActionJobDelete:
-			if j.State == scheduler.StateRunning {
+			if j.State == scheduler.StateRunning || j.State == scheduler.StateNeedsUser {
 				if ru := r.active(jobTab(*j)); ru != nil && ru.requestID == j.RequestID {
 					ru.stop()
 				}
@@ -618,7 +651,7 @@ func (r *Router) jobsAction(ctx context.Context, m message) reply {
 // updateJob applies the panel's edit: title, prompt, next time, interval.
 // The user's own times are not held to the model's one-minute minimum.
 func updateJob(j *scheduler.Job, m message, now time.Time) error {
-	if j.Terminal() || j.State == scheduler.StateRunning {
+	if j.Terminal() || j.State == scheduler.StateRunning || j.State == scheduler.StateNeedsUser {
 		return errors.New("a job that is running or over cannot be changed")
 	}
 	if t := strings.TrimSpace(m.Title); t != "" {

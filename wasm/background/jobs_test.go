@@ -257,6 +257,7 @@ func TestWatchChecksInItsOwnTabUntilItHappens(t *testing.T) {
 		!strings.Contains(user, "The price is 64 €.") {
 		t.Fatalf("the second check was asked %q", user)
 	}
+	eventually(t, "the notification", func() bool { return len(notes.all()) > 0 })
 	if got := notes.all(); len(got) != 1 || !strings.Contains(got[0], "It happened: The price is 48 €.") {
 		t.Fatalf("notifications %q", got)
 	}
@@ -389,4 +390,83 @@ func TestBeepWatchPlaysItsToneOncePerEvent(t *testing.T) {
 	if rep := e.send(map[string]any{"action": "watch_start", "tabId": 70, "text": "x", "beep": "loud"}); rep["ok"] == true {
 		t.Fatal("an unknown tone was accepted")
 	}
+}
+
+// storeJob stores a task due now on https://example.com/ in tab tab.
+func storeJob(t *testing.T, e *env, tab int, recurring bool) scheduler.Job {
+	t.Helper()
+	j, err := scheduler.New(scheduler.Spec{Kind: scheduler.KindTask, Title: "Inbox digest", Prompt: "Summarize my inbox", Mode: protocol.ModeAct,
+		Target: scheduler.Target{Kind: scheduler.TargetCurrentTab, TabID: tab, URL: "https://example.com/"}, AfterSeconds: new(int),
+		Recurring: recurring, IntervalMinutes: 60}, e.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := scheduler.Save(context.Background(), e.local, []scheduler.Job{j}); err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// asksToSignIn calls clarify first, then answers.
+func asksToSignIn() *llmtest.Server {
+	return llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		if last := req.Messages[len(req.Messages)-1]; last.Role == llm.RoleUser {
+			return llmtest.Turn{ToolCalls: []llm.ToolCall{{ID: "q1", Name: "clarify", Arguments: `{"question":"The inbox asks you to sign in. Sign in, then answer here."}`}}}
+		}
+		return llmtest.Turn{Text: "Three new messages."}
+	})
+}
+
+// A scheduled run that asks the user (a sign-in wall) shows the job as
+// needs_user_input with the question and notifies; the answer puts it
+// back to running, and the run completes it.
+func TestJobWaitingOnTheUserNeedsThemAndGoesOn(t *testing.T) {
+	e := newEnv(t, asksToSignIn())
+	notes := &notifier{}
+	e.r.p.Notify = notes
+	j := storeJob(t, e, 60, false)
+	e.r.Alarm(context.Background(), j.Alarm())
+	eventually(t, "the job to need the user", func() bool { return storedJobs(t, e)[0].State == scheduler.StateNeedsUser })
+	got := storedJobs(t, e)[0]
+	if !strings.Contains(got.NeedsUser, "sign in") {
+		t.Fatalf("job %+v", got)
+	}
+	eventually(t, "the notification", func() bool { return len(notes.all()) == 1 })
+	if n := notes.all()[0]; !strings.Contains(n, "Inbox digest needs you") || !strings.Contains(n, "sign in") {
+		t.Fatalf("notification %q", n)
+	}
+	if rep := e.send(map[string]any{"action": "job_update", "id": j.ID, "text": "other"}); rep["ok"] == true {
+		t.Fatal("a job waiting on the user was edited")
+	}
+	e.mustOK(map[string]any{"action": "clarify_answer", "tabId": 60, "requestId": got.RequestID, "id": "q1", "answer": "Signed in."})
+	eventually(t, "the job to complete", func() bool { return storedJobs(t, e)[0].State == scheduler.StateCompleted })
+	if got := storedJobs(t, e)[0]; got.NeedsUser != "" || got.LastError != "" {
+		t.Fatalf("job after the answer %+v", got)
+	}
+}
+
+// A recurring task whose run asked the user and got no answer pauses
+// instead of asking again every interval, and says why.
+func TestRecurringJobUnansweredPauses(t *testing.T) {
+	e := newEnv(t, asksToSignIn())
+	notes := &notifier{}
+	e.r.p.Notify = notes
+	j := storeJob(t, e, 61, true)
+	e.r.Alarm(context.Background(), j.Alarm())
+	eventually(t, "the job to need the user", func() bool { return storedJobs(t, e)[0].State == scheduler.StateNeedsUser })
+	eventually(t, "the question to wait", func() bool { return e.clock.Waiters() > 0 })
+	e.clock.Advance(11 * time.Minute)
+	eventually(t, "the job to pause", func() bool { return storedJobs(t, e)[0].State == scheduler.StatePaused })
+	got := storedJobs(t, e)[0]
+	if got.PausedBy != scheduler.PausedByScheduler || !strings.Contains(got.LastError, "needed your answer") {
+		t.Fatalf("job %+v", got)
+	}
+	eventually(t, "the pause notification", func() bool {
+		for _, n := range notes.all() {
+			if strings.Contains(n, "Paused: It needed your answer") {
+				return true
+			}
+		}
+		return false
+	})
 }

@@ -65,7 +65,7 @@ func (j Job) IsWatch() bool { return j.Source == SourceWatch }
 // which keeps the baseline, and three in a row stop the watch.
 func (j *Job) WatchFinished(outcome, answer, errText string, now time.Time) {
 	ms := now.UnixMilli()
-	j.LastRunAt, j.UpdatedAt, j.LastOutcome, j.LastError, j.RequestID = ms, ms, outcome, errText, ""
+	j.LastRunAt, j.UpdatedAt, j.LastOutcome, j.LastError, j.RequestID, j.NeedsUser = ms, ms, outcome, errText, "", ""
 	j.Runs++
 	j.Deferrals = 0
 	next := now.Add(time.Duration(j.Schedule.IntervalSeconds) * time.Second).UnixMilli()
