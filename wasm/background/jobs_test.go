@@ -470,3 +470,35 @@ func TestRecurringJobUnansweredPauses(t *testing.T) {
 		return false
 	})
 }
+
+// A recurring task whose times passed while the browser was closed runs
+// once at the next start, not once per missed slot, and its next time is
+// an interval after that run.
+func TestMissedRecurringTimesRunOnceAtStart(t *testing.T) {
+	srv := llmtest.New(func(int, llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: "Digest sent."} })
+	e := newEnv(t, srv)
+	j, err := scheduler.New(scheduler.Spec{Kind: scheduler.KindTask, Title: "Digest", Prompt: "Summarize my inbox", Mode: protocol.ModeAsk,
+		Target: scheduler.Target{Kind: scheduler.TargetCurrentTab, TabID: 62, URL: "https://example.com/"}, AfterSeconds: new(int),
+		Recurring: true, IntervalMinutes: 60}, e.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := scheduler.Save(context.Background(), e.local, []scheduler.Job{j}); err != nil {
+		t.Fatal(err)
+	}
+	// The browser was closed for five intervals.
+	e.clock.Advance(5*time.Hour + 10*time.Minute)
+	e2 := e.restart(&pageCounter{})
+	eventually(t, "the missed run", func() bool { return storedJobs(t, e2)[0].Runs == 1 })
+	eventually(t, "the run's end", func() bool { return storedJobs(t, e2)[0].State == scheduler.StatePending })
+	// A second wake (and the alarm browsers may still fire) adds no run.
+	e2.r.Alarm(context.Background(), j.Alarm())
+	time.Sleep(200 * time.Millisecond)
+	got := storedJobs(t, e2)[0]
+	if got.Runs != 1 || len(srv.Requests()) != 1 {
+		t.Fatalf("%d runs, %d model requests: %+v", got.Runs, len(srv.Requests()), got)
+	}
+	if want := e2.clock.Now().Add(time.Hour).UnixMilli(); got.NextRunAt != want {
+		t.Fatalf("next run at %v, want an interval after the run (%v)", time.UnixMilli(got.NextRunAt), time.UnixMilli(want))
+	}
+}
