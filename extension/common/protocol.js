@@ -93,6 +93,7 @@ export const EVENT = Object.freeze({
   USAGE: "usage",
   ALLOWANCE: "allowance",
   ALLOWANCE_RESOLVED: "allowance_resolved",
+  CAPTURE: "capture",
 });
 
 // A run journal's status. The panel adds "idle" (no run) of its own.
@@ -122,6 +123,7 @@ export const STORAGE = Object.freeze({
   DEV_PATCHES: "devPatches:",
   CUSTOM_SKILLS: "customSkills",
   USAGE_DAILY: "wb_usage_daily_v1",
+  PROVIDER_TESTS: "wb_provider_tests",
 });
 
 export const MODE = Object.freeze({
@@ -203,6 +205,11 @@ export const THEME = Object.freeze({
   SYSTEM: "system",
   LIGHT: "light",
   DARK: "dark",
+});
+
+// What chat_start may capture around a run (its capture field).
+export const CAPTURE = Object.freeze({
+  SCREENSHOT: "screenshot",
 });
 
 // final reasons: why a run ended other than with the model's own answer.

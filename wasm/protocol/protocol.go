@@ -132,7 +132,14 @@ const (
 	EventUsage             = "usage"
 	EventAllowance         = "allowance"
 	EventAllowanceResolved = "allowance_resolved"
+	// EventCapture: a screenshot the user asked for with a run's
+	// /screenshot suffix was saved, or could not be (text).
+	EventCapture = "capture"
 )
+
+// CaptureScreenshot is chat_start's capture value for before/after
+// screenshots of the tab (the panel's /screenshot suffix).
+const CaptureScreenshot = "screenshot"
 
 // Answers to a cost allowance card (allowance_answer's decision).
 const (
@@ -213,6 +220,9 @@ const (
 	KeyCustomSkills      = "customSkills" // the user's own skills (storage.local)
 	// KeyUsageDaily holds the token usage and cost per day (package cost).
 	KeyUsageDaily = "wb_usage_daily_v1"
+	// KeyProviderTests holds the last Test result of each saved provider,
+	// by provider id (storage.local), so the settings page shows it again.
+	KeyProviderTests = "wb_provider_tests"
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -420,12 +430,12 @@ var (
 		EventClarify, EventApproval, EventApprovalResolved, EventPlanReview, EventPlanResolved, EventPlan,
 		EventModeChanged, EventRunMode, EventLoopWarning, EventContextCompacted,
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
-		EventUsage, EventAllowance, EventAllowanceResolved,
+		EventUsage, EventAllowance, EventAllowanceResolved, EventCapture,
 	}
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows, KeyTeach,
 		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills,
-		KeyUsageDaily}
+		KeyUsageDaily, KeyProviderTests}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}
@@ -439,6 +449,7 @@ var (
 	Compacted     = []string{CompactedAuto, CompactedOverflow}
 	FinalReasons  = []string{FinalStepLimit}
 	Themes        = []string{ThemeSystem, ThemeLight, ThemeDark}
+	Captures      = []string{CaptureScreenshot}
 	// AllowanceDecisions are allowance_answer's decisions.
 	AllowanceDecisions = []string{AllowanceRaise, AllowanceStop}
 	Categories         = []string{
@@ -473,6 +484,6 @@ var (
 		"RESOLVED": Resolved, "COMPACTED": Compacted, "CATEGORY": Categories,
 		"PLANNER": Planners, "PLAN_REVIEW": Reviews, "PLAN_DECISION": PlanDecisions, "ROUTE": Routes,
 		"FINAL_REASON": FinalReasons, "THEME": Themes,
-		"ALLOWANCE_DECISION": AllowanceDecisions,
+		"ALLOWANCE_DECISION": AllowanceDecisions, "CAPTURE": Captures,
 	}
 )
