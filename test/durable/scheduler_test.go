@@ -160,10 +160,17 @@ func TestScheduledTaskThatNeedsTheUser(t *testing.T) {
 		State     string `json:"state"`
 		NeedsUser string `json:"needsUser"`
 	}
+	// Other tests' jobs share the browser's storage: this test reads its own.
 	jobs := func() []job {
-		return evalIn[[]job](t, s.panel, `chrome.runtime.sendMessage({action: 'jobs_list'}).then(r => r.jobs)`, chromedp.EvalAwaitPromise)
+		return evalIn[[]job](t, s.panel, `chrome.runtime.sendMessage({action: 'jobs_list'}).then(r => r.jobs.filter(j => j.title === 'Pay the bill'))`, chromedp.EvalAwaitPromise)
 	}
 	js := jobs()
+	if len(js) != 1 {
+		t.Fatalf("jobs %+v", js)
+	}
+	t.Cleanup(func() {
+		_, _ = chromedp.Run(env.control, chromedp.Evaluate[any](fmt.Sprintf(`chrome.runtime.sendMessage({action: 'job_delete', id: %q})`, js[0].ID), chromedp.EvalAwaitPromise))
+	})
 	soon := time.Now().Add(time.Second).UnixMilli()
 	evalIn[map[string]any](t, s.panel, fmt.Sprintf(`chrome.runtime.sendMessage({action: 'job_update', id: %q, runAt: %d})`, js[0].ID, soon), chromedp.EvalAwaitPromise)
 	deadline := time.Now().Add(runTimeout)

@@ -60,7 +60,8 @@ func TestWatchWithBeepPlaysTheTone(t *testing.T) {
 	s.typeEnter("ask", "/watch the price drops below 50 € /beep long", false)
 
 	jobs := func() []watchJob {
-		return evalIn[[]watchJob](t, s.panel, `chrome.runtime.sendMessage({action: 'jobs_list'}).then(r => r.jobs)`, chromedp.EvalAwaitPromise)
+		// Other tests' jobs share the browser's storage: this test reads its own.
+		return evalIn[[]watchJob](t, s.panel, `chrome.runtime.sendMessage({action: 'jobs_list'}).then(r => r.jobs.filter(j => j.beep === 'long'))`, chromedp.EvalAwaitPromise)
 	}
 	waitJob := func(what string, ok func(watchJob) bool) watchJob {
 		t.Helper()
@@ -77,6 +78,9 @@ func TestWatchWithBeepPlaysTheTone(t *testing.T) {
 		}
 	}
 	first := waitJob("the first check", func(j watchJob) bool { return j.Runs == 1 })
+	t.Cleanup(func() {
+		_, _ = chromedp.Run(env.control, chromedp.Evaluate[any](fmt.Sprintf(`chrome.runtime.sendMessage({action: 'job_delete', id: %q})`, first.ID), chromedp.EvalAwaitPromise))
+	})
 	if first.State != "pending" || first.Beep != "long" || first.Baseline != "The price is 64 €." || first.LastBeepAt != 0 {
 		t.Fatalf("after the first check %+v", first)
 	}
