@@ -502,3 +502,23 @@ func TestMissedRecurringTimesRunOnceAtStart(t *testing.T) {
 		t.Fatalf("next run at %v, want an interval after the run (%v)", time.UnixMilli(got.NextRunAt), time.UnixMilli(want))
 	}
 }
+
+// A restart while a job's run waits on the user keeps the job waiting;
+// the answer to the resumed question puts it back to running and the run
+// completes it.
+func TestJobWaitingOnTheUserSurvivesARestart(t *testing.T) {
+	e := newEnv(t, asksToSignIn())
+	j := storeJob(t, e, 63, false)
+	e.r.Alarm(context.Background(), j.Alarm())
+	eventually(t, "the job to need the user", func() bool { return storedJobs(t, e)[0].State == scheduler.StateNeedsUser })
+	e2 := e.restart(&pageCounter{})
+	eventually(t, "the resumed question", func() bool {
+		ru := e2.r.active(63)
+		return ru != nil && ru.j.hasEvent(protocol.EventClarify, "q1")
+	})
+	if got := storedJobs(t, e2)[0]; got.State != scheduler.StateNeedsUser {
+		t.Fatalf("after the restart %+v", got)
+	}
+	e2.mustOK(map[string]any{"action": "clarify_answer", "tabId": 63, "requestId": storedJobs(t, e2)[0].RequestID, "id": "q1", "answer": "Signed in."})
+	eventually(t, "the job to complete", func() bool { return storedJobs(t, e2)[0].State == scheduler.StateCompleted })
+}

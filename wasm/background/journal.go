@@ -135,7 +135,19 @@ func resumedJournal(p platform.Platform, tabID int, stored Journal) *journal {
 		stored.Events = []Entry{}
 	}
 	stored.Seq += resumeSeqGap
-	return &journal{p: p, tabID: tabID, state: stored}
+	j := &journal{p: p, tabID: tabID, state: stored}
+	// A run that waited on the user when the worker stopped still does.
+	for k := len(stored.Events) - 1; k >= 0; k-- {
+		ev := stored.Events[k]
+		if ev.Kind == protocol.EventUsage || ev.Kind == protocol.EventTextDelta {
+			continue
+		}
+		if waitKinds[ev.Kind] {
+			j.waitingOn, j.waitingKind = firstNonEmpty(ev.Text, ev.Kind), ev.Kind
+		}
+		break
+	}
+	return j
 }
 
 // add journals ev, broadcasts it and schedules or performs the write.
