@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/secrets"
 )
 
 // /beep: a watch started with it offers its checks a beep({event_key,
@@ -38,10 +39,11 @@ func validTone(t string) bool {
 	return false
 }
 
-// normKey is the form a key is compared in: trimmed, spaces folded,
-// lower case.
+// normKey is the form a key is compared and stored in: trimmed, spaces
+// folded, lower case, and any secret the model copied from the page
+// masked (keys are stored and shown).
 func normKey(k string) string {
-	return strings.ToLower(strings.Join(strings.Fields(k), " "))
+	return strings.ToLower(secrets.Mask(strings.Join(strings.Fields(k), " "), nil))
 }
 
 // ArmBeep records key as the event the running check saw. It fails with
