@@ -18,6 +18,8 @@ export const ACTION = Object.freeze({
   SETTINGS_GET: "settings_get",
   SETTINGS_SAVE: "settings_save",
   PROVIDER_TEST: "provider_test",
+  PROVIDER_VISION: "provider_vision",
+  PROVIDER_PRESETS: "provider_presets",
   CONFIG_EXPORT: "config_export",
   CONFIG_IMPORT: "config_import",
   MEMORY_LIST: "memory_list",
@@ -149,6 +151,7 @@ export const PROVIDER_KIND = Object.freeze({
   OPENAI_RESPONSES: "openai-responses",
   ANTHROPIC: "anthropic",
   AZURE: "azure",
+  BEDROCK: "bedrock",
 });
 
 // An approval card's choices and approval_resolved's decision.

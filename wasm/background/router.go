@@ -62,6 +62,8 @@ type Router struct {
 	teachMu sync.Mutex
 	dev     devWatch   // tabs whose console and network Dev mode records
 	usage   *cost.Book // token usage and cost per day
+	// visionSeen: what vision detection found per provider and model.
+	visionSeen visionCache
 }
 
 // New returns a Router over the browser platform p.
@@ -170,6 +172,10 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.settingsGet(ctx)
 	case protocol.ActionSettingsSave:
 		return r.settingsSave(ctx, m)
+	case protocol.ActionProviderVision:
+		return r.providerVision(ctx, m)
+	case protocol.ActionProviderPresets:
+		return r.providerPresets()
 	case protocol.ActionProviderTest:
 		return r.providerTest(ctx, m)
 	case protocol.ActionConfigExport:

@@ -296,7 +296,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if ru.auto && !ru.handedOff && ru.mode == protocol.ModeAsk {
 		opts.RequestActionMode = r.handOff(ru, cfg.Tier, dec)
 	}
-	if cfg.Vision && r.p.Capture != nil {
+	if r.p.Capture != nil && r.vision(ctx, cfg).Vision {
 		opts.Screenshot = func(ctx context.Context) (llm.Image, error) {
 			mediaType, data, err := r.p.Capture.Capture(ctx, ru.tabID)
 			return llm.Image{MediaType: mediaType, Data: data}, err

@@ -28,23 +28,28 @@ const (
 	ActionSettingsGet       = "settings_get"
 	ActionSettingsSave      = "settings_save"
 	ActionProviderTest      = "provider_test"
-	ActionConfigExport      = "config_export"
-	ActionConfigImport      = "config_import"
-	ActionMemoryList        = "memory_list"
-	ActionMemoryAdd         = "memory_add"
-	ActionMemoryEdit        = "memory_edit"
-	ActionMemoryForget      = "memory_forget"
-	ActionMemoryClear       = "memory_clear"
-	ActionMemoryImport      = "memory_import"
-	ActionJobsList          = "jobs_list"
-	ActionJobUpdate         = "job_update"
-	ActionJobPause          = "job_pause"
-	ActionJobResume         = "job_resume"
-	ActionJobDelete         = "job_delete"
-	ActionWatchStart        = "watch_start"
-	ActionSkillsList        = "skills_list"
-	ActionSkillSave         = "skill_save"
-	ActionSkillDelete       = "skill_delete"
+	// ActionProviderVision: whether the provider's model reads images, as
+	// detected and as the visionMode in effect decides.
+	ActionProviderVision = "provider_vision"
+	// ActionProviderPresets lists the provider presets.
+	ActionProviderPresets = "provider_presets"
+	ActionConfigExport    = "config_export"
+	ActionConfigImport    = "config_import"
+	ActionMemoryList      = "memory_list"
+	ActionMemoryAdd       = "memory_add"
+	ActionMemoryEdit      = "memory_edit"
+	ActionMemoryForget    = "memory_forget"
+	ActionMemoryClear     = "memory_clear"
+	ActionMemoryImport    = "memory_import"
+	ActionJobsList        = "jobs_list"
+	ActionJobUpdate       = "job_update"
+	ActionJobPause        = "job_pause"
+	ActionJobResume       = "job_resume"
+	ActionJobDelete       = "job_delete"
+	ActionWatchStart      = "watch_start"
+	ActionSkillsList      = "skills_list"
+	ActionSkillSave       = "skill_save"
+	ActionSkillDelete     = "skill_delete"
 	// Saved workflows (package workflow).
 	ActionWorkflowsList  = "workflows_list"
 	ActionWorkflowSave   = "workflow_save"
@@ -260,6 +265,7 @@ const (
 	KindOpenAIResponses = "openai-responses"
 	KindAnthropic       = "anthropic"
 	KindAzure           = "azure"
+	KindBedrock         = "bedrock" // Amazon Bedrock's Converse API
 )
 
 // Decisions on an approval card: approval_answer's decision, the card's
@@ -414,7 +420,7 @@ var (
 	Actions = []string{
 		ActionChatStart, ActionAbort, ActionSteer, ActionClearConversation, ActionRunState,
 		ActionClarifyAnswer, ActionApprovalAnswer, ActionPlanAnswer, ActionSettingsGet, ActionSettingsSave,
-		ActionProviderTest, ActionConfigExport, ActionConfigImport,
+		ActionProviderTest, ActionProviderVision, ActionProviderPresets, ActionConfigExport, ActionConfigImport,
 		ActionMemoryList, ActionMemoryAdd, ActionMemoryEdit, ActionMemoryForget, ActionMemoryClear, ActionMemoryImport,
 		ActionJobsList, ActionJobUpdate, ActionJobPause, ActionJobResume, ActionJobDelete, ActionWatchStart,
 		ActionSkillsList, ActionSkillSave, ActionSkillDelete,
@@ -439,7 +445,7 @@ var (
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}
-	Kinds         = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure}
+	Kinds         = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure, KindBedrock}
 	Decisions     = []string{DecisionApprove, DecisionApproveSite, DecisionDecline}
 	Resolved      = []string{ResolvedUser, ResolvedTimeout, ResolvedStopped, ResolvedCorrection}
 	Planners      = []string{PlannerOff, PlannerTry, PlannerStrict}
