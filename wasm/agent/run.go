@@ -154,6 +154,9 @@ func newRun(opts Options) *run {
 	if opts.RequestActionMode != nil {
 		specs = append(specs, tools.RequestActionModeSpec())
 	}
+	if opts.Beep != nil {
+		specs = append(specs, tools.BeepSpec())
+	}
 	if opts.Research != nil && opts.Mode == protocol.ModeAsk {
 		specs = append(specs, tools.DelegateResearchSpec())
 	} else {

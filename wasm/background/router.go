@@ -97,6 +97,8 @@ type message struct {
 	// whether to go on after the event.
 	IntervalSeconds int  `json:"intervalSeconds"`
 	Keep            bool `json:"keep"`
+	// Beep is watch_start's /beep tone: "", default, short or long.
+	Beep string `json:"beep"`
 	// Skill is skill_save's {id, markdown, enabled}.
 	Skill json.RawMessage `json:"skill"`
 	// Workflow is workflow_import's file; Params workflow_run's values.

@@ -304,6 +304,9 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if s.ResearchEscalation && ru.mode == protocol.ModeAsk {
 		opts.Research = r.research(ru, boundary)
 	}
+	if id := jobOf(ru.requestID); id != "" && r.beepWatch(ctx, id) {
+		opts.Beep = r.beepTool(id)
+	}
 	if ru.auto && !ru.handedOff && ru.mode == protocol.ModeAsk {
 		opts.RequestActionMode = r.handOff(ru, cfg.Tier, dec)
 	}
