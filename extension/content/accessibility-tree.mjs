@@ -195,6 +195,9 @@ class Walker {
     this.overlays = [];
     this.refsBefore = 0;
     this.assigned = 0;
+    // What a wall withholds (walls.mjs, in the page tools' script) is not
+    // shown: the article behind it, its links, forms and frames.
+    this.withheld = ownFunction('__wb_withheld');
   }
 
   style(el) {
@@ -291,6 +294,7 @@ class Walker {
     // to nothing, of no size, covered, in a closed <details> or outside an
     // open modal dialog.
     if (el.hasAttribute('inert')) return;
+    if (this.withheld && this.withheld(el)) return;
     if (tag === 'noscript' && !el.firstElementChild) return; // scripting on: its content is raw text
     const st = this.style(el);
     const display = st.display;

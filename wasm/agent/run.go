@@ -48,6 +48,8 @@ type run struct {
 	// mediaFailed: download_public_media failed in this turn, so the
 	// browser's download_social_media may be used (publicMediaGuard).
 	mediaFailed bool
+	// wallNoted: the trusted article-reader instruction was given this turn.
+	wallNoted bool
 	site        string          // id of the adapter of the current page
 	siteShown   map[string]bool // names of the sites whose notes this turn carries
 	startURL    string          // the page the turn began on

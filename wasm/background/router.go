@@ -16,6 +16,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
+	"github.com/webbrain/webbrain/wasm/tools"
 )
 
 // Sender is the runtime.MessageSender of a message, as the JS glue passes it.
@@ -62,6 +63,8 @@ type Router struct {
 	teachMu sync.Mutex
 	dev     devWatch   // tabs whose console and network Dev mode records
 	usage   *cost.Book // token usage and cost per day
+	// readings are the page_blocker readings per tab (walls.go).
+	readings map[int]*tools.Readings
 }
 
 // New returns a Router over the browser platform p.
