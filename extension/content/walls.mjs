@@ -13,7 +13,7 @@ import { doc, isVisible, win } from './core.mjs';
 export const CHUNK = 600; // characters of one text
 export const MAX_CHUNKS = 30; // chunks read per candidate
 export const MAX_NEEDED = 40; // unread texts one read reports
-const BLOCK_MAX = 1200; // a wall block is short: climbing stops at a longer parent
+const BLOCK_MAX = 2000; // a wall block is short: climbing stops at a longer parent
 
 const WALL = 'wall';
 

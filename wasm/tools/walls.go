@@ -40,6 +40,8 @@ const (
 // Limits of the readings and of the rereads (the specification's).
 const (
 	ChunkLimit      = 600    // characters of one text, keyed alike on both sides
+	MaxChunks       = 30     // chunks read per candidate
+	MaxNeeded       = 40     // unread texts one page read reports
 	RecentReadings  = 400    // readings sent to a check
 	RecentChars     = 80_000 // characters of them at most
 	keptReadings    = 2000   // readings the agent keeps
