@@ -248,9 +248,11 @@ func (d *Dispatcher) readWalled(ctx context.Context, frame int, t *tool, args ma
 		if err != nil {
 			return wallRead{}, err
 		}
+		// A page that answers text alone (a content script without the
+		// wall reader) is read as it is.
 		var res wallRead
-		if json.Unmarshal([]byte(raw), &res) != nil {
-			return wallRead{}, fmt.Errorf("%s: the page sent an unreadable reply", t.name)
+		if !strings.HasPrefix(strings.TrimSpace(raw), "{") || json.Unmarshal([]byte(raw), &res) != nil {
+			return wallRead{Text: raw}, nil
 		}
 		return res, nil
 	}
