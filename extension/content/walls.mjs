@@ -65,7 +65,17 @@ function shown(el) {
   return st.display !== 'none' && st.visibility !== 'hidden' && st.visibility !== 'collapse';
 }
 
-const textOf = (el) => squash(el.innerText ?? el.textContent);
+// textOf is an element's rendered text, read once per wall read (a block
+// is found by climbing from each control, which reads the same ancestors).
+let texts = null;
+function textOf(el) {
+  let t = texts && texts.get(el);
+  if (t === undefined) {
+    t = squash(el.innerText ?? el.textContent);
+    if (texts) texts.set(el, t);
+  }
+  return t;
+}
 
 // pieces splits a long inline text into texts of at most CHUNK units,
 // never inside a surrogate pair.
@@ -250,6 +260,15 @@ const firstLine = (el) => (el.innerText || '').split('\n').map(squash).find(Bool
 // the next page read withholds. It answers {gate, needed}: gate is null or
 // {blocking, kind, label}; needed the unread texts, overlays first.
 export function readWalls(args) {
+  texts = new Map();
+  try {
+    return readWallsNow(args);
+  } finally {
+    texts = null;
+  }
+}
+
+function readWallsNow(args) {
   withheldNodes = new Set();
   const root = articleRoot();
   if (!root) return { gate: null, needed: [] };

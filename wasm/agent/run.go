@@ -50,13 +50,13 @@ type run struct {
 	mediaFailed bool
 	// wallNoted: the trusted article-reader instruction was given this turn.
 	wallNoted bool
-	site        string          // id of the adapter of the current page
-	siteShown   map[string]bool // names of the sites whose notes this turn carries
-	startURL    string          // the page the turn began on
-	status      string          // done's status, as the completion judge left it
-	judged      bool            // a success claim was sent back once already
-	ledger      Ledger          // progress_update and scratchpad_write
-	ledgerSet   bool            // a claim against open ledger items was sent back once
+	site      string          // id of the adapter of the current page
+	siteShown map[string]bool // names of the sites whose notes this turn carries
+	startURL  string          // the page the turn began on
+	status    string          // done's status, as the completion judge left it
+	judged    bool            // a success claim was sent back once already
+	ledger    Ledger          // progress_update and scratchpad_write
+	ledgerSet bool            // a claim against open ledger items was sent back once
 	// summaryRead: a final answer was read with the done_summary question.
 	summaryRead  bool
 	typed        []typedField // values typed into this page's fields (readback.go)

@@ -238,7 +238,7 @@ func isPageRead(name string) bool {
 func (d *Dispatcher) readWalled(ctx context.Context, frame int, t *tool, args map[string]any) (string, error) {
 	read := func() (wallRead, error) {
 		recent, shapes := d.readings.Recent()
-		msg, err := json.Marshal(map[string]any{"wb": "tool", "name": "wb_read", "args": map[string]any{
+		msg, err := json.Marshal(map[string]any{"wb": "tool", "name": protocol.PageRead, "args": map[string]any{
 			"tool": t.name, "args": args, "walls": map[string]any{"readings": recent, "shapes": shapes},
 		}})
 		if err != nil {
