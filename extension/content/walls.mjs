@@ -67,12 +67,12 @@ function shown(el) {
 
 // textOf is an element's rendered text, read once per wall read (a block
 // is found by climbing from each control, which reads the same ancestors).
-let texts = null;
+let textCache = null;
 function textOf(el) {
-  let t = texts && texts.get(el);
+  let t = textCache && textCache.get(el);
   if (t === undefined) {
     t = squash(el.innerText ?? el.textContent);
-    if (texts) texts.set(el, t);
+    if (textCache) textCache.set(el, t);
   }
   return t;
 }
@@ -260,11 +260,11 @@ const firstLine = (el) => (el.innerText || '').split('\n').map(squash).find(Bool
 // the next page read withholds. It answers {gate, needed}: gate is null or
 // {blocking, kind, label}; needed the unread texts, overlays first.
 export function readWalls(args) {
-  texts = new Map();
+  textCache = new Map();
   try {
     return readWallsNow(args);
   } finally {
-    texts = null;
+    textCache = null;
   }
 }
 
