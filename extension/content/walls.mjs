@@ -100,7 +100,8 @@ function units(el, out) {
   if (!text) return;
   const blocks = [...el.children].filter((c) => shown(c) && isBlockDisplay(getComputedStyle(c)));
   if (text.length <= CHUNK || blocks.length === 0) {
-    for (const p of pieces(text)) out.push({ el, text: p, heading: isHeading(el) });
+    const heading = startsWithHeading(el, text);
+    for (const p of pieces(text)) out.push({ el, text: p, heading });
     return;
   }
   let inline = '';
@@ -128,9 +129,16 @@ function units(el, out) {
   flush();
 }
 
+// startsWithHeading: el is a heading or its text begins with one.
+function startsWithHeading(el, text) {
+  if (isHeading(el)) return true;
+  const h = el.querySelector('h1, h2, h3, h4, h5, h6, [role=heading]');
+  return !!h && text.startsWith(textOf(h));
+}
+
 // chunksOf gathers el's units into texts of at most CHUNK characters, a
 // heading starting a new one; at most MAX_CHUNKS, in page order. Each
-// chunk names the element it begins in.
+// chunk names the element it begins in and the elements it holds.
 export function chunksOf(el) {
   const list = [];
   units(el, list);
@@ -139,11 +147,12 @@ export function chunksOf(el) {
   for (const u of list) {
     if (cur && !u.heading && cur.text.length + 1 + u.text.length <= CHUNK) {
       cur.text += ' ' + u.text;
+      if (!cur.els.includes(u.el)) cur.els.push(u.el);
       continue;
     }
     if (cur) out.push(cur);
     if (out.length >= MAX_CHUNKS) return out;
-    cur = { el: u.el, text: u.text };
+    cur = { el: u.el, els: [u.el], text: u.text };
   }
   if (cur && out.length < MAX_CHUNKS) out.push(cur);
   return out;
@@ -319,15 +328,29 @@ function readWallsNow(args) {
     if (best && !(best.start.compareDocumentPosition(start) & Node.DOCUMENT_POSITION_PRECEDING)) continue;
     let label = own[0] || '';
     if (!label && r.unread < 0) label = firstLine(start);
-    best = { block: b, start, label, chunks, from: startAt - own.length, to: r.wall - own.length };
+    // The wall itself: in its chunk, the first element holding a control
+    // (what comes before it in the chunk goes with the article), else the
+    // smallest element around the chunk that holds one, inside the block.
+    // What follows the wall is the article.
+    const hasControl = (e) => e.matches(CONTROLS) || !!e.querySelector(CONTROLS);
+    const chunk = texts[r.wall];
+    let wall = chunk.el || b;
+    let before = [];
+    const at = chunk.els ? chunk.els.findIndex(hasControl) : -1;
+    if (at >= 0) {
+      wall = chunk.els[at];
+      before = chunk.els.slice(0, at);
+    } else {
+      while (wall !== b && !hasControl(wall)) wall = wall.parentElement;
+    }
+    best = { block: b, start, wall, before, label, chunks, from: startAt - own.length, to: r.wall - own.length };
   }
   if (best) {
-    around(withheldNodes, root, best.block, true);
-    // Unread chunks of the wall's block before its text go with it.
-    for (let i = Math.max(0, best.from); i < best.to; i++) {
-      const el = best.chunks[i].el;
-      if (el !== best.block) withheldNodes.add(el);
-    }
+    around(withheldNodes, root, best.wall, true);
+    // Unread chunks of the wall's block before its text go with it, and so
+    // does the part of its own chunk before it.
+    const gone = [...best.chunks.slice(Math.max(0, best.from), Math.max(0, best.to)).flatMap((c) => c.els), ...best.before];
+    for (const el of gone) if (!el.contains(best.wall)) withheldNodes.add(el);
     return { gate: { blocking: true, kind: 'inline', label: best.label }, needed };
   }
   return { gate: null, needed };

@@ -90,3 +90,33 @@ func TestWallChunksAndKeys(t *testing.T) {
 		t.Errorf("a plain read after a walled one:\n%s", out)
 	}
 }
+
+// A wall inside a short article, in the same wrapper as the article's
+// paragraphs: the preview before it stays, the wall's text and button are
+// shown, and the paragraphs after it in the wrapper are withheld.
+func TestShortArticleWallWithholdsWhatFollows(t *testing.T) {
+	p := open(t, "/walls-short.html")
+	r := p.wallRead(nil)
+	var wall string
+	for _, s := range r.Result.Needed {
+		if strings.Contains(s, "Create a free account") {
+			wall = s
+		}
+	}
+	if wall == "" {
+		t.Fatalf("the wall was not reported: %q", r.Result.Needed)
+	}
+	readings := [][2]string{}
+	for _, s := range r.Result.Needed {
+		a := tools.ReadingNoWall
+		if s == wall {
+			a = tools.ReadingWall
+		}
+		readings = append(readings, [2]string{s, a})
+	}
+	r = p.wallRead(readings)
+	text := r.Result.Text
+	if r.Result.Gate == nil || !strings.Contains(text, "SHORT-PREVIEW") || !strings.Contains(text, "Create a free account") || strings.Contains(text, "SHORT-REST") {
+		t.Errorf("gate %+v, read:\n%s", r.Result.Gate, text)
+	}
+}
