@@ -153,9 +153,14 @@ func TestOverlayWallWithholdsTheArticle(t *testing.T) {
 	if note := afterData(tree); strings.Contains(note, "fetch_nytimes_article") {
 		t.Errorf("the instruction was given twice:\n%s", tree)
 	}
-	texts := reader.read()
-	if len(texts) < 2 || !strings.Contains(texts[0], "not a wall") {
-		t.Fatalf("texts read %q, want the overlay's name first", texts)
+	texts := reader.read() // read a few at a time, so in any order
+	name, wall := false, false
+	for _, text := range texts {
+		name = name || strings.Contains(text, "not a wall")
+		wall = wall || strings.Contains(text, "reached your limit")
+	}
+	if !name || !wall {
+		t.Fatalf("texts read %q, want the overlay's name and its text", texts)
 	}
 	for _, text := range texts {
 		if strings.Contains(text, "HARBOR-SECRET-7314") {
