@@ -667,6 +667,30 @@
 
   async function download(url, maxBytes) {
     const id = await api.downloads.download({ url, conflictAction: "uniquify", saveAs: false });
+    return finished(id, maxBytes);
+  }
+
+  // save writes base64 data as a new file. Chrome's service worker has no
+  // URL.createObjectURL, so it hands over a data: URL; Firefox refuses
+  // data: URLs in downloads.download, so its background page makes a blob.
+  async function save(filename, mediaType, data) {
+    let url = `data:${mediaType};base64,${data}`;
+    let blobURL = "";
+    if (typeof URL.createObjectURL === "function") {
+      const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+      blobURL = url = URL.createObjectURL(new Blob([bytes], { type: mediaType }));
+    }
+    try {
+      const id = await api.downloads.download({ url, filename, conflictAction: "uniquify", saveAs: false });
+      return await finished(id, 0);
+    } finally {
+      if (blobURL) URL.revokeObjectURL(blobURL);
+    }
+  }
+
+  // finished waits until download id completes or fails, cancelling it
+  // past maxBytes (when not 0) or the wait limit.
+  async function finished(id, maxBytes) {
     const started = Date.now();
     for (;;) {
       const d = await downloadItem(id);
@@ -686,6 +710,7 @@
 
   const downloads = api.downloads && {
     download,
+    save,
     get: async (id) => downloadInfo(await downloadItem(id)),
     recent: async (limit) => (await api.downloads.search({ orderBy: ["-startTime"], limit })).map(downloadInfo),
   };

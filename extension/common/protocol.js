@@ -93,6 +93,7 @@ export const EVENT = Object.freeze({
   USAGE: "usage",
   ALLOWANCE: "allowance",
   ALLOWANCE_RESOLVED: "allowance_resolved",
+  CAPTURE: "capture",
 });
 
 // A run journal's status. The panel adds "idle" (no run) of its own.
@@ -203,6 +204,11 @@ export const THEME = Object.freeze({
   SYSTEM: "system",
   LIGHT: "light",
   DARK: "dark",
+});
+
+// What chat_start may capture around a run (its capture field).
+export const CAPTURE = Object.freeze({
+  SCREENSHOT: "screenshot",
 });
 
 // final reasons: why a run ended other than with the model's own answer.

@@ -9,7 +9,8 @@ function endRun(transcript, requestId, item) {
 }
 
 // applyEvent turns one agent_update event (docs/PROTOCOL.md) of a run into
-// transcript items and returns the run status it implies. live is false
+// transcript items and returns the run status it implies (null: unchanged,
+// for a note that may come after the run's end). live is false
 // for events replayed from the journal: their timing is not the tool's.
 export function applyEvent(transcript, requestId, ev, describeError, live = false) {
   switch (ev.kind) {
@@ -174,6 +175,9 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
       }
       return STATUS.RUNNING;
     }
+    case EVENT.CAPTURE:
+      transcript.add({ role: "notice", requestId, text: ev.text ?? "" });
+      return null;
     default: // step and kinds this panel doesn't show
       return STATUS.RUNNING;
   }

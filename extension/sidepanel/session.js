@@ -5,6 +5,7 @@ import { send } from "../common/api.js";
 import { ACTION, EVENT, MODE, STATUS } from "../common/protocol.js";
 import { Transcript } from "./transcript.js";
 import { applyEvent } from "./events.js";
+import { runCapture } from "./capture.js";
 import { loadChat, saveChat, removeChat } from "./store.js";
 
 const SAVE_DELAY_MS = 200;
@@ -155,7 +156,7 @@ export class TabSession {
     const status = applyEvent(this.transcript, id, event ?? {}, this.describeError, live);
     if (id !== this.current) return;
     this.onProgress?.(event ?? {});
-    this.setStatus(status);
+    if (status) this.setStatus(status);
   }
 
   setStatus(status) {
@@ -276,7 +277,12 @@ export class TabSession {
     this.onAnswered?.();
   }
 
-  async start(text, mode) {
+  async start(draft, mode) {
+    const { text, capture, saveAs, error } = runCapture(draft);
+    if (error) {
+      this.transcript.add({ role: "error", text: error, ephemeral: true });
+      return;
+    }
     const requestId = crypto.randomUUID();
     // A new run takes the buttons off the last one.
     for (const item of this.transcript.items) {
@@ -288,7 +294,7 @@ export class TabSession {
     this.current = requestId;
     this.transcript.add({ role: "user", requestId, text, mode });
     this.setStatus(STATUS.RUNNING);
-    const reply = await send({ action: ACTION.CHAT_START, text, mode, tabId: this.tabId, requestId });
+    const reply = await send({ action: ACTION.CHAT_START, text, mode, tabId: this.tabId, requestId, capture, saveAs });
     if (!reply.ok && this.current === requestId && !this.closed) {
       this.transcript.add({ ...this.describeError(reply.error), requestId });
       this.setStatus(STATUS.ERROR);

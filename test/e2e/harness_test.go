@@ -16,8 +16,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	cdpbrowser "github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/webbrain/webbrain/test/scenario"
 	"github.com/webbrain/webbrain/test/testenv"
@@ -73,15 +71,7 @@ func runSuite(m *testing.M) (int, error) {
 	root, extID, browser := b.Root, b.ExtID, b.Ctx
 	wlog := &consoleLog{}
 	// Downloads go to a folder of the run, not the user's.
-	downloads, err := os.MkdirTemp("", "webbrain-downloads-")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(downloads)
-	setDir := cdpbrowser.SetDownloadBehaviorParams{Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads}
-	if _, err := cdp.Call(browser, chromedp.FromContext(browser).Browser, cdpbrowser.SetDownloadBehavior, setDir); err != nil {
-		return 0, fmt.Errorf("set the download folder: %w", err)
-	}
+	downloads := b.Downloads
 	worker, cancelWorker := chromedp.NewContext(browser, chromedp.WithTargetID(b.Worker.TargetID), chromedp.WithListener(wlog.listen))
 	defer cancelWorker()
 	if err := chromedp.Do(worker); err != nil {

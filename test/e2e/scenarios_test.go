@@ -22,6 +22,8 @@ func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t,
 func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, chrome{}) }
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, chrome{}) }
 func TestInjection(t *testing.T)               { scenario.Injection(t, chrome{}) }
+func TestScreenshotsAroundARun(t *testing.T)   { scenario.ScreenshotsAroundARun(t, chrome{}) }
+
 func TestFilesAreDownloadedReadAndUploaded(t *testing.T) {
 	scenario.FilesAreDownloadedReadAndUploaded(t, chrome{})
 }

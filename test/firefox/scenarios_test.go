@@ -19,6 +19,8 @@ func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t,
 func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, firefoxDriver{}) }
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, firefoxDriver{}) }
 func TestInjection(t *testing.T)               { scenario.Injection(t, firefoxDriver{}) }
+func TestScreenshotsAroundARun(t *testing.T)   { scenario.ScreenshotsAroundARun(t, firefoxDriver{}) }
+
 func TestFilesAreDownloadedReadAndUploaded(t *testing.T) {
 	scenario.FilesAreDownloadedReadAndUploaded(t, firefoxDriver{})
 }

@@ -4,6 +4,7 @@ package testenv
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -121,7 +122,10 @@ type ExtensionBrowser struct {
 	Ctx    context.Context // chromedp context owning the browser
 	ExtID  string          // the extension's id
 	Worker *target.Info    // its service worker target
-	close  func()
+	// Downloads is the folder the profile saves downloads in, without
+	// asking: a folder of the run, not the user's.
+	Downloads string
+	close     func()
 }
 
 // StartExtensionBrowser starts Chromium with dist/chrome loaded in a fresh
@@ -139,9 +143,14 @@ func StartExtensionBrowser(extra ...chromedp.ExecAllocatorOption) (*ExtensionBro
 	if err != nil {
 		return nil, err
 	}
+	downloads, err := downloadsPrefs(profile)
+	if err != nil {
+		os.RemoveAll(profile)
+		return nil, err
+	}
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), ExtensionOptions(profile, extDir, extra...)...)
 	ctx, cancelBrowser := chromedp.NewContext(alloc)
-	b := &ExtensionBrowser{Root: root, Ctx: ctx, close: func() {
+	b := &ExtensionBrowser{Root: root, Ctx: ctx, Downloads: downloads, close: func() {
 		cancelBrowser()
 		cancelAlloc()
 		os.RemoveAll(profile)
@@ -155,6 +164,25 @@ func StartExtensionBrowser(extra ...chromedp.ExecAllocatorOption) (*ExtensionBro
 		return nil, err
 	}
 	return b, nil
+}
+
+// downloadsPrefs makes the profile save downloads in a folder of its own
+// without asking, the way a user's setting does. The profile's preference
+// is used rather than DevTools' Browser.setDownloadBehavior, which
+// overrides the names an extension gives its downloads.
+func downloadsPrefs(profile string) (string, error) {
+	dir := filepath.Join(profile, "Downloads")
+	if err := os.MkdirAll(filepath.Join(profile, "Default"), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	prefs, err := json.Marshal(map[string]any{"download": map[string]any{"default_directory": dir, "prompt_for_download": false, "directory_upgrade": true}})
+	if err != nil {
+		return "", err
+	}
+	return dir, os.WriteFile(filepath.Join(profile, "Default", "Preferences"), prefs, 0o644)
 }
 
 // Close stops the browser and removes its profile.

@@ -39,6 +39,9 @@ type runRecord struct {
 	// text that goes with it (run.note, run.noteData).
 	Note     string `json:"note,omitempty"`
 	NoteData string `json:"noteData,omitempty"`
+	// Shots are the screenshots asked for around the run: a resumed run
+	// still saves the one after it.
+	Shots *shots `json:"shots,omitempty"`
 }
 
 // saveRecord stores the run's record; the agent waits for it before it
@@ -49,7 +52,7 @@ func (r *Router) saveRecord(ru *run, cp *agent.Checkpoint) error {
 	if ru.cleared {
 		return nil
 	}
-	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, PlanSkills: ru.planSkills, Job: ru.job, Recipients: ru.recipients, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note, NoteData: ru.noteData})
+	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, PlanSkills: ru.planSkills, Job: ru.job, Recipients: ru.recipients, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note, NoteData: ru.noteData, Shots: ru.shots})
 	if err != nil {
 		return err
 	}
@@ -133,6 +136,7 @@ func (r *Router) resumeRun(tabID int, rec runRecord, j Journal, steer json.RawMe
 	ru.appr = newApprover(r, ru.j)
 	ru.review = newReviewer(r, ru.j)
 	ru.plan, ru.planSkills, ru.auto, ru.handedOff, ru.note, ru.noteData = rec.Plan, rec.PlanSkills, rec.Auto, rec.HandedOff, rec.Note, rec.NoteData
+	ru.shots = rec.Shots
 	ru.job, ru.recipients = rec.Job, rec.Recipients
 	ru.resume = rec.Checkpoint
 	ru.resumed = true

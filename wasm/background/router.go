@@ -103,6 +103,10 @@ type message struct {
 	Workflow json.RawMessage   `json:"workflow"`
 	Params   map[string]string `json:"params"`
 	Days     int               `json:"days"` // usage_get
+	// Capture and SaveAs are chat_start's /screenshot suffix: what to
+	// capture around the run, and the files' base name.
+	Capture string `json:"capture"`
+	SaveAs  string `json:"saveAs"`
 }
 
 // reply is a JSON-serializable answer with ok and, on failure, error.

@@ -70,6 +70,8 @@ type run struct {
 	replay *replayJob // a saved workflow's replay: no model runs
 
 	allow allowanceBox // the cost allowance pause
+
+	shots *shots // before/after screenshots the user asked for; nil: none
 }
 
 func (ru *run) stop() {
@@ -86,6 +88,9 @@ func (r *Router) chatStart(m message) reply {
 	}
 	if strings.TrimSpace(m.Text) == "" {
 		return failf("The message is empty.")
+	}
+	if m.Capture != "" && m.Capture != protocol.CaptureScreenshot {
+		return failf("Unknown capture %q: WebBrain can capture %q around a run.", m.Capture, protocol.CaptureScreenshot)
 	}
 	// A run that already journaled its end is only saving what it left:
 	// the panel sends the next queued message as soon as it sees the end.
@@ -106,6 +111,9 @@ func (r *Router) chatStart(m message) reply {
 		id = fmt.Sprintf("req-%d-%d", r.p.Clock.Now().UnixMilli(), r.seq)
 	}
 	ru := r.newRun(m.TabID, id, m.Mode, m.Text)
+	if m.Capture == protocol.CaptureScreenshot {
+		ru.shots = newShots(m.SaveAs, r.p.Clock.Now())
+	}
 	ru.j = newJournal(r.p, m.TabID, id, m.Mode)
 	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
@@ -138,7 +146,11 @@ func (r *Router) execute(ru *run) {
 	} else {
 		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventRunStarted, Text: ru.text}, Mode: ru.mode})
 	}
+	if !ru.resumed {
+		r.shoot(ru, shotBefore)
+	}
 	final, err := r.runGuarded(ru)
+	r.shoot(ru, shotAfter)
 	r.handBack(ru)
 	defer r.jobRunEnded(ru) // after the end is journaled
 	defer r.dropRecord(ru.tabID)

@@ -42,6 +42,14 @@ func (d downloads) Recent(ctx context.Context, limit int) ([]platform.Download, 
 	return out, nil
 }
 
+func (d downloads) Save(ctx context.Context, filename, mediaType, data string) (platform.Download, error) {
+	v, err := call(ctx, d.js, "save", filename, mediaType, data)
+	if err != nil {
+		return platform.Download{}, err
+	}
+	return decodeDownload(v)
+}
+
 func decodeDownload(v js.Value) (platform.Download, error) {
 	var item platform.Download
 	if err := json.Unmarshal(toJSON(v), &item); err != nil {

@@ -244,6 +244,10 @@ type Downloads interface {
 	Get(ctx context.Context, id int) (Download, error)
 	// Recent returns up to limit downloads, newest first.
 	Recent(ctx context.Context, limit int) ([]Download, error)
+	// Save writes data (base64) of mediaType as a new file named
+	// filename (a path relative to the download folder) and waits until
+	// it is written.
+	Save(ctx context.Context, filename, mediaType, data string) (Download, error)
 }
 
 // PDF extracts the text of a PDF with pdf.js, in an extension context

@@ -132,7 +132,14 @@ const (
 	EventUsage             = "usage"
 	EventAllowance         = "allowance"
 	EventAllowanceResolved = "allowance_resolved"
+	// EventCapture: a screenshot the user asked for with a run's
+	// /screenshot suffix was saved, or could not be (text).
+	EventCapture = "capture"
 )
+
+// CaptureScreenshot is chat_start's capture value for before/after
+// screenshots of the tab (the panel's /screenshot suffix).
+const CaptureScreenshot = "screenshot"
 
 // Answers to a cost allowance card (allowance_answer's decision).
 const (
@@ -421,7 +428,7 @@ var (
 		EventClarify, EventApproval, EventApprovalResolved, EventPlanReview, EventPlanResolved, EventPlan,
 		EventModeChanged, EventRunMode, EventLoopWarning, EventContextCompacted,
 		EventFinal, EventError, EventStopped, EventSteer, EventCorrection, EventSteerReturned, EventResumed,
-		EventUsage, EventAllowance, EventAllowanceResolved,
+		EventUsage, EventAllowance, EventAllowanceResolved, EventCapture,
 	}
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows, KeyTeach,
@@ -440,6 +447,7 @@ var (
 	Compacted     = []string{CompactedAuto, CompactedOverflow}
 	FinalReasons  = []string{FinalStepLimit}
 	Themes        = []string{ThemeSystem, ThemeLight, ThemeDark}
+	Captures      = []string{CaptureScreenshot}
 	// AllowanceDecisions are allowance_answer's decisions.
 	AllowanceDecisions = []string{AllowanceRaise, AllowanceStop}
 	Categories         = []string{
@@ -474,6 +482,6 @@ var (
 		"RESOLVED": Resolved, "COMPACTED": Compacted, "CATEGORY": Categories,
 		"PLANNER": Planners, "PLAN_REVIEW": Reviews, "PLAN_DECISION": PlanDecisions, "ROUTE": Routes,
 		"FINAL_REASON": FinalReasons, "THEME": Themes,
-		"ALLOWANCE_DECISION": AllowanceDecisions,
+		"ALLOWANCE_DECISION": AllowanceDecisions, "CAPTURE": Captures,
 	}
 )

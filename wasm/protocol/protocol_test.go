@@ -90,7 +90,7 @@ var groupOf = map[string][]string{
 	"Page": protocol.PageEntries, "Planner": protocol.Planners, "Review": protocol.Reviews,
 	"Plan": protocol.PlanDecisions, "Route": protocol.Routes,
 	"Final": protocol.FinalReasons, "Theme": protocol.Themes,
-	"Allowance": protocol.AllowanceDecisions,
+	"Allowance": protocol.AllowanceDecisions, "Capture": protocol.Captures,
 }
 
 // TestGroupsHoldEveryConstant: every string constant of the package is in

@@ -46,6 +46,14 @@ func (f *fakeDownloads) Get(_ context.Context, id int) (platform.Download, error
 	return platform.Download{}, fmt.Errorf("there is no download %d", id)
 }
 
+func (f *fakeDownloads) Save(_ context.Context, filename, mediaType, _ string) (platform.Download, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	it := platform.Download{ID: len(f.items) + 1, URL: "data:" + mediaType, Filename: "/home/u/Downloads/" + filename, State: "complete", Mine: true}
+	f.items = append(f.items, it)
+	return it, nil
+}
+
 func (f *fakeDownloads) Recent(_ context.Context, limit int) ([]platform.Download, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -1,0 +1,24 @@
+// A message may end with a run-capture suffix (docs/decisions/run-capture.md):
+//   … /screenshot [--save-as <name>]   the tab before and after the run
+//   … /record [--save-as <name>]       a recording of the tab (not built)
+// The suffixes are left out of /help and the autocomplete on purpose.
+import { CAPTURE } from "../common/protocol.js";
+
+const SUFFIX = /\s+\/(screenshot|record)(?:\s+--save-as\s+(\S+))?\s*$/i;
+
+// runCapture splits the suffix off text: the message to send, what to
+// capture, the files' name; error says why the message cannot go.
+export function runCapture(text) {
+  const m = SUFFIX.exec(text);
+  if (!m) return { text };
+  const body = text.slice(0, m.index).trim();
+  if (m[1].toLowerCase() === "record") {
+    return {
+      text: body,
+      error:
+        "Recording a run (/record) is not available in WebBrain yet; use /screenshot to save the tab before and after the run.",
+    };
+  }
+  if (!body) return { text: body, error: "Write the message before /screenshot." };
+  return { text: body, capture: CAPTURE.SCREENSHOT, saveAs: m[2] ?? "" };
+}
