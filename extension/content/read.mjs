@@ -148,7 +148,9 @@ function mainElement() {
 
 function pageText() {
   const out = new TextOut();
-  const main = mainElement();
+  const found = mainElement();
+  let main = found;
+  for (let a = found; a; a = a.parentNode) if (isWithheld(a)) main = null; // a wall withholds it all
   if (main && main !== doc.body) {
     walk(main, out, null, 0);
     out.flush();

@@ -199,13 +199,14 @@ function isOverlay(el, st) {
   return modal || r.width * r.height >= win.innerWidth * win.innerHeight * 0.1 || !!el.querySelector(CONTROLS);
 }
 
-// overlays are the outermost overlays of the page.
-function overlays() {
+// overlays are the outermost overlays of the page; an element holding
+// the article (an app's fixed frame) is none, and is looked into.
+function overlays(root) {
   const out = [];
   const walk = (node) => {
     for (const c of node.children) {
       if (!shown(c)) continue;
-      if (isOverlay(c, getComputedStyle(c))) out.push(c);
+      if (!c.contains(root) && isOverlay(c, getComputedStyle(c))) out.push(c);
       else walk(c);
     }
   };
@@ -305,7 +306,7 @@ function readWallsNow(args) {
     return { wall: -1, unread };
   };
 
-  const overs = overlays().filter((o) => !o.contains(root));
+  const overs = overlays(root);
   for (const o of overs) {
     const texts = [...ownTexts(o).map((text) => ({ text, own: true })), ...chunksOf(o)];
     const r = readTexts(texts);

@@ -120,3 +120,17 @@ func TestShortArticleWallWithholdsWhatFollows(t *testing.T) {
 		t.Errorf("gate %+v, read:\n%s", r.Result.Gate, text)
 	}
 }
+
+// An overlay inside an app's fixed frame that also holds the article is
+// found, and once read as a wall withholds the article.
+func TestOverlayInsideAnAppFrame(t *testing.T) {
+	p := open(t, "/walls-app.html")
+	r := p.wallRead(nil)
+	if len(r.Result.Needed) != 1 || r.Result.Needed[0] != "Subscribe to read the whole story. Subscribe" {
+		t.Fatalf("needed %q", r.Result.Needed)
+	}
+	r = p.wallRead([][2]string{{r.Result.Needed[0], tools.ReadingWall}})
+	if r.Result.Gate == nil || r.Result.Gate.Kind != "overlay" || strings.Contains(r.Result.Text, "APP-ARTICLE") || !strings.Contains(r.Result.Text, "Subscribe to read") {
+		t.Errorf("gate %+v, read:\n%s", r.Result.Gate, r.Result.Text)
+	}
+}
