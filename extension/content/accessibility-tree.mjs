@@ -252,7 +252,7 @@ class Walker {
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i];
       if (n.nodeType === 3) {
-        if (ctx.textOk && ctx.inView) {
+        if (ctx.textOk && ctx.inView && !(this.withheld && this.withheld(n))) {
           // Icon-font glyphs (private-use code points) read as nothing.
           const v = PRIVATE_USE.test(n.nodeValue) ? n.nodeValue.replace(PRIVATE_USE_ALL, '') : n.nodeValue;
           // White space between flex or grid items is not rendered.
