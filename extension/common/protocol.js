@@ -123,6 +123,7 @@ export const STORAGE = Object.freeze({
   DEV_PATCHES: "devPatches:",
   CUSTOM_SKILLS: "customSkills",
   USAGE_DAILY: "wb_usage_daily_v1",
+  PROVIDER_TESTS: "wb_provider_tests",
 });
 
 export const MODE = Object.freeze({

@@ -2,7 +2,9 @@
 // keeps the kind-dependent parts (default base URL, Azure fields) in step.
 import { el } from "../common/dom.js";
 import { PROVIDER_KIND, TIER } from "../common/protocol.js";
-import { KIND_DEFAULTS, PRESETS, isDefaultUrl, isPresetName } from "./kinds.js";
+import { KIND_DEFAULTS, isDefaultUrl, isPresetName } from "./kinds.js";
+import { loadPresets } from "./presets.js";
+import { T } from "./strings.js";
 
 const $ = (id) => document.getElementById(id);
 const TEXT_FIELDS = ["name", "kind", "baseUrl", "apiKey", "model", "tier", "deployment", "apiVersion"];
@@ -12,18 +14,34 @@ const TEXT_FIELDS = ["name", "kind", "baseUrl", "apiKey", "model", "tier", "depl
 // an empty key field keeps the stored key while it holds; Remove clears it.
 let keySet = false;
 
-export function setupProviderForm() {
+// The vision modes of a provider's visionMode field.
+export const VISION = Object.freeze({ AUTO: "auto", ALWAYS: "always", NEVER: "never" });
+
+// visionModeOf reads a provider's vision mode; the older boolean vision
+// true means Always.
+export function visionModeOf(p) {
+  if (Object.values(VISION).includes(p?.visionMode)) return p.visionMode;
+  return p?.vision === true ? VISION.ALWAYS : VISION.AUTO;
+}
+
+let presets = [];
+
+export async function setupProviderForm() {
   const preset = $("p-preset");
-  preset.append(...PRESETS.map((p, i) => el("option", { value: String(i), text: p.name })));
+  $("p-tier").addEventListener("change", showTierHelp);
   preset.addEventListener("change", () => {
-    const chosen = PRESETS[Number(preset.value)];
+    const chosen = presets[Number(preset.value)];
     preset.value = "";
     if (!chosen) return;
     const name = $("p-name");
     if (!name.value.trim() || isPresetName(name.value)) name.value = chosen.name;
     $("p-kind").value = chosen.kind;
     $("p-baseUrl").value = chosen.baseUrl;
+    if (chosen.model) $("p-model").value = chosen.model;
+    if (chosen.tier) $("p-tier").value = chosen.tier;
+    if (chosen.visionMode) $("p-visionMode").value = chosen.visionMode;
     showKindFields();
+    showTierHelp();
   });
 
   $("p-kind").addEventListener("change", () => {
@@ -45,6 +63,19 @@ export function setupProviderForm() {
     toggle.setAttribute("aria-pressed", String(!shown));
     toggle.textContent = shown ? "Show" : "Hide";
   });
+
+  presets = await loadPresets();
+  const group = (label, local) =>
+    el(
+      "optgroup",
+      { label },
+      ...presets.map((p, i) => (p.local === local ? el("option", { value: String(i), text: p.name }) : null)),
+    );
+  preset.append(group(T.presetsLocal, true), group(T.presetsCloud, false));
+}
+
+function showTierHelp() {
+  $("p-tier-help").textContent = T.tierHelp[$("p-tier").value] ?? "";
 }
 
 function showKeyState(text) {
@@ -63,7 +94,8 @@ export function fillProviderForm(p) {
   if (!p.kind) $("p-kind").value = PROVIDER_KIND.OPENAI_CHAT;
   if (!p.tier) $("p-tier").value = TIER.MID;
   $("p-contextWindow").value = p.contextWindow ? String(p.contextWindow) : "";
-  $("p-vision").checked = p.vision === true;
+  $("p-visionMode").value = visionModeOf(p);
+  showTierHelp();
   keySet = p.apiKeySet === true;
   $("p-apiKey").value = "";
   showKeyState(keySet ? "A key is saved for this provider." : "");
@@ -81,7 +113,10 @@ export function readProviderForm(id) {
   const cw = $("p-contextWindow");
   p.contextWindow = cw.value === "" ? 0 : cw.valueAsNumber;
   if (cw.value === "" && cw.validity.badInput) p.contextWindow = NaN;
-  p.vision = $("p-vision").checked;
+  // visionMode is the setting; vision, the older boolean, says the same
+  // for configurations that only know it (Always is true).
+  p.visionMode = $("p-visionMode").value;
+  p.vision = p.visionMode === VISION.ALWAYS;
   p.apiKeySet = keySet && p.apiKey === "";
   if (p.kind !== PROVIDER_KIND.AZURE) {
     delete p.deployment;

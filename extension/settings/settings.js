@@ -1,22 +1,34 @@
-// Settings page (also the options page): providers, agent limits, site
-// notes, asking before actions, planning, the CAPTCHA solver key and
-// Experimental WebMCP. Every save sends the whole settings
-// object; the background validates it and either stores all of it or
-// nothing, naming the invalid field.
-import { send } from "../common/api.js";
+// Settings page (also the options page): providers as cards with a Test
+// each, the provider form, and the sections of settings below it. Every
+// save sends the whole settings object; the background validates it and
+// either stores all of it or nothing, naming the invalid field.
+import { api, send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { ACTION, PLAN_REVIEW, PLANNER, PROVIDER_KIND, THEME, TIER } from "../common/protocol.js";
 import { applyTheme } from "../common/theme.js";
 import { fillCost, readCost } from "./cost.js";
-import { fillProviderForm, readProviderForm, setupProviderForm } from "./provider-form.js";
+import { setupNav } from "./nav.js";
+import { fillProviderForm, readProviderForm, setupProviderForm, visionModeOf } from "./provider-form.js";
+import { T } from "./strings.js";
+import { setupTransfer } from "./transfer.js";
 
 const $ = (id) => document.getElementById(id);
-const PROVIDER_FIELDS = ["name", "kind", "baseUrl", "apiKey", "model", "tier", "contextWindow", "deployment", "apiVersion"];
+const PROVIDER_FIELDS = [
+  "name",
+  "kind",
+  "baseUrl",
+  "apiKey",
+  "model",
+  "tier",
+  "contextWindow",
+  "visionMode",
+  "deployment",
+  "apiVersion",
+];
 
 let settings = {
   providers: [],
   activeProvider: "",
-  maxSteps: 30,
   siteAdapters: true,
   askBeforeActions: true,
   planner: PLANNER.TRY,
@@ -24,7 +36,15 @@ let settings = {
   experimentalWebMCP: false,
   captchaSolverKeySet: false,
 };
+// defaults are the first-start values the background reports (the step
+// limit's default is the background's, never this page's).
+let defaults = {};
+// tests holds each saved provider's last Test result, by provider id.
+let tests = {};
 let editing = null; // {index} of the provider in the form; index -1 = new
+// The "Saved." note stays this long, then leaves the corner free.
+const SAVED_SHOWN_MS = 6000;
+let savedTimer;
 
 async function load() {
   const reply = await send({ action: ACTION.SETTINGS_GET });
@@ -33,8 +53,12 @@ async function load() {
     return;
   }
   settings = { ...reply.settings, providers: reply.settings?.providers ?? [] };
+  defaults = reply.defaults ?? {};
+  tests = reply.providerTests ?? {};
   renderList();
-  $("max-steps").value = String(settings.maxSteps ?? "");
+  $("max-steps").value = settings.maxSteps ? String(settings.maxSteps) : "";
+  $("max-steps").placeholder = defaults.maxSteps ? String(defaults.maxSteps) : "";
+  $("max-steps-help").textContent = defaults.maxSteps ? T.maxStepsHelp(defaults.maxSteps) : "";
   $("site-adapters").checked = settings.siteAdapters !== false; // absent means on
   $("ask-before-actions").checked = settings.askBeforeActions !== false; // absent means on
   $("planner").value = settings.planner || PLANNER.TRY;
@@ -49,44 +73,99 @@ async function load() {
   $("theme").value = settings.theme || THEME.SYSTEM;
   applyTheme(settings.theme);
   fillCost(settings);
-  const active = settings.providers.findIndex((p) => p.id === settings.activeProvider);
-  if (active >= 0) edit(active);
 }
 
+// renderList shows each provider as a card: its name, wire format, model,
+// address, tier and vision, whether a key is saved, and its last Test.
 function renderList() {
   const list = $("provider-list");
-  list.replaceChildren(
-    ...settings.providers.map((p, i) => {
-      const radio = el("input", {
-        type: "radio",
-        name: "active-provider",
-        className: "provider-active",
-        value: p.id,
-        checked: p.id === settings.activeProvider,
-      });
-      radio.addEventListener("change", () => choose(p.id));
-      const button = el("button", {
-        type: "button",
-        className: "provider-edit",
-        text: "Edit",
-        "aria-label": `Edit ${p.name || p.id}`,
-      });
-      button.addEventListener("click", () => edit(i));
-      return el(
-        "li",
-        { "data-id": p.id, className: editing?.index === i ? "editing" : "" },
-        el(
-          "label",
-          {},
-          radio,
-          el("span", { text: p.name || p.id }),
-          el("span", { className: "detail", text: `${p.kind} · ${p.model || "first listed model"}` }),
-        ),
-        button,
-      );
-    }),
-  );
+  list.replaceChildren(...settings.providers.map(card));
   renderDecisionModels();
+}
+
+function card(p, i) {
+  const name = p.name || p.id;
+  const active = p.id === settings.activeProvider;
+  const radio = el("input", {
+    type: "radio",
+    name: "active-provider",
+    className: "provider-active",
+    value: p.id,
+    checked: active,
+    "aria-label": T.useLabel(name),
+  });
+  radio.addEventListener("change", () => choose(p.id));
+  const editButton = el("button", { type: "button", className: "provider-edit", text: T.edit, "aria-label": T.editLabel(name) });
+  editButton.addEventListener("click", () => edit(i));
+  const testButton = el("button", { type: "button", className: "provider-test", text: T.test, "aria-label": T.testLabel(name) });
+  testButton.addEventListener("click", () => testSaved(p.id, testButton));
+  let host = p.baseUrl;
+  try {
+    host = new URL(p.baseUrl).host;
+  } catch {}
+  const classes = ["provider-card", active ? "active" : "", editing?.index === i ? "editing" : ""];
+  return el(
+    "li",
+    { "data-id": p.id, className: classes.filter(Boolean).join(" ") },
+    el(
+      "div",
+      { className: "card-head" },
+      el("h3", { text: name }),
+      el("label", { className: "use" }, radio, active ? T.inUse : T.use),
+    ),
+    el(
+      "dl",
+      {},
+      el("dt", { text: T.format }),
+      el("dd", { className: "provider-kind", text: T.kinds[p.kind] ?? p.kind }),
+      el("dt", { text: T.model }),
+      el("dd", {
+        className: "provider-model",
+        text: p.kind === PROVIDER_KIND.AZURE ? p.deployment : p.model || T.firstListedModel,
+      }),
+      el("dt", { text: T.address }),
+      el("dd", { text: host }),
+    ),
+    el(
+      "div",
+      { className: "badges" },
+      el("span", { className: "badge", text: T.tierBadge[p.tier] ?? p.tier }),
+      el("span", { className: "badge", text: T.visionBadge[visionModeOf(p)] }),
+      el("span", { className: "badge", text: p.apiKeySet ? T.keySaved : T.noKey }),
+    ),
+    status(tests[p.id]),
+    el("div", { className: "card-actions" }, testButton, editButton),
+  );
+}
+
+// status is a card's line about its last Test.
+function status(rec, pending = false) {
+  const line = el("p", { className: "provider-status", "aria-live": "polite" });
+  if (pending) line.textContent = T.testing;
+  else if (!rec) line.textContent = T.notTested;
+  else if (rec.ok) {
+    line.classList.add("ok");
+    line.append(T.testedOk(rec.model), el("span", { className: "detail", text: T.when(rec.at) }));
+  } else {
+    line.classList.add("failing");
+    line.append(
+      T.failing(T.reasons[rec.reason] ?? T.reasons.other),
+      el("span", { className: "detail", text: `${rec.error ?? ""} (${T.when(rec.at)})` }),
+    );
+  }
+  return line;
+}
+
+// testSaved tests a saved provider through the background, which keeps
+// the result so the card shows it when the page is opened again.
+async function testSaved(id, button) {
+  const li = button.closest("li");
+  li.querySelector(".provider-status").replaceWith(status(null, true));
+  button.disabled = true;
+  const reply = await send({ action: ACTION.PROVIDER_TEST, id });
+  button.disabled = false;
+  tests[id] = reply.test ?? { ok: reply.ok, model: reply.model, error: reply.error, reason: reply.reason, at: Date.now() };
+  li.querySelector(".provider-status").replaceWith(status(tests[id]));
 }
 
 function edit(index) {
@@ -95,10 +174,20 @@ function edit(index) {
   $("test-result").textContent = "";
   fillProviderForm(index >= 0 ? settings.providers[index] : { kind: PROVIDER_KIND.OPENAI_CHAT, tier: TIER.MID });
   $("p-delete").hidden = index < 0;
-  $("provider-form-heading").textContent = index >= 0 ? "Edit provider" : "New provider";
+  $("provider-form-heading").textContent = index >= 0 ? T.editProvider : T.newProvider;
   $("provider-form-section").hidden = false;
   renderList();
-  $("p-name").focus();
+  $("provider-form-section").scrollIntoView({ block: "nearest" });
+  $(index >= 0 ? "p-name" : "p-preset").focus();
+}
+
+function closeForm() {
+  const index = editing?.index;
+  editing = null;
+  $("provider-form-section").hidden = true;
+  renderList();
+  const back = index >= 0 ? document.querySelector(`#provider-list li:nth-child(${index + 1}) .provider-edit`) : null;
+  (back ?? $("add-provider")).focus();
 }
 
 // newId derives a readable unique id from the provider's name.
@@ -131,9 +220,17 @@ async function save(candidate, fallbackError) {
     captchaSolverKey: "",
     captchaSolverKeySet: Boolean(candidate.captchaSolverKey) || candidate.captchaSolverKeySet === true,
   };
+  // A provider whose connection changed loses its old Test result, as in
+  // the background.
+  const reread = await send({ action: ACTION.SETTINGS_GET });
+  if (reread.ok) tests = reread.providerTests ?? {};
   showCaptchaKeyState();
   renderList();
-  $("saved").textContent = "Saved.";
+  $("saved").textContent = T.saved;
+  clearTimeout(savedTimer);
+  savedTimer = setTimeout(() => {
+    $("saved").textContent = "";
+  }, SAVED_SHOWN_MS);
   return true;
 }
 
@@ -143,7 +240,7 @@ function showCaptchaKeyState() {
   const set = settings.captchaSolverKeySet === true;
   $("captcha-key").value = "";
   $("captcha-key-state").hidden = !set;
-  $("captcha-key-state").textContent = set ? "A key is saved. Type a new one to replace it." : "";
+  $("captcha-key-state").textContent = set ? T.captchaKeySaved : "";
   $("captcha-key-clear").hidden = !set;
 }
 
@@ -165,7 +262,7 @@ async function saveProvider() {
   if (await save(candidate, $("provider-form-error"))) {
     fillProviderForm(settings.providers[editing.index]);
     $("p-delete").hidden = false;
-    $("provider-form-heading").textContent = "Edit provider";
+    $("provider-form-heading").textContent = T.editProvider;
   } else if (index < 0) {
     editing = { index: -1 };
   }
@@ -182,6 +279,7 @@ async function deleteProvider() {
     editing = null;
     $("provider-form-section").hidden = true;
     renderList();
+    $("add-provider").focus();
   }
 }
 
@@ -189,7 +287,7 @@ async function deleteProvider() {
 function renderDecisionModels() {
   const select = $("decision-provider");
   select.replaceChildren(
-    el("option", { value: "", text: "None: automatic messages start read-only" }),
+    el("option", { value: "", text: T.noDecisionModel }),
     ...settings.providers.map((p) => el("option", { value: p.id, text: p.name || p.id })),
   );
   select.value = settings.decisionProvider ?? "";
@@ -204,12 +302,12 @@ async function testProvider() {
   const button = $("p-test");
   const provider = readProviderForm(settings.providers[editing.index]?.id ?? "test");
   out.className = "";
-  out.textContent = "Testing…";
+  out.textContent = T.testing;
   button.disabled = true;
   const reply = await send({ action: ACTION.PROVIDER_TEST, provider });
   button.disabled = false;
   out.className = reply.ok ? "ok" : "failed";
-  out.textContent = reply.ok ? `Connected. Model: ${reply.model || "(server default)"}` : reply.error;
+  out.textContent = reply.ok ? T.connected(reply.model) : reply.error;
 }
 
 // fieldElement maps a dotted field path from the background
@@ -231,7 +329,7 @@ function fieldElement(path) {
 }
 
 function showError(target, text) {
-  target.textContent = text || "Something went wrong.";
+  target.textContent = text || T.somethingWrong;
   target.hidden = false;
   const input = $(target.id.replace(/-error$/, ""));
   if (input && input !== target && input.matches("input, select")) {
@@ -249,21 +347,14 @@ function clearErrors() {
   for (const input of document.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
 }
 
-setupProviderForm();
-$("add-provider").addEventListener("click", () => edit(-1));
-$("provider-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  saveProvider();
-});
-$("p-test").addEventListener("click", testProvider);
-$("p-delete").addEventListener("click", deleteProvider);
-$("general-form").addEventListener("submit", (e) => {
-  e.preventDefault();
+// saveGeneral saves the fields of every section form; each section's Save
+// button calls it, so what is on screen is what is stored.
+function saveGeneral(errorTarget) {
   const input = $("max-steps");
-  save(
+  return save(
     {
       ...settings,
-      maxSteps: input.value === "" ? null : input.valueAsNumber,
+      maxSteps: input.value === "" ? (defaults.maxSteps ?? settings.maxSteps) : input.valueAsNumber,
       siteAdapters: $("site-adapters").checked,
       askBeforeActions: $("ask-before-actions").checked,
       planner: $("planner").value,
@@ -278,9 +369,32 @@ $("general-form").addEventListener("submit", (e) => {
       captchaSolverKeySet: settings.captchaSolverKeySet === true,
       traces: $("traces").checked,
     },
-    $("max-steps-error"),
+    errorTarget,
   );
+}
+
+setupProviderForm();
+setupNav();
+setupTransfer(load);
+$("about-version").textContent = api.runtime.getManifest?.().version ?? "";
+$("add-provider").addEventListener("click", () => edit(-1));
+$("provider-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  saveProvider();
 });
+$("p-test").addEventListener("click", testProvider);
+$("p-delete").addEventListener("click", deleteProvider);
+$("p-cancel").addEventListener("click", closeForm);
+$("provider-form-section").addEventListener("keydown", (e) => {
+  if (e.key === "Escape") closeForm();
+});
+for (const form of document.querySelectorAll(".section-form")) {
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const local = form.querySelector(".form-error");
+    saveGeneral(form.id === "general-form" ? $("max-steps-error") : (local ?? $("max-steps-error")));
+  });
+}
 // The theme is saved as soon as it is chosen, so the page shows it at once.
 $("theme").addEventListener("change", async () => {
   if (await save({ ...settings, theme: $("theme").value }, $("theme-error"))) applyTheme(settings.theme);

@@ -1,5 +1,6 @@
 // Slash commands typed in the composer (docs/PROTOCOL.md).
 import { send } from "../common/api.js";
+import { reportLines } from "../common/import-report.js";
 import { ACTION, MODE, STATUS } from "../common/protocol.js";
 import { exportMarkdown, exportTraces } from "./history.js";
 import { teachCommand } from "./teach.js";
@@ -199,7 +200,7 @@ async function importConfig(json, ctx) {
   if (!reply.ok) {
     return fail(ctx, `Import failed: ${reply.error}${reply.field ? ` (field ${reply.field})` : ""}. Nothing was changed.`);
   }
-  notice(ctx, "Settings imported.");
+  notice(ctx, reply.report ? reportLines(reply.report).join("\n") : "Settings imported.");
   ctx.onImported();
 }
 

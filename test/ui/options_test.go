@@ -8,7 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// The provider's vision switch, the site-notes switch and the ask-before-
+// The provider's vision control, the site-notes switch and the ask-before-
 // actions switch load from the stored settings and are saved with them.
 func TestVisionAndSiteNotesSwitchesRoundTrip(t *testing.T) {
 	tb := openSettings(t)
@@ -22,11 +22,12 @@ func TestVisionAndSiteNotesSwitchesRoundTrip(t *testing.T) {
 	tb.screenshot("settings-agent")
 	tb.run(chromedp.Click(chromedp.CSS(`li[data-id="openai"] .provider-edit`)))
 	tb.waitFor("the form", `document.querySelector('#p-name').value === 'OpenAI'`)
-	if eval[bool](tb, `document.querySelector('#p-vision').checked`) {
-		t.Error("#p-vision is on for a provider without vision")
+	if v := eval[string](tb, `document.querySelector('#p-visionMode').value`); v != "auto" {
+		t.Errorf("#p-visionMode is %q for a provider without vision, want auto", v)
 	}
-	tb.run(chromedp.Click(chromedp.CSS("#p-vision")), chromedp.Click(chromedp.CSS("#p-save")))
-	tb.waitFor("the provider saved", `__fake.settings.providers[1].vision === true`)
+	choose(tb, "#p-visionMode", "always")
+	tb.run(chromedp.Click(chromedp.CSS("#p-save")))
+	tb.waitFor("the provider saved", `__fake.settings.providers[1].vision === true && __fake.settings.providers[1].visionMode === 'always'`)
 
 	tb.run(chromedp.Click(chromedp.CSS("#site-adapters")), chromedp.Click(chromedp.CSS("#save-general")))
 	tb.waitFor("the general settings saved", `__fake.settings.siteAdapters === false`)

@@ -281,7 +281,9 @@ func TestSlashCommands(t *testing.T) {
 __fake.replies.config_export = {ok: true,
   config: {format: "webbrain-config/1", settings: {maxSteps: 30, providers: [{id: "o", apiKey: "sk-secret-key-1234"}]}},
   masked: {format: "webbrain-config/1", settings: {maxSteps: 30, providers: [{id: "o", apiKey: "sk-…1234"}]}}};
-__fake.replies.config_import = (m) => m.config.format === "webbrain-config/1" ? {ok: true}
+__fake.replies.config_import = (m) => m.config.schema === "webbrain-config/1" ? {ok: true, report: {source: "original", sourceVersion: "25.8.5",
+    imported: [{field: "maxAgentSteps", to: "maxSteps"}], skipped: [{field: "wbLocale", reason: "The language follows the browser's."}]}}
+  : m.config.format === "webbrain-config/1" ? {ok: true}
   : {ok: false, error: "Unknown format.", field: "format"};`)
 	send := func(text string) {
 		tb.run(chromedp.SendKeys(chromedp.CSS("#prompt"), text), pressEnter(false))
@@ -317,6 +319,13 @@ __fake.replies.config_import = (m) => m.config.format === "webbrain-config/1" ? 
 	}
 	send(`/import {"format":"webbrain-config/1","settings":{}}`)
 	tb.waitFor("the import notice", `[...document.querySelectorAll('.msg.notice')].some(n => n.textContent === 'Settings imported.')`)
+	// The original product's export: the notice lists what was imported
+	// and what was skipped, and why.
+	send(`/import {"schema":"webbrain-config/1","settings":{"maxAgentSteps":130,"wbLocale":"de"}}`)
+	tb.waitFor("the import report", `[...document.querySelectorAll('.msg.notice')].some(n => n.textContent.includes('original WebBrain 25.8.5'))`)
+	if msg := lastNotice(tb); !strings.Contains(msg, "maxAgentSteps → maxSteps") || !strings.Contains(msg, "wbLocale: The language follows the browser's.") {
+		t.Errorf("import report = %q", msg)
+	}
 	if n := len(tb.sent("chat_start")); n != 0 {
 		t.Errorf("slash commands started %d runs", n)
 	}

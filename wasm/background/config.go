@@ -3,9 +3,13 @@ package background
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/memory"
+	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
 )
 
@@ -59,7 +63,8 @@ func (r *Router) storedKey(ctx context.Context, id string) string {
 // settings come back as the defaults with a warning the settings page shows.
 func (r *Router) settingsGet(ctx context.Context) reply {
 	s, problem := settings.Load(ctx, r.p.Local)
-	out := okReply("settings", viewOf(s))
+	out := okReply("settings", viewOf(s), "providerTests", r.loadTests(ctx),
+		"defaults", map[string]any{"maxSteps": settings.Defaults().MaxSteps})
 	if problem != nil {
 		out["warning"] = problem.Error() + "; showing the defaults until you save."
 	}
@@ -89,15 +94,23 @@ func (r *Router) settingsSave(ctx context.Context, m message) reply {
 			p.APIKey = r.storedKey(ctx, p.ID)
 		}
 	}
+	before, _ := settings.Load(ctx, r.p.Local)
 	if err := settings.Save(ctx, r.p.Local, s); err != nil {
 		return errReply(err)
 	}
+	r.forgetStaleTests(ctx, before, s)
 	return okReply()
 }
 
-// providerTest tests the provider the settings page shows; without a typed
-// key and with apiKeySet it uses the stored key of that provider.
+// providerTest tests a provider with a tiny real request (the server's
+// model list, or a one-token request for Azure). With id it tests that
+// saved provider and records the result for the settings page; with
+// provider it tests the form as shown, without and with apiKeySet the
+// stored key of that provider.
 func (r *Router) providerTest(ctx context.Context, m message) reply {
+	if len(m.Provider) == 0 && m.ID != "" {
+		return r.providerTestSaved(ctx, m.ID)
+	}
 	var cfg llm.Config
 	var flag keySet
 	if len(m.Provider) == 0 || json.Unmarshal(m.Provider, &cfg) != nil || json.Unmarshal(m.Provider, &flag) != nil {
@@ -109,17 +122,32 @@ func (r *Router) providerTest(ctx context.Context, m message) reply {
 	if cfg.APIKey == "" && flag.APIKeySet {
 		cfg.APIKey = r.storedKey(ctx, cfg.ID)
 	}
+	model, err := r.testConfig(ctx, cfg)
+	if err != nil {
+		out := errReply(err)
+		out["reason"] = testReason(cfg, err)
+		return out
+	}
+	return okReply("model", model)
+}
+
+// testConfig runs the provider's test request, bounded in time.
+func (r *Router) testConfig(ctx context.Context, cfg llm.Config) (string, error) {
+	if err := settings.ValidateProvider(cfg, "provider"); err != nil {
+		return "", err
+	}
 	prov, err := llm.New(cfg, r.p.Fetch)
 	if err != nil {
-		return errReply(err)
+		return "", err
 	}
 	ctx, cancel := context.WithTimeout(ctx, providerTestTimeout)
 	defer cancel()
 	model, err := prov.Test(ctx)
-	if err != nil {
-		return errReply(err)
+	var le *llm.Error
+	if err != nil && errors.As(err, &le) && le.Status == 401 && cfg.APIKey == "" {
+		err = &llm.Error{Kind: le.Kind, Status: 401, Message: "No API key is saved for this provider, and its server wants one (HTTP 401). Add the key and save."}
 	}
-	return okReply("model", model)
+	return model, err
 }
 
 // configExport exports the settings in effect: the defaults, with a
@@ -153,12 +181,52 @@ func (r *Router) configImport(ctx context.Context, m message) reply {
 	if json.Unmarshal(doc, &text) == nil {
 		doc = json.RawMessage(text)
 	}
-	s, err := settings.Import(doc)
+	s, report, err := settings.ImportWithReport(doc)
+	before, _ := settings.Load(ctx, r.p.Local)
 	if err == nil {
 		err = settings.Save(ctx, r.p.Local, s)
 	}
 	if err != nil {
 		return errReply(err)
 	}
-	return okReply()
+	r.forgetStaleTests(ctx, before, s)
+	if report.Memory != nil {
+		r.importOriginalMemory(ctx, &report)
+	}
+	return okReply("report", report)
+}
+
+// importOriginalMemory adds the records of the original product's memory
+// (in its configuration file) to the user's memory, as memory_import does,
+// and says in the report how many were added.
+func (r *Router) importOriginalMemory(ctx context.Context, report *settings.Report) {
+	const field = protocol.KeyUserMemory
+	r.memMu.Lock()
+	defer r.memMu.Unlock()
+	s, _ := memory.Load(ctx, r.p.Local)
+	now := r.p.Clock.Now()
+	added, err := importMemory(&s, report.Memory, now)
+	if err == nil && added > 0 {
+		err = memory.Save(ctx, r.p.Local, s, now)
+	}
+	var in struct {
+		Records []struct {
+			ArchivedAt int64 `json:"archivedAt"`
+		} `json:"records"`
+	}
+	_ = json.Unmarshal(report.Memory, &in)
+	live := 0
+	for _, rec := range in.Records {
+		if rec.ArchivedAt == 0 {
+			live++
+		}
+	}
+	switch {
+	case err != nil:
+		report.Settle(field, "", "The memory in the file could not be read: "+err.Error()+".")
+	case live == 0:
+		report.Settle(field, "", "The file's memory is empty.")
+	default:
+		report.Settle(field, fmt.Sprintf("%d of %d records added; the others were already remembered, or hold something WebBrain never keeps (a password, code or card number).", added, live), "")
+	}
 }

@@ -220,6 +220,9 @@ const (
 	KeyCustomSkills      = "customSkills" // the user's own skills (storage.local)
 	// KeyUsageDaily holds the token usage and cost per day (package cost).
 	KeyUsageDaily = "wb_usage_daily_v1"
+	// KeyProviderTests holds the last Test result of each saved provider,
+	// by provider id (storage.local), so the settings page shows it again.
+	KeyProviderTests = "wb_provider_tests"
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -433,7 +436,7 @@ var (
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows, KeyTeach,
 		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills,
-		KeyUsageDaily}
+		KeyUsageDaily, KeyProviderTests}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}

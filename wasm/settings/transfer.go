@@ -42,34 +42,56 @@ func Export(s Settings, now time.Time) Document {
 // returning its settings; field paths start at the document
 // ("settings.providers[0].baseUrl").
 func Import(doc json.RawMessage) (Settings, error) {
+	s, _, err := ImportWithReport(doc)
+	return s, err
+}
+
+// ImportWithReport is Import that also accepts the original product's
+// export (its "schema" field says webbrain-config/1) and says what was
+// imported and what was skipped, and why.
+func ImportWithReport(doc json.RawMessage) (Settings, Report, error) {
 	var head struct {
 		Format   *string         `json:"format"`
+		Schema   *string         `json:"schema"`
+		Version  string          `json:"webbrainVersion"`
 		Settings json.RawMessage `json:"settings"`
 	}
 	if err := json.Unmarshal(doc, &head); err != nil {
-		return Settings{}, &FieldError{Message: "This is not a WebBrain configuration: it is not a JSON object."}
+		return Settings{}, Report{}, &FieldError{Message: "This is not a WebBrain configuration: it is not a JSON object."}
+	}
+	if head.Format == nil && head.Schema != nil && *head.Schema == Format {
+		return importOriginal(head.Settings, head.Version)
 	}
 	if head.Format == nil || *head.Format != Format {
-		return Settings{}, &FieldError{Field: "format", Message: fmt.Sprintf("This is not a %s document.", Format)}
+		return Settings{}, Report{}, &FieldError{Field: "format", Message: fmt.Sprintf("This is not a %s document.", Format)}
 	}
 	s, err := decode(head.Settings, "settings")
 	if err != nil {
-		return Settings{}, err
+		return Settings{}, Report{}, err
 	}
 	if err := s.validate("settings", true); err != nil {
-		return Settings{}, err
+		return Settings{}, Report{}, err
 	}
 	// The panel shows the export with masked keys: a copy of that text
 	// would store "sk-…1234" as the key.
 	for i, p := range s.Providers {
 		if strings.Contains(p.APIKey, "…") {
-			return Settings{}, &FieldError{Field: fmt.Sprintf("settings.providers[%d].apiKey", i),
+			return Settings{}, Report{}, &FieldError{Field: fmt.Sprintf("settings.providers[%d].apiKey", i),
 				Message: "This API key is masked (it contains …). Import the downloaded file, or copy the configuration after Reveal keys."}
 		}
 	}
 	if strings.Contains(s.CaptchaSolverKey, "…") {
-		return Settings{}, &FieldError{Field: "settings.captchaSolverKey",
+		return Settings{}, Report{}, &FieldError{Field: "settings.captchaSolverKey",
 			Message: "This CAPTCHA solver key is masked (it contains …). Import the downloaded file, or copy the configuration after Reveal keys."}
 	}
-	return s, nil
+	rep := Report{Source: "webbrain"}
+	for _, p := range s.Providers {
+		note := ""
+		if p.APIKey != "" {
+			note = "API key included."
+		}
+		rep.took("settings.providers."+p.ID, "providers."+p.ID, note)
+	}
+	rep.took("settings", "settings", "Every other setting of the file.")
+	return s, rep, nil
 }
