@@ -48,21 +48,23 @@ type run struct {
 	// mediaFailed: download_public_media failed in this turn, so the
 	// browser's download_social_media may be used (publicMediaGuard).
 	mediaFailed bool
-	// wallNoted: the trusted article-reader instruction was given this turn.
-	wallNoted bool
-	site      string          // id of the adapter of the current page
-	siteShown map[string]bool // names of the sites whose notes this turn carries
-	startURL  string          // the page the turn began on
-	status    string          // done's status, as the completion judge left it
-	judged    bool            // a success claim was sent back once already
-	ledger    Ledger          // progress_update and scratchpad_write
-	ledgerSet bool            // a claim against open ledger items was sent back once
+	site        string          // id of the adapter of the current page
+	siteShown   map[string]bool // names of the sites whose notes this turn carries
+	startURL    string          // the page the turn began on
+	status      string          // done's status, as the completion judge left it
+	judged      bool            // a success claim was sent back once already
+	ledger      Ledger          // progress_update and scratchpad_write
+	ledgerSet   bool            // a claim against open ledger items was sent back once
 	// summaryRead: a final answer was read with the done_summary question.
 	summaryRead  bool
 	typed        []typedField // values typed into this page's fields (readback.go)
 	readbackSent bool         // a claim against a field's read-back was sent back once
 	jobSent      bool         // a claim without the site job's evidence was sent back once
 	resumed      bool         // continued after a restart: the gate's record starts then
+
+	// wallNoted: the trusted article-reader instruction was given this
+	// turn (wallNote).
+	wallNoted bool
 }
 
 // Run runs one user turn on top of history and returns the conversation

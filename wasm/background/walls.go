@@ -64,3 +64,10 @@ func (r *Router) readingsOf(tabID int) *tools.Readings {
 	}
 	return s
 }
+
+// forgetReadings drops a closed tab's readings.
+func (r *Router) forgetReadings(tabID int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.readings, tabID)
+}
