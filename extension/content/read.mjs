@@ -204,7 +204,7 @@ export function readWithWalls(args) {
   try {
     const a = args.args && typeof args.args === 'object' ? args.args : {};
     const text = args.tool === 'get_accessibility_tree' ? getTree(a) : clip(readPage(a), RESULT_CAP - 400);
-    return { text: gateLine(gate) + text, gate, needed };
+    return { text: gateLine(gate) + text, pageGate: gate, pageTextsNeeded: needed };
   } finally {
     clearWalls(); // a later read without the readings withholds nothing
   }

@@ -15,8 +15,8 @@ type wallReply struct {
 	OK     bool `json:"ok"`
 	Result struct {
 		Text   string          `json:"text"`
-		Gate   *tools.PageGate `json:"gate"`
-		Needed []string        `json:"needed"`
+		Gate   *tools.PageGate `json:"pageGate"`
+		Needed []string        `json:"pageTextsNeeded"`
 	} `json:"result"`
 	Error string `json:"error"`
 }

@@ -272,10 +272,10 @@ func wallPage(wallText string) func(ctx context.Context, name string, args map[s
 		}
 		walls, _ := args["walls"].(map[string]any)
 		readings, _ := walls["readings"].([]any)
-		res := map[string]any{"text": "Page text. " + wallText, "needed": []string{wallText}}
+		res := map[string]any{"text": "Page text. " + wallText, "pageTextsNeeded": []string{wallText}}
 		for _, r := range readings {
 			if kv, _ := r.([]any); len(kv) == 2 && kv[0] == wallText && kv[1] == tools.ReadingWall {
-				res = map[string]any{"text": "Withheld. " + wallText, "gate": map[string]any{"blocking": true, "kind": "overlay"}}
+				res = map[string]any{"text": "Withheld. " + wallText, "pageGate": map[string]any{"blocking": true, "kind": "overlay"}}
 			}
 		}
 		b, err := json.Marshal(res)

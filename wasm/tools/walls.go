@@ -221,8 +221,8 @@ func (d *Dispatcher) PageGate() PageGate {
 // wallRead is the page's answer to wb_read.
 type wallRead struct {
 	Text   string    `json:"text"`
-	Gate   *PageGate `json:"gate"`
-	Needed []string  `json:"needed"`
+	Gate   *PageGate `json:"pageGate"`
+	Needed []string  `json:"pageTextsNeeded"`
 }
 
 func isPageRead(name string) bool {
