@@ -95,6 +95,9 @@ assemble() {
 	cp -R extension/. "$out/"
 	rm "$out"/content/*.mjs # the modules, bundled next
 	bundle_content "$out/content"
+	# The selection toolbar, which the manifests inject into every page
+	# (docs/decisions/selection-toolbar.md).
+	esbundle extension/content/selection.mjs "$out/content/selection.js"
 	# Browser-only files, the manifest among them, sit in chrome/ or firefox/.
 	cp -R "$b/." "$out/"
 	set_version "$b/manifest.json" >"$out/manifest.json"

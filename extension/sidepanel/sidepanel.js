@@ -15,6 +15,7 @@ import { applyTheme } from "../common/theme.js";
 import { keepWarm } from "./warm.js";
 import { ReadingScroll } from "./reading.js";
 import { SlashMenu } from "./complete.js";
+import { SelectionQuote } from "./selection.js";
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -37,6 +38,13 @@ const teachBanner = new TeachBanner($("teach-banner"), (text, error) =>
 const progress = new Progress($("progress"));
 const reading = new ReadingScroll(els.transcript, $("jump"));
 const slashMenu = new SlashMenu($("slash-menu"), els.prompt);
+// A selection handed over by the page's selection toolbar or context menu.
+const selectionQuote = new SelectionQuote(els.composer, els.prompt, {
+  onPrompt: (text) => {
+    if (session && session.status !== STATUS.RUNNING) startWithSelection(text, MODE.ASK);
+    else els.prompt.value = text;
+  },
+});
 const welcome = new Welcome($("welcome"), els.transcript, {
   onPick: (text) => {
     els.prompt.value = text;
@@ -99,6 +107,8 @@ function bind(tabId) {
   firstBound();
   current.open().then(() => {
     if (current === session && current.mode) els.mode.value = current.mode;
+    // After the transcript is back, so a continuation it sends is not drawn over.
+    if (current === session) selectionQuote.show(tabId);
   });
 }
 
@@ -163,12 +173,19 @@ async function submit({ steer = false } = {}) {
   if (!message) return;
   els.prompt.value = "";
   if (session.status !== STATUS.RUNNING) {
-    session.start(message, mode);
+    startWithSelection(message, mode);
   } else if (!steer) {
     session.enqueue(message, mode);
   } else if (!(await session.steer(message)) && !els.prompt.value) {
     els.prompt.value = text; // not delivered: keep the draft, never resend by itself
   }
+}
+
+// startWithSelection starts a run that quotes the waiting selection, if any.
+function startWithSelection(message, mode) {
+  const selection = selectionQuote.take();
+  if (selection) session.transcript.add({ role: "notice", text: selection.notice });
+  session.start(message, mode, selection?.id);
 }
 
 // Ctrl+Shift+A / X / D / U put /ask, /act, /dev or /auto in front of the
