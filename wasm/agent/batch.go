@@ -120,6 +120,7 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 			r.noteTyped(call.Name, call.Arguments, urlBefore, urlAfter)
 		}
 		result += r.siteChange(urlBefore, urlAfter)
+		result += r.wallNote(ctx, call, isErr)
 		if v.nudge != "" {
 			result += "\n\n" + v.nudge
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
+	"github.com/webbrain/webbrain/wasm/tools"
 )
 
 // Sender is the runtime.MessageSender of a message, as the JS glue passes it.
@@ -65,6 +66,8 @@ type Router struct {
 	// visionSeen: what vision detection found per provider and model.
 	visionSeen visionCache
 	selJobs    selectionJobs
+	// readings are the page_blocker readings per tab (walls.go).
+	readings map[int]*tools.Readings
 }
 
 // New returns a Router over the browser platform p.

@@ -31,6 +31,13 @@ func (p *formPage) Send(_ context.Context, _ int, msg json.RawMessage) (json.Raw
 	_ = json.Unmarshal(msg, &m)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if m.Name == protocol.PageRead { // a page read with the wall readings
+		if m.Args["tool"] == "get_accessibility_tree" {
+			raw, _ := json.Marshal(map[string]any{"ok": true, "result": map[string]any{"text": p.tree}})
+			return raw, nil
+		}
+		return json.RawMessage(`{"ok":true,"result":{"text":"done"}}`), nil
+	}
 	if strings.HasPrefix(m.Name, "wb_") {
 		if p.probe != "" {
 			return json.RawMessage(`{"ok":true,"result":` + p.probe + `}`), nil
