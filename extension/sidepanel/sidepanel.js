@@ -257,6 +257,7 @@ const historyView = new HistoryView(
     tabId: () => session?.tabId,
     onShow: (shown) => {
       for (const node of [els.transcript, els.composer]) node.hidden = shown;
+      welcome.cover(shown);
       els.queue.hidden = shown || els.queue.childElementCount === 0;
       els.history.setAttribute("aria-expanded", String(shown));
       if (!shown) els.prompt.focus();

@@ -46,7 +46,15 @@ export class Welcome {
   }
 
   toggle() {
-    this.root.hidden = this.transcript.children.length > 0;
+    this.root.hidden = this.covered || this.transcript.children.length > 0;
+  }
+
+  // cover hides the welcome while another view (History) takes the
+  // transcript's place, and brings it back, if the chat is still empty,
+  // when that view closes.
+  cover(covered) {
+    this.covered = covered;
+    this.toggle();
   }
 
   // check asks the active provider whether it answers, once per provider.

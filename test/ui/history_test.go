@@ -46,11 +46,23 @@ func visible(tb *tab, css string) bool {
 
 func TestHistoryViewOpensContinuesAndDeletes(t *testing.T) {
 	tb := openPanel(t, historySetup)
+	if !visible(tb, "#welcome") {
+		t.Fatal("the empty chat shows no welcome")
+	}
 	tb.do(`document.querySelector('#open-history').click()`)
 	tb.waitFor("the list", `document.querySelectorAll('#history-list .history-item').length === 2`)
 	if visible(tb, "#transcript") || visible(tb, "#composer") || !visible(tb, "#history") {
 		t.Fatal("the History view does not take the chat's place")
 	}
+	if visible(tb, "#welcome") {
+		t.Error("the empty chat's welcome stays visible under the History view")
+	}
+	tb.do(`document.querySelector('#history-close').click()`)
+	if !visible(tb, "#welcome") {
+		t.Error("the welcome does not come back when History closes on an empty chat")
+	}
+	tb.do(`document.querySelector('#open-history').click()`)
+	tb.waitFor("the list", `document.querySelectorAll('#history-list .history-item').length === 2`)
 	first := eval[string](tb, `document.querySelector('#history-list .history-item').textContent`)
 	if !strings.Contains(first, "Compare the two laptops") || !strings.Contains(first, "shop.example") || !strings.Contains(first, "2026") {
 		t.Errorf("first row %q: want title, site and date", first)
