@@ -178,11 +178,15 @@ function openPanel(tab) {
 // The selection toolbar's context menu and keyboard shortcut
 // (docs/decisions/selection-toolbar.md). The menu's words are the same
 // as the toolbar's (extension/content/selection-strings.mjs).
+// The titles come from the extension's catalogs through i18n.getMessage
+// (the browser's language; Chrome's service worker and Firefox's background
+// page both have it); English when a catalog cannot answer.
+const menuTitle = (key, english) => api.i18n?.getMessage(key) || english;
 const SELECTION_MENU = [
-  ["translate", "Translate"],
-  ["explain", "Explain"],
-  ["proofread", "Proofread"],
-  ["more", "Ask in side panel"],
+  ["translate", "selection_translate", "Translate"],
+  ["explain", "selection_explain", "Explain"],
+  ["proofread", "selection_proofread", "Proofread"],
+  ["more", "selection_ask_in_panel", "Ask in side panel"],
 ];
 const menus = api.menus ?? api.contextMenus;
 if (menus) {
@@ -190,8 +194,13 @@ if (menus) {
   Promise.resolve(menus.removeAll())
     .then(() => {
       menus.create({ id: "wb-selection", title: "WebBrain", contexts: ["selection"] });
-      for (const [id, title] of SELECTION_MENU)
-        menus.create({ id: `wb-selection-${id}`, parentId: "wb-selection", title, contexts: ["selection"] });
+      for (const [id, key, english] of SELECTION_MENU)
+        menus.create({
+          id: `wb-selection-${id}`,
+          parentId: "wb-selection",
+          title: menuTitle(key, english),
+          contexts: ["selection"],
+        });
     })
     .catch((err) => console.warn("webbrain: context menu:", err));
   menus.onClicked.addListener((info, tab) => {

@@ -104,7 +104,18 @@ async function load(code) {
 // initI18n loads the language to show (the stored choice, else the
 // browser's), marks the document with lang and dir, and fills root's
 // data-i18n elements. Pages await it before they draw anything.
-export async function initI18n(root = document) {
+export function initI18n(root = document) {
+  // The page's modules may each await it: the document is translated once.
+  if (root === document) {
+    started ??= init(root);
+    return started;
+  }
+  return init(root);
+}
+
+let started;
+
+async function init(root) {
   const code = (await chosenLanguage()) || browserLanguage();
   const [en, own] = await Promise.all([load("en"), code === "en" ? null : load(code)]);
   english = en;

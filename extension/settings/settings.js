@@ -5,12 +5,17 @@
 import { api, send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { ACTION, PLAN_REVIEW, PLANNER, PROVIDER_KIND, THEME, TIER } from "../common/protocol.js";
+import { initI18n, onLanguageChange } from "../common/i18n.js";
 import { applyTheme } from "../common/theme.js";
 import { fillCost, readCost } from "./cost.js";
 import { setupNav } from "./nav.js";
 import { fillProviderForm, readProviderForm, setupProviderForm, visionModeOf } from "./provider-form.js";
 import { T } from "./strings.js";
 import { setupTransfer } from "./transfer.js";
+
+await initI18n();
+// Another page picked another language: draw this one again in it.
+onLanguageChange(() => location.reload());
 
 const $ = (id) => document.getElementById(id);
 const PROVIDER_FIELDS = [

@@ -5,14 +5,23 @@
 // run quotes it (read-only, inside the untrusted boundary). With a
 // continuation the panel sends the request at once.
 import { api } from "../common/api.js";
+import { t } from "../common/i18n.js";
 import { STORAGE, tabKey } from "../common/protocol.js";
 
-// The words this view shows, in one place for translation.
+// The words this view shows, in the interface language.
 export const SELECTION_TEXT = Object.freeze({
-  heading: "Selected text",
-  dismiss: "Remove the selected text",
-  asked: "About the selected text:",
-  placeholder: "Ask about the selected text…",
+  get heading() {
+    return t("selection_quote_heading");
+  },
+  get dismiss() {
+    return t("selection_quote_dismiss");
+  },
+  get asked() {
+    return t("selection_quote_asked");
+  },
+  get placeholder() {
+    return t("selection_quote_placeholder");
+  },
 });
 
 const QUOTE_CHARS = 600; // what the quote shows; the run gets all of it

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // chooseLanguage is setup that stores the user's interface language
@@ -153,4 +155,28 @@ func TestHistoryInHebrewIsMirrored(t *testing.T) {
 		t.Errorf("delete = %q", got)
 	}
 	tb.screenshot("history-he")
+}
+
+// The settings page in Arabic: right to left, translated headings and
+// buttons, the section navigation at the right and its current mark on the
+// right edge.
+func TestSettingsPageInArabic(t *testing.T) {
+	tb := openPage(t, "/settings/settings.html", settingsSetup+chooseLanguage("ar"))
+	tb.run(chromedp.EmulateViewport(1180, 1000))
+	tb.waitFor("the provider list", `document.querySelectorAll('#provider-list li[data-id]').length === 2`)
+	got := eval[[]string](tb, `[document.documentElement.dir, document.documentElement.lang, document.title,
+  document.querySelector('h1').textContent, document.querySelector('#providers-heading').textContent,
+  document.querySelector('#add-provider').textContent]`)
+	if strings.Join(got, "|") != "rtl|ar|إعدادات WebBrain|إعدادات WebBrain|المزوّدون|إضافة مزوّد" {
+		t.Errorf("settings page = %q", got)
+	}
+	nav, main := box(tb, "#section-nav"), box(tb, "main")
+	if nav.Left < main.Left {
+		t.Errorf("the navigation (%v) is left of the sections (%v): not mirrored", nav, main)
+	}
+	border := eval[string](tb, `getComputedStyle(document.querySelector('#section-nav a[aria-current="true"]')).borderRightWidth`)
+	if border != "3px" {
+		t.Errorf("the current section's mark is %q wide on the right, want 3px", border)
+	}
+	tb.screenshot("settings-ar")
 }
