@@ -1,13 +1,19 @@
 // Turns a config_import report (docs/PROTOCOL.md) into text: what was
 // imported and what was skipped, grouped by reason, so nothing of the
 // file goes unmentioned. Field names only; the report holds no values.
+// Its words are in the interface language; the fields and the reasons
+// (from the background) stay as the report has them.
+import { t } from "./i18n.js";
+
 export const REPORT_TEXT = {
-  fromOriginal: (v) => `Imported a configuration of the original WebBrain${v ? ` ${v}` : ""}.`,
-  fromOwn: "Imported a WebBrain configuration.",
-  imported: (n) => `Imported (${n})`,
-  skipped: (n) => `Skipped (${n})`,
+  fromOriginal: (version) => (version ? t("report_from_original_version", { version }) : t("report_from_original")),
+  get fromOwn() {
+    return t("report_from_own");
+  },
+  imported: (count) => t("report_imported", { count }),
+  skipped: (count) => t("report_skipped", { count }),
   to: (field, to) => (to && to !== field ? `${field} → ${to}` : field),
-  summary: (i, s) => `${i} imported, ${s} skipped.`,
+  summary: (imported, skipped) => t("report_summary", { imported, skipped }),
 };
 
 // groupSkipped returns [[reason, [fields]]] in the report's order.

@@ -2,6 +2,7 @@
 // user's own prices per model and today's usage (docs/decisions/cost.md).
 // settings.js saves the fields with the rest of the settings.
 import { send } from "../common/api.js";
+import { locale, t, tp } from "../common/i18n.js";
 import { ACTION } from "../common/protocol.js";
 import { usd } from "../common/usd.js";
 
@@ -17,7 +18,11 @@ export async function fillCost(settings) {
   const reply = await send({ action: ACTION.USAGE_GET, days: 1 });
   const today = reply.ok ? reply.days?.[0] : null;
   $("usage-today").textContent = today
-    ? `Today: ${today.calls} model calls, ${today.inputTokens.toLocaleString("en-US")} input and ${today.outputTokens.toLocaleString("en-US")} output tokens, ${usd(today.costUsd)}${today.unpricedCalls ? ` (not counting ${today.unpricedCalls} call${today.unpricedCalls === 1 ? "" : "s"} of models without a price)` : ""}. List prices as of ${reply.pricesTaken}.`
+    ? `${tp("settings_usage_today", today.calls, {
+        input: today.inputTokens.toLocaleString(locale()),
+        output: today.outputTokens.toLocaleString(locale()),
+        cost: usd(today.costUsd) + (today.unpricedCalls ? ` ${tp("settings_usage_unpriced", today.unpricedCalls)}` : ""),
+      })} ${t("settings_usage_prices_as_of", { date: reply.pricesTaken })}`
     : "";
 }
 
@@ -33,7 +38,7 @@ export function readCost() {
     const m = /^(\S+)\s*=\s*([\d.]+)\s*,\s*([\d.]+)(?:\s*,\s*([\d.]+))?$/.exec(line);
     if (!m) {
       return {
-        error: `Write each price as "model = input, output" or "model = input, cached input, output" (USD per million tokens): ${line}`,
+        error: t("settings_prices_format", { line }),
       };
     }
     const [, model, a, b, c] = m;

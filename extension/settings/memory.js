@@ -4,14 +4,17 @@
 // other.
 import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
+import { N_, initI18n, t, tp } from "../common/i18n.js";
 import { ACTION } from "../common/protocol.js";
+
+await initI18n();
 
 const $ = (id) => document.getElementById(id);
 
 const KIND_LABELS = {
-  preference: "Preference",
-  profile_hint: "About you",
-  workflow_preference: "How you work",
+  preference: N_("settings_memory_kind_preference"),
+  profile_hint: N_("settings_memory_kind_profile"),
+  workflow_preference: N_("settings_memory_kind_workflow"),
 };
 
 let records = [];
@@ -33,23 +36,33 @@ function apply(reply) {
 function render() {
   const list = $("memory-list");
   if (records.length === 0) {
-    list.replaceChildren(el("li", { className: "help", text: "Nothing yet." }));
+    list.replaceChildren(el("li", { className: "help", text: t("settings_nothing_yet") }));
     return;
   }
   list.replaceChildren(...records.map(row));
 }
 
 function row(r) {
-  const text = el("input", { type: "text", value: r.text, "aria-label": `Memory: ${r.text}` });
-  const save = el("button", { type: "button", text: "Save", "aria-label": `Save ${r.text}` });
-  const forget = el("button", { type: "button", className: "danger", text: "Forget", "aria-label": `Forget ${r.text}` });
+  const text = el("input", { type: "text", value: r.text, "aria-label": t("settings_memory_label", { text: r.text }) });
+  const save = el("button", {
+    type: "button",
+    text: t("settings_save"),
+    "aria-label": t("settings_save_label", { text: r.text }),
+  });
+  const forget = el("button", {
+    type: "button",
+    className: "danger",
+    text: t("settings_forget"),
+    "aria-label": t("settings_forget_label", { text: r.text }),
+  });
   save.addEventListener("click", async () => {
     apply(await send({ action: ACTION.MEMORY_EDIT, id: r.id, text: text.value }));
   });
   forget.addEventListener("click", async () => {
     apply(await send({ action: ACTION.MEMORY_FORGET, id: r.id }));
   });
-  const kind = `${KIND_LABELS[r.kind] ?? r.kind}${r.source === "learned" ? " · learned" : ""}`;
+  const label = KIND_LABELS[r.kind] ? t(KIND_LABELS[r.kind]) : r.kind;
+  const kind = `${label}${r.source === "learned" ? ` · ${t("memory_learned")}` : ""}`;
   return el(
     "li",
     { className: "memory-row", "data-id": r.id },
@@ -66,7 +79,7 @@ $("memory-add-form").addEventListener("submit", async (e) => {
 
 $("memory-clear").addEventListener("click", async () => {
   if (records.length === 0) return;
-  if (!window.confirm(`Forget all ${records.length} things WebBrain remembers about you?`)) return;
+  if (!window.confirm(tp("settings_memory_forget_all", records.length))) return;
   apply(await send({ action: ACTION.MEMORY_CLEAR }));
 });
 
@@ -88,7 +101,7 @@ $("memory-file").addEventListener("change", async (e) => {
   try {
     memory = JSON.parse(await file.text());
   } catch (err) {
-    apply({ ok: false, error: `That file isn't valid JSON: ${err.message}` });
+    apply({ ok: false, error: t("settings_not_json", { error: err.message }) });
     return;
   }
   apply(await send({ action: ACTION.MEMORY_IMPORT, memory }));

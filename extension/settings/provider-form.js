@@ -1,6 +1,7 @@
 // The provider form: fills it from a provider object, reads it back, and
 // keeps the kind-dependent parts (default base URL, Azure fields) in step.
 import { el } from "../common/dom.js";
+import { t } from "../common/i18n.js";
 import { PROVIDER_KIND, TIER } from "../common/protocol.js";
 import { KIND_DEFAULTS, isDefaultUrl, isPresetName } from "./kinds.js";
 import { loadPresets } from "./presets.js";
@@ -52,7 +53,7 @@ export async function setupProviderForm() {
 
   $("p-apiKey-clear").addEventListener("click", () => {
     keySet = false;
-    showKeyState("The saved key will be removed when you save the provider.");
+    showKeyState(t("settings_key_will_go"));
     $("p-apiKey").focus();
   });
 
@@ -61,7 +62,7 @@ export async function setupProviderForm() {
     const shown = $("p-apiKey").type === "text";
     $("p-apiKey").type = shown ? "password" : "text";
     toggle.setAttribute("aria-pressed", String(!shown));
-    toggle.textContent = shown ? "Show" : "Hide";
+    toggle.textContent = shown ? t("settings_show") : t("settings_hide");
   });
 
   presets = await loadPresets();
@@ -82,7 +83,7 @@ function showKeyState(text) {
   $("p-apiKey-state").textContent = text;
   $("p-apiKey-state").hidden = !text;
   $("p-apiKey-clear").hidden = !keySet;
-  $("p-apiKey").placeholder = keySet ? "Key saved. Type a new key to replace it" : "Not needed for local servers";
+  $("p-apiKey").placeholder = keySet ? t("settings_key_replace_placeholder") : t("settings_key_not_needed");
 }
 
 function showKindFields() {
@@ -98,10 +99,10 @@ export function fillProviderForm(p) {
   showTierHelp();
   keySet = p.apiKeySet === true;
   $("p-apiKey").value = "";
-  showKeyState(keySet ? "A key is saved for this provider." : "");
+  showKeyState(keySet ? t("settings_key_is_saved") : "");
   $("p-apiKey").type = "password";
   $("p-apiKey-toggle").setAttribute("aria-pressed", "false");
-  $("p-apiKey-toggle").textContent = "Show";
+  $("p-apiKey-toggle").textContent = t("settings_show");
   showKindFields();
 }
 

@@ -3,7 +3,10 @@
 // through the background's skill actions.
 import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
+import { initI18n, t } from "../common/i18n.js";
 import { ACTION } from "../common/protocol.js";
+
+await initI18n();
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,17 +27,21 @@ function row(s) {
     "li",
     { className: "skill-row", "data-id": s.id },
     el("strong", { text: s.name || s.id }),
-    el("span", { className: "help", text: ` ${s.packaged ? "WebBrain's" : "yours"} · ${(s.modes ?? []).join(", ")}` }),
-    el("div", { className: "help", text: s.error ? `Not offered: ${s.error}` : s.summary }),
+    el("span", {
+      className: "help",
+      text: ` ${s.packaged ? t("settings_skill_packaged") : t("settings_skill_yours")} · ${(s.modes ?? []).join(", ")}`,
+    }),
+    el("div", { className: "help", text: s.error ? t("settings_skill_not_offered", { error: s.error }) : s.summary }),
   );
   // What the skill's tools would reach, so the user sees it before using it.
-  if (s.tools?.length) li.append(el("div", { className: "help skill-tools", text: `Tools: ${s.tools.join("; ")}` }));
+  if (s.tools?.length)
+    li.append(el("div", { className: "help skill-tools", text: t("settings_skill_tools", { list: s.tools.join("; ") }) }));
   if (s.packaged) return li;
-  const enabled = el("input", { type: "checkbox", checked: s.enabled, "aria-label": `Use ${s.id}` });
+  const enabled = el("input", { type: "checkbox", checked: s.enabled, "aria-label": t("settings_use_label", { name: s.id }) });
   enabled.addEventListener("change", async () => {
     apply(await send({ action: ACTION.SKILL_SAVE, skill: { id: s.id, markdown: s.markdown, enabled: enabled.checked } }));
   });
-  const edit = el("button", { type: "button", text: "Edit" });
+  const edit = el("button", { type: "button", text: t("settings_edit") });
   edit.addEventListener("click", () => {
     $("skill-id").value = s.id;
     $("skill-md").value = s.markdown;
@@ -43,9 +50,9 @@ function row(s) {
   const exportLink = el("a", {
     href: URL.createObjectURL(new Blob([exported(s)], { type: "text/markdown" })),
     download: `${s.id}.md`,
-    text: "Export",
+    text: t("settings_export"),
   });
-  const del = el("button", { type: "button", className: "danger", text: "Delete" });
+  const del = el("button", { type: "button", className: "danger", text: t("settings_delete") });
   del.addEventListener("click", async () => {
     apply(await send({ action: ACTION.SKILL_DELETE, id: s.id }));
   });
