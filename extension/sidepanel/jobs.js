@@ -18,6 +18,13 @@ const STATE_LABEL = {
   completed: N_("job_state_completed"),
 };
 
+// The /beep tones by name (the names the user types stay as they are).
+const TONE_LABEL = {
+  short: N_("jobs_tone_short"),
+  long: N_("jobs_tone_long"),
+  default: N_("jobs_tone_default"),
+};
+
 // renderJobs returns the list's element; it fills itself from the background.
 export function renderJobs() {
   const node = el("section", { className: "msg jobs", "aria-label": t("jobs_title") });
@@ -56,12 +63,17 @@ function row(job, apply) {
     el("div", { className: "help", text: `${waiting(job) ? t("jobs_next", { when }) : lastRun(job)}${repeat}` }),
   );
   if (job.beep) {
-    const beeped = job.lastBeepAt ? ` · last played ${new Date(job.lastBeepAt).toLocaleString()}` : "";
-    li.append(el("div", { className: "help job-beep", text: `Sound alert: ${job.beep} tone${beeped}` }));
+    const beeped = job.lastBeepAt
+      ? ` · ${t("jobs_last_played", { when: new Date(job.lastBeepAt).toLocaleString(locale()) })}`
+      : "";
+    const tone = TONE_LABEL[job.beep] ? t(TONE_LABEL[job.beep]) : job.beep;
+    li.append(el("div", { className: "help job-beep", text: `${t("jobs_sound_alert", { tone })}${beeped}` }));
   }
   if (job.warning) li.append(el("div", { className: "help job-warning", role: "status", text: job.warning }));
   if (job.state === "needs_user_input" && job.needsUser) {
-    li.append(el("div", { className: "help job-needs", role: "status", text: `Waiting for you: ${job.needsUser}` }));
+    li.append(
+      el("div", { className: "help job-needs", role: "status", text: t("jobs_waiting_for_you", { what: job.needsUser }) }),
+    );
   }
   const buttons = el("div", { className: "row" });
   if (waiting(job)) {
@@ -96,21 +108,24 @@ function row(job, apply) {
 // watch's condition), its interval (a recurring task) and its next time,
 // through job_update. Only what the user changed is sent.
 function editForm(job, act) {
-  const form = el("form", { className: "job-edit-form", hidden: true, "aria-label": `Edit ${job.title}` });
+  const form = el("form", { className: "job-edit-form", hidden: true, "aria-label": t("jobs_edit_label", { title: job.title }) });
   const title = el("input", { type: "text", className: "job-edit-title", value: job.title, maxLength: 100 });
   const prompt = el("textarea", { className: "job-edit-prompt", rows: 3, maxLength: 4000 });
   prompt.value = job.prompt;
   const field = (label, input) => el("label", { className: "field" }, el("span", { text: label }), input);
-  form.append(field("Title", title), field(job.source === "watch" ? "Watch for" : "Prompt", prompt));
+  form.append(
+    field(t("jobs_field_title"), title),
+    field(job.source === "watch" ? t("jobs_field_watch_for") : t("jobs_field_prompt"), prompt),
+  );
   let interval = null;
   if (job.schedule?.kind === "recurring" && job.source !== "watch") {
     interval = el("input", { type: "number", className: "job-edit-interval", min: 1, max: 525600 });
     interval.value = String(job.schedule.intervalMinutes);
-    form.append(field("Every (minutes)", interval));
+    form.append(field(t("jobs_field_every"), interval));
   }
   const time = el("input", { type: "datetime-local", className: "job-edit-time" });
-  form.append(field("Next run (empty: unchanged)", time));
-  const save = el("button", { type: "submit", className: "job-save", text: "Save" });
+  form.append(field(t("jobs_field_next_run"), time));
+  const save = el("button", { type: "submit", className: "job-save", text: t("jobs_save") });
   form.append(el("div", { className: "row" }, save));
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();

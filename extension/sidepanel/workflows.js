@@ -83,7 +83,13 @@ function row(w, tabId, apply, fail, status) {
   );
   const last = w.repairs?.at(-1);
   if (last) {
-    const fixed = `Step ${last.step} repaired: ${last.from.role} “${last.from.name}” is now ${last.to.role} “${last.to.name}”.`;
+    const fixed = t("workflow_repaired", {
+      step: last.step,
+      from_role: last.from.role,
+      from_name: last.from.name,
+      to_role: last.to.role,
+      to_name: last.to.name,
+    });
     li.append(el("div", { className: "help workflow-repairs", text: fixed }));
   }
   const buttons = el("div", { className: "row" });
