@@ -46,6 +46,11 @@ func TestPanelFollowsTheBrowsersLanguage(t *testing.T) {
 	if title := evalIn[string](t, worker, `chrome.action.getTitle({})`, chromedp.EvalAwaitPromise); title != "Abrir WebBrain" {
 		t.Errorf("toolbar button title = %q, want the manifest's __MSG_ in Spanish", title)
 	}
+	// The context menu's titles come from the same catalogs, read in the
+	// service worker (jsglue/background.js).
+	if title := evalIn[string](t, worker, `chrome.i18n.getMessage("selection_translate")`); title != "Traducir" {
+		t.Errorf("the selection menu's Translate = %q in the service worker, want Spanish", title)
+	}
 
 	withUsage := func(turn llmtest.Turn, u llm.Usage) llmtest.Turn { turn.Usage = &u; return turn }
 	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
