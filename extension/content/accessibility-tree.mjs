@@ -69,7 +69,7 @@ const registry = {ids: new WeakMap(), refs: new Map(), info: new Map(), next: 1,
 
 // biome-ignore format: a table, packed as written
 const SKIP_TAGS = new Set(['script', 'style', 'template', 'head', 'meta', 'link', 'base',
-  'datalist', 'param', 'source', 'track', 'map', 'object', 'embed', 'canvas', 'br', 'wbr', 'hr']);
+  'datalist', 'param', 'source', 'track', 'map', 'object', 'embed', 'br', 'wbr', 'hr']);
 // biome-ignore format: a table, packed as written
 const LEAF_TAGS = new Set(['input', 'textarea', 'select', 'img', 'svg', 'iframe', 'frame', 'progress', 'meter',
   'video', 'audio', 'math']);
@@ -232,6 +232,9 @@ class Walker {
       expandSelect: null,
       flexItems: false,
       prev: null,
+      clip: null,
+      clipHold: false,
+      optionParent: '',
     };
   }
 
@@ -309,10 +312,37 @@ class Walker {
         return;
       }
       if (st.opacity === '0' && !formControl) return;
-      if (rect.width > 0 && rect.height > 0 && (rect.right + ctx.sx <= 0 || rect.bottom + ctx.sy <= 0)) return; // parked off the page
+      if (rect.width > 0 && rect.height > 0 && (rect.right + ctx.sx <= 0 || rect.bottom + ctx.sy <= 0)) {
+        // Parked off the page (text-indent: -9999px): its text may still
+        // name the control it is in.
+        if (ctx.inInteractive) this.namingText(el, out);
+        return;
+      }
     }
     const sized = !rect || rect.width > 0 || rect.height > 0;
     if (!sized && st.overflow !== 'visible') return; // nothing of it can show
+    // Clipped to nothing by an ancestor that hides its overflow (a carousel's
+    // other slides, an accordion collapsed to no height). A fixed box, or an
+    // absolute one whose containing block is outside the clipping box,
+    // escapes the clip.
+    let clipBox = ctx.clip;
+    if (clipBox && rect) {
+      const pos = st.position;
+      if (pos === 'fixed' || (pos === 'absolute' && !ctx.clipHold)) clipBox = null;
+      else if (
+        rect.width > 0 &&
+        rect.height > 0 &&
+        (rect.right <= clipBox.l + 0.5 ||
+          rect.left >= clipBox.r - 0.5 ||
+          rect.bottom <= clipBox.t + 0.5 ||
+          rect.top >= clipBox.b - 0.5)
+      ) {
+        // Its text may still name the control it is in (text moved out of
+        // an icon button's box).
+        if (ctx.inInteractive) this.namingText(el, out);
+        return;
+      }
+    }
     const inView =
       this.filter !== 'visible'
         ? true
@@ -340,8 +370,8 @@ class Walker {
     const pointerCandidate =
       !interactive &&
       (TRANSPARENT.has(role) || POINTER_ROLES.has(role)) &&
-      cursor === 'pointer' &&
-      ctx.cursor !== 'pointer' &&
+      (cursor === 'pointer' || cursor === 'grab' || cursor === 'move') &&
+      ctx.cursor !== cursor &&
       tag !== 'body' &&
       tag !== 'html' &&
       !!rect &&
@@ -362,7 +392,8 @@ class Walker {
       textOk: visible,
       inView: inView,
       inInteractive: ctx.inInteractive || interactive,
-      skipText: ctx.skipText || (tag === 'label' && !!el.control) || tag === 'legend' || tag === 'caption',
+      // A canvas's fallback content is not drawn: its text only names.
+      skipText: ctx.skipText || (tag === 'label' && !!el.control) || tag === 'legend' || tag === 'caption' || tag === 'canvas',
       // aria-hidden inside a control hides decoration (an icon glyph) from
       // its name; the control's own text still names it.
       decor: interactive ? false : ctx.decor || (ariaHidden && ctx.inInteractive),
@@ -371,7 +402,14 @@ class Walker {
       expandSelect: ctx.expandSelect,
       flexItems: /^(inline-)?(flex|grid)$/.test(display),
       prev: null,
+      clip: clipBox,
+      clipHold: clipBox ? ctx.clipHold || st.position !== 'static' : false,
+      // Role-less children of a list box or menu are its options or items
+      // (React Select's options, a menu of plain divs).
+      optionParent:
+        tag === 'select' ? '' : role === 'listbox' ? 'option' : role === 'menu' || role === 'menubar' ? 'menuitem' : '',
     };
+    if (rect && tag !== 'body' && tag !== 'html') clipChildren(child, st, rect);
 
     const items = [];
     const before = this.assigned;
@@ -381,11 +419,13 @@ class Walker {
 
     let weak = false;
     if (!interactive && !childRefs && visible && sized && inView) {
-      if (pointerCandidate || (tag === 'li' && menuList(el.parentElement))) {
+      const option = ctx.optionParent && TRANSPARENT.has(role) && items.length > 0;
+      if (pointerCandidate || option || (tag === 'li' && menuList(el.parentElement))) {
         if (this.covered(el, rect, ctx)) return;
         interactive = true;
         weak = pointerCandidate && ctx.inInteractive;
-        if (TRANSPARENT.has(role) || role === 'listitem') role = 'clickable';
+        if (option) role = ctx.optionParent;
+        else if (TRANSPARENT.has(role) || role === 'listitem') role = 'clickable';
       }
     }
 
@@ -431,6 +471,13 @@ class Walker {
     pushSep(out, block ? 'br' : ' ');
     out.push(node);
     pushSep(out, block ? 'br' : ' ');
+  }
+
+  // namingText adds el's text as text that is not drawn but names the
+  // control around it.
+  namingText(el, out) {
+    const t = domText(el, this);
+    if (t) out.push({text: t, hidden: true});
   }
 
   // covered reports whether other boxes hide el wholly where it is on
@@ -550,6 +597,40 @@ function menuList(list) {
 
 // ---------- visibility ----------
 
+// clipChildren narrows the box el's descendants are clipped to (child.clip,
+// viewport coordinates) by el's overflow, axis by axis: hidden or clip cuts
+// to el's box; a scrolling axis lifts the clip on that axis (the model
+// scrolls the content into view); visible keeps the ancestors' clip.
+// child.clipHold says whether an absolute descendant stays clipped (its
+// containing block is inside the clipping box).
+function clipChildren(child, st, rect) {
+  const ox = st.overflowX;
+  const oy = st.overflowY;
+  if (ox === 'visible' && oy === 'visible') return;
+  const c = child.clip || {l: -Infinity, t: -Infinity, r: Infinity, b: Infinity};
+  const n = {l: c.l, t: c.t, r: c.r, b: c.b};
+  let cuts = false;
+  if (ox === 'hidden' || ox === 'clip') {
+    n.l = Math.max(n.l, rect.left);
+    n.r = Math.min(n.r, rect.right);
+    cuts = true;
+  } else if (ox !== 'visible') {
+    n.l = -Infinity;
+    n.r = Infinity;
+  }
+  if (oy === 'hidden' || oy === 'clip') {
+    n.t = Math.max(n.t, rect.top);
+    n.b = Math.min(n.b, rect.bottom);
+    cuts = true;
+  } else if (oy !== 'visible') {
+    n.t = -Infinity;
+    n.b = Infinity;
+  }
+  const open = n.l === -Infinity && n.r === Infinity && n.t === -Infinity && n.b === Infinity;
+  child.clip = open ? null : n;
+  if (cuts) child.clipHold = st.position !== 'static' || st.transform !== 'none';
+}
+
 // Visually-hidden ("sr-only") technique: clipped to nothing, or a 1px box
 // that hides its overflow.
 function isClipped(st, rect) {
@@ -628,7 +709,7 @@ function implicitRole(el, tag, walker) {
     case 'option': return 'option'; // a <select>'s, which leaf() lists
     case 'fieldset': return 'group';
     case 'img': return el.getAttribute('alt') === '' ? 'none' : 'img';
-    case 'svg': return 'img';
+    case 'svg': case 'canvas': return 'img';
     case 'iframe': case 'frame': return 'iframe';
     case 'progress': return 'progressbar';
     case 'meter': return 'meter';
@@ -793,6 +874,23 @@ function explicitName(el, tag, walker, proxy) {
   return clip(squash(n), NAME_MAX);
 }
 
+// optionList is a closed <select>'s options as its line shows them: their
+// names when they are few and short ("S|M|L"), else how many there are
+// (read the select with refId to list them).
+function optionList(select) {
+  const opts = select.options;
+  if (opts.length > 8) return String(opts.length);
+  const names = [];
+  let len = 0;
+  for (const o of opts) {
+    const n = optionName(o);
+    len += n.length + 1;
+    if (len > 100 || n.includes('|')) return String(opts.length);
+    names.push(n);
+  }
+  return quote(names.join('|'));
+}
+
 // optionName is what a <select>'s option is called.
 function optionName(opt) {
   return squash(opt.label || opt.textContent);
@@ -854,7 +952,7 @@ const ICON_WORDS = {'ellipsis v': 'more', 'ellipsis h': 'more', 'ellipsis vertic
   '×': 'close', '✕': 'close', '✖': 'close', '⋮': 'more', '⋯': 'more', '…': 'more', '☰': 'menu', '≡': 'menu',
   '›': 'next', '‹': 'previous', '»': 'next', '«': 'previous', '+': 'add', '🔍': 'search'};
 const ICON_CLASS =
-  /^(?:fa[srlbdk]?|fa-solid|fa-regular|fa-brands|bi|mdi|ion|ionicon|icon|icons|glyphicon|octicon|ti|la[sbr]?|ri|uil|feather|ico|ic|zmdi|typcn)[-_](.+)$/i;
+  /^(?:fa[srlbdk]?|fa-solid|fa-regular|fa-brands|bi|mdi|ion|ionicon|icon|icons|glyphicon|octicon|ti|la[sbr]?|ri|uil|feather|ico|ic|zmdi|typcn|ql)[-_](.+)$/i;
 const ICON_NOISE =
   /^(fw|lg|xs|sm|[1-9]x|solid|regular|light|thin|duotone|outline|outlined|filled|round|rounded|sharp|o|alt|inverse|spin|pulse|border|stack|flip.*|rotate.*|wrap|wrapper|container|btn|button|box|link)$/;
 
@@ -895,6 +993,19 @@ function iconName(el) {
   return '';
 }
 
+// tooltipName is the text a tooltip library shows on hover, kept in an
+// attribute (Bootstrap moves title into data-bs-original-title).
+function tooltipName(el) {
+  for (const a of TOOLTIP_ATTRS) {
+    const v = el.getAttribute(a);
+    if (v && v.trim()) return clip(squash(v), NAME_MAX);
+  }
+  return '';
+}
+// biome-ignore format: a table, packed as written
+const TOOLTIP_ATTRS = ['data-bs-original-title', 'data-original-title', 'data-tooltip', 'data-tip', 'data-title',
+  'data-bs-title', 'data-tippy-content', 'data-balloon', 'data-hint', 'mattooltip', 'ngbtooltip', 'data-tooltip-content'];
+
 // placeHint says where an otherwise nameless control is on the page.
 function placeHint(el) {
   const r = el.getBoundingClientRect();
@@ -908,6 +1019,8 @@ function placeHint(el) {
 }
 
 // ---------- states and properties ----------
+
+const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'scrollbar', 'meter']);
 
 // Query parameters that only track the click.
 const TRACKING =
@@ -1006,7 +1119,7 @@ function attributes(node, el, tag, proxy, ctx) {
     const chosen = Array.prototype.filter.call(src.selectedOptions || [], (o) => o.textContent.trim());
     if (chosen.length && role === 'combobox')
       a.push('value=' + quote(clip(squash(chosen[0].label || chosen[0].textContent), VALUE_MAX)));
-    if (role === 'combobox' && ctx.expandSelect !== src) a.push('options=' + src.options.length);
+    if (role === 'combobox' && ctx.expandSelect !== src) a.push('options=' + optionList(src));
   } else if (role === 'textbox' && el.isContentEditable) {
     const t = squash(el.textContent);
     if (t) a.push('value=' + quote(clip(t, VALUE_MAX)));
@@ -1018,6 +1131,16 @@ function attributes(node, el, tag, proxy, ctx) {
     a.push('multiline');
   }
   if (tag === 'progress' || tag === 'meter') a.push('value=' + el.value + (el.max ? '/' + el.max : ''));
+  else if (src.localName !== 'input' && RANGE_ROLES.has(role)) {
+    // A custom slider or progress bar: its value, as text when the page gives one.
+    const vt = el.getAttribute('aria-valuetext');
+    const vn = el.getAttribute('aria-valuenow');
+    if ((vt && vt.trim()) || vn) a.push('value=' + quote(clip(squash(vt && vt.trim() ? vt : vn), VALUE_MAX)));
+    const min = el.getAttribute('aria-valuemin');
+    const max = el.getAttribute('aria-valuemax');
+    if (min) a.push('min=' + min);
+    if (max) a.push('max=' + max);
+  }
   const checked = ariaBool(el, 'aria-checked');
   if (checked !== null && src === el && el.localName !== 'input') {
     a.push(checked === 'true' ? 'checked' : checked === 'mixed' ? 'checked=mixed' : 'unchecked');
@@ -1199,7 +1322,7 @@ function finish(node) {
   }
   if (!node.name && node.fallback) node.name = node.fallback;
   if (node.ref && !node.name) {
-    node.name = iconName(node.el);
+    node.name = tooltipName(node.el) || iconName(node.el);
     if (!node.name) node.attrs.push('hint=' + quote(hintFor(node.el) || placeHint(node.el)));
   }
   let kids = node.children.filter((it) => !it.hidden && !it.decor);

@@ -175,7 +175,7 @@ func TestRefsShortTextsAndHints(t *testing.T) {
 		`clickable "Focusable box" `+ref,
 		`checkbox "I agree to the terms" `+ref+` unchecked`,
 		`checkbox "Hidden native checkbox" `+ref+` checked`,
-		`combobox `+ref+` value="Medium" options=3 hint="size"`,
+		`combobox `+ref+` value="Medium" options="Small|Medium|Large" hint="size"`,
 		`textbox "Editor" `+ref+` value="Draft text" multiline`,
 	)
 	if hasLine(r.Tree, `text "I agree to the terms"`) {
@@ -372,5 +372,54 @@ func TestCompaction(t *testing.T) {
 		if strings.TrimSpace(l) == "list" || strings.TrimSpace(l) == "listitem" {
 			t.Errorf("an unnamed list or list item has a line:\n%s", tree)
 		}
+	}
+}
+
+// TestWidgets: controls built the way UI libraries build them are shown as
+// a sighted user sees and operates them (widgets.html).
+func TestWidgets(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/widgets.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`option "Chocolate" `+ref, `option "Vanilla" `+ref, // role-less options of a list box (React Select)
+		`combobox "Flavour" `+ref+` expanded`,
+		`checkbox "Remember me" `+ref+` checked`, // a transparent input over its drawing (MUI)
+		`slider "Volume" `+ref+` value="30" min=0 max=100`,
+		`switch "Wi-Fi" `+ref+` checked`,
+		`clickable "Dark mode" `+ref,
+		`clickable "Drag to reorder" `+ref, // a grab cursor
+		`button "Shipping" `+ref+` collapsed`,
+		`link "Slide one" `+ref+` href=/s1`,
+		`link "Blue shoe" `+ref+` href=/product/1`, `button "Save" `+ref, `button "Share" `+ref,
+		`button "Delete item" `+ref, // a tooltip library's attribute
+		`button "bold" `+ref,        // an editor toolbar's class
+		`button "Products" `+ref+` haspopup=menu`,
+		`clickable "Game board" `+ref, `button "Play" `+ref, // a canvas and its fallback control
+		`checkbox "Subscribe" `+ref+` unchecked`, // a web component's hidden input, named by slotted text
+		`combobox "Size" `+ref+` value="Medium" options="Small\|Medium\|Large"`,
+	)
+	for _, hidden := range []string{"Shipping rates", "Slide two", "Slide three", "Hidden product", "Your browser has no canvas", `value="10"`} {
+		if strings.Contains(tree, hidden) {
+			t.Errorf("%q is not on screen but is in the tree:\n%s", hidden, tree)
+		}
+	}
+}
+
+// TestClipping: what an ancestor's overflow cuts off is left out; what
+// scrolls into view, escapes the clip or names its control stays
+// (layout.html).
+func TestClipping(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/layout.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`button "Close menu" `+ref,                                                // text moved out of the button's box still names it
+		`link "Row one" `+ref+` href=/r/1`, `link "Row last" `+ref+` href=/r/130`, // rows of a scrolled list
+		`button "Far down" `+ref, // overflow-x: hidden scrolls on y
+		`link "Escaped link" `+ref+` href=/escaped`,
+	)
+	if strings.Contains(tree, "Clipped pop") {
+		t.Errorf("a popup cut off by its menu's overflow is in the tree:\n%s", tree)
 	}
 }
