@@ -420,10 +420,11 @@ class Walker {
     let weak = false;
     if (!interactive && !childRefs && visible && sized && inView) {
       const option = ctx.optionParent && TRANSPARENT.has(role) && items.length > 0;
-      if (pointerCandidate || option || (tag === 'li' && menuList(el.parentElement))) {
+      const drawn = pointerCandidate || buttonClass(el, role);
+      if (drawn || option || (tag === 'li' && menuList(el.parentElement))) {
         if (this.covered(el, rect, ctx)) return;
         interactive = true;
-        weak = pointerCandidate && ctx.inInteractive;
+        weak = drawn && ctx.inInteractive;
         if (option) role = ctx.optionParent;
         else if (TRANSPARENT.has(role) || role === 'listitem') role = 'clickable';
       }
@@ -584,6 +585,15 @@ function labelFor(hit, el) {
 function pushSep(out, sep) {
   if (sep === 'br') out.push(BR);
   else if (sep) out.push(SPACE);
+}
+
+// A role-less box a stylesheet draws as a button ("btn", "close-btn",
+// "card__button"; not "btn-group") is a click target.
+const BUTTON_CLASS = /(?:^|\s)(?:btn|button|clickable)(?:\s|$)|[-_](?:btn|button)(?:\s|$)/i;
+function buttonClass(el, role) {
+  if (!TRANSPARENT.has(role)) return false;
+  const c = el.getAttribute('class');
+  return !!c && BUTTON_CLASS.test(c);
 }
 
 // A role-less list item in a menu or tree view is a click target.
@@ -771,6 +781,9 @@ function isInteractive(el, tag, role) {
 function clickAttr(el) {
   if (el.hasAttribute('onclick') || el.hasAttribute('ng-click') || el.hasAttribute('data-ng-click')) return true;
   if (el.hasAttribute('@click') || el.hasAttribute('v-on:click') || el.hasAttribute('x-on:click')) return true;
+  // Bootstrap's toggles, Livewire, Phoenix LiveView, htmx.
+  if (el.hasAttribute('data-bs-toggle') || el.hasAttribute('data-toggle') || el.hasAttribute('wire:click')) return true;
+  if (el.hasAttribute('phx-click') || el.hasAttribute('hx-get') || el.hasAttribute('hx-post')) return true;
   const js = el.getAttribute('jsaction');
   return js !== null && (js.includes('click') || (!!js.trim() && !js.includes(':')));
 }
@@ -1321,6 +1334,8 @@ function finish(node) {
     node.name = iconName(node.el) || node.name;
   }
   if (!node.name && node.fallback) node.name = node.fallback;
+  // A control named by a glyph ("×", "›") reads as what the glyph does.
+  if (node.ref && node.name && node.name.length <= 2 && ICON_WORDS[node.name]) node.name = ICON_WORDS[node.name];
   if (node.ref && !node.name) {
     node.name = tooltipName(node.el) || iconName(node.el);
     if (!node.name) node.attrs.push('hint=' + quote(hintFor(node.el) || placeHint(node.el)));

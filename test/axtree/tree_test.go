@@ -423,3 +423,32 @@ func TestClipping(t *testing.T) {
 		t.Errorf("a popup cut off by its menu's overflow is in the tree:\n%s", tree)
 	}
 }
+
+// TestPatterns: common page furniture keeps its states and names, and boxes
+// drawn as buttons are click targets (patterns.html).
+func TestPatterns(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/patterns.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`dialog overlay`, `button "Got it" `+ref,
+		`searchbox "Search products" `+ref,
+		`tab "Overview" `+ref+` selected`, `tab "Reviews 12" `+ref,
+		`button "More filters" `+ref+` collapsed`, `button "Price" `+ref+` expanded`,
+		`slider "Max price" `+ref+` value="120" min=0 max=500`,
+		`textbox "Email" `+ref+` type=email value="a@b.co"`,
+		`textbox "Coupon code" `+ref, `spinbutton "Quantity" `+ref+` value="2"`,
+		`textbox "Review" `+ref+` multiline`, `textbox "Comment" `+ref+` multiline`, `textbox "City" `+ref,
+		`button "Checkout" `+ref+` disabled`, `button "Bold" `+ref+` pressed`,
+		`clickable "Apply filters" `+ref, // class "btn"
+		`clickable "close" `+ref,         // class "close-btn", glyph "×"
+		`clickable "Show more" `+ref,     // data-bs-toggle
+		`text "Group text"`,              // "btn-group" is a container
+		`radio "Standard" `+ref+` checked`, `radio "Express" `+ref+` unchecked`,
+		`menuitem "Billing" `+ref+` disabled`,
+		`text "Price: \$12.99"`,
+	)
+	if strings.Contains(tree, "In stock") {
+		t.Errorf("the contents of a closed <details> are in the tree:\n%s", tree)
+	}
+}
