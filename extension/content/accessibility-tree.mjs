@@ -817,7 +817,9 @@ function domText(node, walker, skip) {
       return;
     }
     if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
-    const kids = n.shadowRoot ? n.shadowRoot.childNodes : n.childNodes;
+    // A slot reads as what is slotted into it (a web component's label).
+    const slotted = tag === 'slot' ? n.assignedNodes({flatten: true}) : null;
+    const kids = slotted && slotted.length ? slotted : n.shadowRoot ? n.shadowRoot.childNodes : n.childNodes;
     const block = walker && !walker.style(n).display.startsWith('inline');
     if (block) s += ' ';
     for (let i = 0; i < kids.length; i++) visit(kids[i]);
@@ -913,7 +915,8 @@ function fallbackName(el, role) {
   const title = el.getAttribute('title');
   if (title && title.trim()) return clip(squash(title), NAME_MAX);
   if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') {
-    const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
+    // data-placeholder: an editor's placeholder drawn by CSS (Quill, ProseMirror).
+    const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('data-placeholder');
     if (ph && ph.trim()) return clip(squash(ph), NAME_MAX);
   }
   return '';

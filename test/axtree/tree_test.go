@@ -396,7 +396,9 @@ func TestWidgets(t *testing.T) {
 		`button "bold" `+ref,        // an editor toolbar's class
 		`button "Products" `+ref+` haspopup=menu`,
 		`clickable "Game board" `+ref, `button "Play" `+ref, // a canvas and its fallback control
-		`checkbox "Subscribe" `+ref+` unchecked`, // a web component's hidden input, named by slotted text
+		`checkbox "Subscribe" `+ref+` unchecked`,    // a web component's hidden input, named by slotted text
+		`textbox "Full name" `+ref,                  // a web component's label slot
+		`textbox "Write a reply" `+ref+` multiline`, // an editor's CSS-drawn placeholder
 		`combobox "Size" `+ref+` value="Medium" options="Small\|Medium\|Large"`,
 	)
 	for _, hidden := range []string{"Shipping rates", "Slide two", "Slide three", "Hidden product", "Your browser has no canvas", `value="10"`} {
@@ -450,5 +452,18 @@ func TestPatterns(t *testing.T) {
 	)
 	if strings.Contains(tree, "In stock") {
 		t.Errorf("the contents of a closed <details> are in the tree:\n%s", tree)
+	}
+}
+
+// TestConsentBanner: a cookie banner over a backdrop leaves the page behind
+// it unreachable; only the banner's controls have refs (consent.html).
+func TestConsentBanner(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/consent.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	mustLines(t, tree, `dialog "Cookies" overlay`, `button "Accept all" `+ref, `button "Reject all" `+ref,
+		`link "Privacy policy" `+ref+` href=/privacy`)
+	if strings.Contains(tree, "Behind") {
+		t.Errorf("controls under the banner's backdrop are in the tree:\n%s", tree)
 	}
 }
