@@ -428,6 +428,13 @@ class Walker {
         if (option) role = ctx.optionParent;
         else if (TRANSPARENT.has(role) || role === 'listitem') role = 'clickable';
       }
+    } else if (pointerCandidate && childRefs && visible && sized && inView && ownContent(items)) {
+      // A clickable card: the pointer box around its own buttons is a
+      // target too, when it shows something besides them.
+      if (!this.covered(el, rect, ctx)) {
+        interactive = true;
+        if (TRANSPARENT.has(role) || role === 'listitem') role = 'clickable';
+      }
     }
 
     // A box of no size still shows its overflowing (e.g. positioned) content.
@@ -580,6 +587,19 @@ class Walker {
 function labelFor(hit, el) {
   const label = hit.closest('label');
   return !!label && label.control === el;
+}
+
+// ownContent reports whether items show something outside the controls
+// among them: text, or a named element without a ref.
+function ownContent(items) {
+  for (const it of items) {
+    if (it.text !== undefined) {
+      if (!it.hidden && !it.decor && it.text.trim()) return true;
+    } else if (it.group) {
+      if (ownContent(it.items)) return true;
+    } else if (it.role && !it.ref && (it.name || ownContent(it.children))) return true;
+  }
+  return false;
 }
 
 function pushSep(out, sep) {
@@ -1307,7 +1327,9 @@ function finish(node) {
   for (const it of merged) if (it.group) finishGroup(it);
   node.children = merged;
   if (NAME_FROM_CONTENT.has(node.role) || node.role === 'listitem') {
-    const content = contentName(merged);
+    // A clickable card is named by what it shows, not by its buttons.
+    const content =
+      (node.role === 'clickable' && contentName(merged.filter((it) => !it.ref))) || contentName(merged);
     const allText = merged.every((it) => it.text !== undefined);
     if (
       node.role === 'listitem' ||

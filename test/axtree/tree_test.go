@@ -392,6 +392,8 @@ func TestWidgets(t *testing.T) {
 		`button "Shipping" `+ref+` collapsed`,
 		`link "Slide one" `+ref+` href=/s1`,
 		`link "Blue shoe" `+ref+` href=/product/1`, `button "Save" `+ref, `button "Share" `+ref,
+		`clickable "Red hat \$20" `+ref, `button "Like" `+ref, `button "Cart" `+ref, // a pointer card and its own buttons
+		`link "Nav A" `+ref+` href=/a`,
 		`button "Delete item" `+ref, // a tooltip library's attribute
 		`button "bold" `+ref,        // an editor toolbar's class
 		`button "Products" `+ref+` haspopup=menu`,
@@ -401,6 +403,9 @@ func TestWidgets(t *testing.T) {
 		`textbox "Write a reply" `+ref+` multiline`, // an editor's CSS-drawn placeholder
 		`combobox "Size" `+ref+` value="Medium" options="Small\|Medium\|Large"`,
 	)
+	if strings.Contains(tree, `clickable "Nav A`) {
+		t.Errorf("a pointer box holding only links is a target of its own:\n%s", tree)
+	}
 	for _, hidden := range []string{"Shipping rates", "Slide two", "Slide three", "Hidden product", "Your browser has no canvas", `value="10"`} {
 		if strings.Contains(tree, hidden) {
 			t.Errorf("%q is not on screen but is in the tree:\n%s", hidden, tree)
