@@ -1328,8 +1328,7 @@ function finish(node) {
   node.children = merged;
   if (NAME_FROM_CONTENT.has(node.role) || node.role === 'listitem') {
     // A clickable card is named by what it shows, not by its buttons.
-    const content =
-      (node.role === 'clickable' && contentName(merged.filter((it) => !it.ref))) || contentName(merged);
+    const content = (node.role === 'clickable' && contentName(merged.filter((it) => !it.ref))) || contentName(merged);
     const allText = merged.every((it) => it.text !== undefined);
     if (
       node.role === 'listitem' ||
