@@ -409,7 +409,9 @@ class Walker {
       optionParent:
         tag === 'select' ? '' : role === 'listbox' ? 'option' : role === 'menu' || role === 'menubar' ? 'menuitem' : '',
     };
-    if (rect && tag !== 'body' && tag !== 'html') clipChildren(child, st, rect);
+    // Inline boxes do not clip (overflow does not apply to them); the
+    // page's own overflow is the viewport's.
+    if (rect && display !== 'inline' && tag !== 'body' && tag !== 'html') clipChildren(child, st, rect);
 
     const items = [];
     const before = this.assigned;
@@ -634,9 +636,12 @@ function menuList(list) {
 // child.clipHold says whether an absolute descendant stays clipped (its
 // containing block is inside the clipping box).
 function clipChildren(child, st, rect) {
-  const ox = st.overflowX;
-  const oy = st.overflowY;
-  if (ox === 'visible' && oy === 'visible') return;
+  // One read of the shorthand ("hidden", or "hidden auto" for x and y).
+  const o = st.overflow;
+  if (o === 'visible') return;
+  const sp = o.indexOf(' ');
+  const ox = sp < 0 ? o : o.slice(0, sp);
+  const oy = sp < 0 ? o : o.slice(sp + 1);
   const c = child.clip || {l: -Infinity, t: -Infinity, r: Infinity, b: Infinity};
   const n = {l: c.l, t: c.t, r: c.r, b: c.b};
   let cuts = false;
