@@ -573,7 +573,10 @@ class Walker {
         const frameCtx = this.frameContext(doc, ctx);
         frameCtx.textOk = ctx.textOk;
         frameCtx.inView = ctx.inView;
-        this.children(doc.body, frameCtx, out);
+        // An editor's frame (TinyMCE, CKEditor 4) is one field: its body
+        // is contenteditable or the document is in design mode.
+        if (doc.body.isContentEditable || doc.designMode === 'on') this.element(doc.body, frameCtx, out);
+        else this.children(doc.body, frameCtx, out);
       }
       return;
     }
@@ -761,6 +764,7 @@ function implicitRole(el, tag, walker) {
     }
     default:
       if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return 'textbox';
+      if (tag === 'body' && el.ownerDocument.designMode === 'on') return 'textbox';
       return 'generic';
   }
 }
@@ -939,6 +943,12 @@ function optionName(opt) {
 function fallbackName(el, role) {
   const title = el.getAttribute('title');
   if (title && title.trim()) return clip(squash(title), NAME_MAX);
+  if (el.localName === 'body') {
+    // An editor frame's body is called what its frame is.
+    const view = el.ownerDocument.defaultView;
+    const frame = view && view.frameElement;
+    if (frame && frame.title) return clip(squash(frame.title), NAME_MAX);
+  }
   if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') {
     // data-placeholder: an editor's placeholder drawn by CSS (Quill, ProseMirror).
     const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('data-placeholder');
@@ -1161,8 +1171,9 @@ function attributes(node, el, tag, proxy, ctx) {
     if (chosen.length && role === 'combobox')
       a.push('value=' + quote(clip(squash(chosen[0].label || chosen[0].textContent), VALUE_MAX)));
     if (role === 'combobox' && ctx.expandSelect !== src) a.push('options=' + optionList(src));
-  } else if (role === 'textbox' && el.isContentEditable) {
-    const t = squash(el.textContent);
+  } else if (role === 'textbox' && (el.isContentEditable || tag === 'body')) {
+    // A frame's body (an editor) holds its scripts too: its rendered text.
+    const t = squash(tag === 'body' ? el.innerText : el.textContent);
     if (t) a.push('value=' + quote(clip(t, VALUE_MAX)));
     node.children = [];
   }
@@ -1210,7 +1221,8 @@ function attributes(node, el, tag, proxy, ctx) {
   if (src.required || ariaBool(el, 'aria-required') === 'true') a.push('required');
   if ((src.readOnly && /^(input|textarea)$/.test(src.localName)) || ariaBool(el, 'aria-readonly') === 'true') a.push('readonly');
   if (ariaBool(el, 'aria-invalid') === 'true') a.push('invalid');
-  if (deepActive(ctx.doc) === el) a.push('focused');
+  // An unfocused document's active element is its body.
+  if (deepActive(ctx.doc) === el && (tag !== 'body' || ctx.doc.hasFocus())) a.push('focused');
   const ph = src.getAttribute && src.getAttribute('placeholder');
   if (
     ph &&

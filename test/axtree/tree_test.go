@@ -221,6 +221,9 @@ func TestSameOriginIframe(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^iframe "Same origin frame" ` + ref + `\n "Inner frame text"\n button "Inner button" ` + ref + `$`).MatchString(r.Tree) {
 		t.Errorf("iframe content not nested under the iframe:\n%s", r.Tree)
 	}
+	// An editor's frame is one multi-line field (contenteditable body, design mode).
+	mustLines(t, r.Tree, `textbox "Message body" `+ref+` value="Hello there" multiline`,
+		`textbox "Design area" `+ref+` value="Designed" multiline`)
 	p.open("/edge/basic_iframe_site/basic_iframe.html")
 	r = p.tree(map[string]any{"filter": "all", "maxChars": 0})
 	if !hasLine(r.Tree, `iframe.*`+ref+`.*`) || r.TotalLines < 3 {
