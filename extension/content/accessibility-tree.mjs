@@ -1375,6 +1375,11 @@ function finish(node) {
     node.name = iconName(node.el) || node.name;
   }
   if (!node.name && node.fallback) node.name = node.fallback;
+  // An icon with a count badge (a cart with "3") is named by both.
+  if (node.ref && !node.explicit && /^\d[\d,.]*\+?$/.test(node.name)) {
+    const icon = iconName(node.el);
+    if (icon && icon !== node.name) node.name = icon + ' ' + node.name;
+  }
   // A control named by a glyph ("×", "›") reads as what the glyph does.
   if (node.ref && node.name && node.name.length <= 2 && ICON_WORDS[node.name]) node.name = ICON_WORDS[node.name];
   if (node.ref && !node.name) {

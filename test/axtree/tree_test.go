@@ -456,6 +456,8 @@ func TestPatterns(t *testing.T) {
 		`text "Group text"`,              // "btn-group" is a container
 		`radio "Standard" `+ref+` checked`, `radio "Express" `+ref+` unchecked`,
 		`menuitem "Billing" `+ref+` disabled`,
+		`link "shopping cart 3" `+ref+` href=/cart`, // an icon and its count badge
+		`link "2" `+ref+` href=/page/2`,
 		`text "Price: \$12.99"`,
 	)
 	if strings.Contains(tree, "In stock") {
