@@ -1182,6 +1182,16 @@ function attributes(node, el, tag, proxy, ctx) {
   if (role === 'textbox' && (ml === 'true' || (ml !== 'false' && (src.localName === 'textarea' || el.isContentEditable)))) {
     a.push('multiline');
   }
+  // A rich-text field (contenteditable) takes typing but no value setting.
+  if (
+    role === 'textbox' &&
+    src === el &&
+    el.localName !== 'textarea' &&
+    el.localName !== 'input' &&
+    (el.isContentEditable || tag === 'body')
+  ) {
+    a.push('contenteditable');
+  }
   if (tag === 'progress' || tag === 'meter') a.push('value=' + el.value + (el.max ? '/' + el.max : ''));
   else if (src.localName !== 'input' && RANGE_ROLES.has(role)) {
     // A custom slider or progress bar: its value, as text when the page gives one.

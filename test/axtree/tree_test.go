@@ -176,7 +176,7 @@ func TestRefsShortTextsAndHints(t *testing.T) {
 		`checkbox "I agree to the terms" `+ref+` unchecked`,
 		`checkbox "Hidden native checkbox" `+ref+` checked`,
 		`combobox `+ref+` value="Medium" options="Small|Medium|Large" hint="size"`,
-		`textbox "Editor" `+ref+` value="Draft text" multiline`,
+		`textbox "Editor" `+ref+` value="Draft text" multiline contenteditable`,
 	)
 	if hasLine(r.Tree, `text "I agree to the terms"`) {
 		t.Errorf("label text repeated beside its checkbox:\n%s", r.Tree)
@@ -222,8 +222,8 @@ func TestSameOriginIframe(t *testing.T) {
 		t.Errorf("iframe content not nested under the iframe:\n%s", r.Tree)
 	}
 	// An editor's frame is one multi-line field (contenteditable body, design mode).
-	mustLines(t, r.Tree, `textbox "Message body" `+ref+` value="Hello there" multiline`,
-		`textbox "Design area" `+ref+` value="Designed" multiline`)
+	mustLines(t, r.Tree, `textbox "Message body" `+ref+` value="Hello there" multiline contenteditable`,
+		`textbox "Design area" `+ref+` value="Designed" multiline contenteditable`)
 	p.open("/edge/basic_iframe_site/basic_iframe.html")
 	r = p.tree(map[string]any{"filter": "all", "maxChars": 0})
 	if !hasLine(r.Tree, `iframe.*`+ref+`.*`) || r.TotalLines < 3 {
@@ -329,7 +329,7 @@ func TestReach(t *testing.T) {
 	})
 	t.Run("multiline", func(t *testing.T) {
 		mustLines(t, tree, `textbox "Subject" `+ref, `textbox "Body" `+ref+` multiline`,
-			`textbox "Notes" `+ref+` multiline`, `textbox "Single" `+ref)
+			`textbox "Notes" `+ref+` multiline contenteditable`, `textbox "Single" `+ref+` contenteditable`)
 	})
 	t.Run("click signals", func(t *testing.T) {
 		for _, name := range []string{"Pointer item", "Plain menu item", "Pointer span", "Js action", "Angular click", "Vue click"} {
@@ -401,9 +401,9 @@ func TestWidgets(t *testing.T) {
 		`button "bold" `+ref,        // an editor toolbar's class
 		`button "Products" `+ref+` haspopup=menu`,
 		`clickable "Game board" `+ref, `button "Play" `+ref, // a canvas and its fallback control
-		`checkbox "Subscribe" `+ref+` unchecked`,    // a web component's hidden input, named by slotted text
-		`textbox "Full name" `+ref,                  // a web component's label slot
-		`textbox "Write a reply" `+ref+` multiline`, // an editor's CSS-drawn placeholder
+		`checkbox "Subscribe" `+ref+` unchecked`,                    // a web component's hidden input, named by slotted text
+		`textbox "Full name" `+ref,                                  // a web component's label slot
+		`textbox "Write a reply" `+ref+` multiline contenteditable`, // an editor's CSS-drawn placeholder
 		`combobox "Size" `+ref+` value="Medium" options="Small\|Medium\|Large"`,
 	)
 	if strings.Contains(tree, `clickable "Nav A`) {
@@ -448,7 +448,7 @@ func TestPatterns(t *testing.T) {
 		`slider "Max price" `+ref+` value="120" min=0 max=500`,
 		`textbox "Email" `+ref+` type=email value="a@b.co"`,
 		`textbox "Coupon code" `+ref, `spinbutton "Quantity" `+ref+` value="2"`,
-		`textbox "Review" `+ref+` multiline`, `textbox "Comment" `+ref+` multiline`, `textbox "City" `+ref,
+		`textbox "Review" `+ref+` multiline`, `textbox "Comment" `+ref+` multiline contenteditable`, `textbox "City" `+ref,
 		`button "Checkout" `+ref+` disabled`, `button "Bold" `+ref+` pressed`,
 		`clickable "Apply filters" `+ref, // class "btn"
 		`clickable "close" `+ref,         // class "close-btn", glyph "×"
