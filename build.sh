@@ -95,8 +95,16 @@ assemble() {
 	cp -R extension/. "$out/"
 	rm "$out"/content/*.mjs # the modules, bundled next
 	bundle_content "$out/content"
+	# The selection toolbar, which the manifests inject into every page
+	# (docs/decisions/selection-toolbar.md).
+	esbundle extension/content/selection.mjs "$out/content/selection.js"
 	# Browser-only files, the manifest among them, sit in chrome/ or firefox/.
 	cp -R "$b/." "$out/"
+	# Chrome names Tagalog "fil", Firefox "tl": the Firefox build carries both
+	# folders, so either name finds it (docs/decisions/localisation.md).
+	if [ "$b" = firefox ] && [ -d "$out/_locales/fil" ]; then
+		cp -R "$out/_locales/fil" "$out/_locales/tl"
+	fi
 	set_version "$b/manifest.json" >"$out/manifest.json"
 	local f
 	while IFS= read -r f || [ -n "$f" ]; do
@@ -121,6 +129,20 @@ check_manifest() {
 		const missing = files.filter((f) => !fs.existsSync(path.join(dir, f)));
 		if (missing.length) {
 			console.error(`${dir}: the manifest names files the build did not produce: ${missing.join(", ")}`);
+			process.exit(1);
+		}
+		// Every __MSG_name__ must be in the default locale, or the browser
+		// refuses the extension.
+		const catalog = path.join(dir, "_locales", m.default_locale ?? "", "messages.json");
+		const names = [...JSON.stringify(m).matchAll(/__MSG_(\w+)__/g)].map((x) => x[1]);
+		if (names.length && !fs.existsSync(catalog)) {
+			console.error(`${dir}: the manifest uses __MSG_ names without default_locale messages`);
+			process.exit(1);
+		}
+		const messages = names.length ? JSON.parse(fs.readFileSync(catalog, "utf8")) : {};
+		const unknown = names.filter((n) => !messages[n]);
+		if (unknown.length) {
+			console.error(`${dir}: the manifest names messages ${catalog} lacks: ${unknown.join(", ")}`);
 			process.exit(1);
 		}
 	' "$DIST/$1"
@@ -173,7 +195,9 @@ EOF
 }
 
 install_test_tools() {
-	apt_ensure chromium firefox-esr zip ca-certificates
+	# chromium-l10n: the interface languages besides en-US, for the test of a
+	# browser started in Spanish (test/e2e/i18n_test.go).
+	apt_ensure chromium chromium-l10n firefox-esr zip ca-certificates
 	local bin
 	bin="$(go env GOPATH)/bin/wasmbrowsertest"
 	if [ ! -x "$bin" ]; then

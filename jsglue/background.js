@@ -111,6 +111,16 @@ api.runtime.onMessage.addListener((msg, sender, sendResponse) => {
     mark("firstReply");
     sendResponse(r);
   };
+  if (msg.action === "selection_context" && sender.tab) {
+    // More… in the selection toolbar: the panel opens now, while the
+    // user's click still counts (docs/decisions/selection-toolbar.md).
+    const opened = openPanel(sender.tab);
+    Promise.all([callGo(msg, sender), opened]).then(
+      ([r, panelOpened]) => reply({ ...r, panelOpened }),
+      (err) => reply({ ok: false, error: `WebBrain's core failed: ${err && err.message ? err.message : err}` }),
+    );
+    return true;
+  }
   callGo(msg, sender).then(reply, (err) =>
     reply({ ok: false, error: `WebBrain's core failed: ${err && err.message ? err.message : err}` }),
   );
@@ -146,6 +156,96 @@ api.alarms.onAlarm.addListener((alarm) => {
   goReady()
     .then((wbGo) => wbGo.alarm?.(alarm.name))
     .catch(() => {});
+});
+
+// openPanel opens the side panel (Chrome) or the sidebar (Firefox) in the
+// tab's window; it must be called in the user's gesture, before any await.
+// It resolves to whether the browser opened it.
+function openPanel(tab) {
+  try {
+    const p = api.sidePanel ? api.sidePanel.open({ windowId: tab.windowId }) : api.sidebarAction?.open();
+    return Promise.resolve(p).then(
+      () => Boolean(p),
+      () => false,
+    );
+  } catch {
+    return Promise.resolve(false);
+  }
+}
+
+// The selection toolbar's context menu and keyboard shortcut
+// (docs/decisions/selection-toolbar.md). The menu's words are the same
+// as the toolbar's (extension/content/selection-strings.mjs).
+const SELECTION_MENU = [
+  ["translate", "Translate"],
+  ["explain", "Explain"],
+  ["proofread", "Proofread"],
+  ["more", "Ask in side panel"],
+];
+const menus = api.menus ?? api.contextMenus;
+if (menus) {
+  // Chrome keeps menu entries across worker restarts: start from none.
+  Promise.resolve(menus.removeAll())
+    .then(() => {
+      menus.create({ id: "wb-selection", title: "WebBrain", contexts: ["selection"] });
+      for (const [id, title] of SELECTION_MENU)
+        menus.create({ id: `wb-selection-${id}`, parentId: "wb-selection", title, contexts: ["selection"] });
+    })
+    .catch((err) => console.warn("webbrain: context menu:", err));
+  menus.onClicked.addListener((info, tab) => {
+    const kind = String(info.menuItemId).replace(/^wb-selection-/, "");
+    const text = info.selectionText ?? "";
+    if (!tab || tab.id < 0 || !text || !SELECTION_MENU.some(([id]) => id === kind)) return;
+    if (kind === "more") {
+      openPanel(tab);
+      const self = { id: api.runtime.id, url: api.runtime.getURL("background.js") };
+      callGo({ action: "selection_context", tabId: tab.id, text }, self).catch((err) =>
+        console.warn("webbrain: selection for the panel:", err),
+      );
+      return;
+    }
+    toSelectionScript(tab.id, { wbSelection: "run", kind, text });
+  });
+}
+
+// toSelectionScript hands msg to the toolbar's script in the tab's top
+// document (its __wbSelection, in the content scripts' world), injecting
+// the script first into a page loaded before WebBrain was. A message
+// listener in every page would answer the tool messages host.js sends
+// before it injects their script, so the toolbar has none.
+function toSelectionScript(tabId, msg) {
+  const call = () =>
+    api.scripting
+      ? api.scripting
+          .executeScript({
+            target: { tabId, frameIds: [0] },
+            func: (m) => {
+              if (typeof globalThis.__wbSelection !== "function") return false;
+              globalThis.__wbSelection(m);
+              return true;
+            },
+            args: [msg],
+          })
+          .then((r) => r?.[0]?.result === true)
+      : api.tabs
+          .executeScript(tabId, {
+            frameId: 0,
+            code: `(() => { if (typeof globalThis.__wbSelection !== "function") return false; globalThis.__wbSelection(${JSON.stringify(msg)}); return true; })()`,
+          })
+          .then((r) => r?.[0] === true);
+  const inject = () =>
+    api.scripting
+      ? api.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ["content/selection.js"] })
+      : api.tabs.executeScript(tabId, { frameId: 0, file: "/content/selection.js" });
+  return call()
+    .then((done) => done || inject().then(call))
+    .catch((err) => console.warn("webbrain: selection toolbar:", err));
+}
+
+api.commands?.onCommand.addListener((command, tab) => {
+  if (command !== "selection-toolbar") return;
+  const withTab = tab ? Promise.resolve([tab]) : api.tabs.query({ active: true, currentWindow: true });
+  withTab.then(([t]) => t && toSelectionScript(t.id, { wbSelection: "show" })).catch(() => {});
 });
 
 if (api.sidePanel) {

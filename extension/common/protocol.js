@@ -18,6 +18,8 @@ export const ACTION = Object.freeze({
   SETTINGS_GET: "settings_get",
   SETTINGS_SAVE: "settings_save",
   PROVIDER_TEST: "provider_test",
+  PROVIDER_VISION: "provider_vision",
+  PROVIDER_PRESETS: "provider_presets",
   CONFIG_EXPORT: "config_export",
   CONFIG_IMPORT: "config_import",
   MEMORY_LIST: "memory_list",
@@ -58,6 +60,9 @@ export const ACTION = Object.freeze({
   KEEP_WARM: "keep_warm",
   USAGE_GET: "usage_get",
   ALLOWANCE_ANSWER: "allowance_answer",
+  SELECTION_INLINE: "selection_inline",
+  SELECTION_INLINE_CANCEL: "selection_inline_cancel",
+  SELECTION_CONTEXT: "selection_context",
 });
 
 // The type of the background's broadcasts.
@@ -124,6 +129,8 @@ export const STORAGE = Object.freeze({
   CUSTOM_SKILLS: "customSkills",
   USAGE_DAILY: "wb_usage_daily_v1",
   PROVIDER_TESTS: "wb_provider_tests",
+  SELECTION_CONTEXT: "selectionContext:",
+  UI_LANGUAGE: "wb_ui_language",
 });
 
 export const MODE = Object.freeze({
@@ -149,6 +156,7 @@ export const PROVIDER_KIND = Object.freeze({
   OPENAI_RESPONSES: "openai-responses",
   ANTHROPIC: "anthropic",
   AZURE: "azure",
+  BEDROCK: "bedrock",
 });
 
 // An approval card's choices and approval_resolved's decision.

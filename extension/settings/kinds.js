@@ -6,6 +6,7 @@ export const KIND_DEFAULTS = {
   [PROVIDER_KIND.OPENAI_RESPONSES]: "https://api.openai.com/v1",
   [PROVIDER_KIND.ANTHROPIC]: "https://api.anthropic.com",
   [PROVIDER_KIND.AZURE]: "https://<resource>.openai.azure.com",
+  [PROVIDER_KIND.BEDROCK]: "https://bedrock-runtime.us-east-1.amazonaws.com",
 };
 
 // Presets of the providers people use most: all but Anthropic, Azure and the

@@ -2,6 +2,7 @@
 //   … /screenshot [--save-as <name>]   the tab before and after the run
 //   … /record [--save-as <name>]       a recording of the tab (not built)
 // The suffixes are left out of /help and the autocomplete on purpose.
+import { t } from "../common/i18n.js";
 import { CAPTURE } from "../common/protocol.js";
 
 const SUFFIX = /\s+\/(screenshot|record)(?:\s+--save-as\s+(\S+))?\s*$/i;
@@ -15,10 +16,9 @@ export function runCapture(text) {
   if (m[1].toLowerCase() === "record") {
     return {
       text: body,
-      error:
-        "Recording a run (/record) is not available in WebBrain yet; use /screenshot to save the tab before and after the run.",
+      error: t("capture_record_unavailable"),
     };
   }
-  if (!body) return { text: body, error: "Write the message before /screenshot." };
+  if (!body) return { text: body, error: t("capture_write_first") };
   return { text: body, capture: CAPTURE.SCREENSHOT, saveAs: m[2] ?? "" };
 }

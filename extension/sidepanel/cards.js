@@ -5,6 +5,7 @@
 // buttons that Markdown from the model cannot produce.
 import { el } from "../common/dom.js";
 import { CATEGORY, DECISION, RESOLVED } from "../common/protocol.js";
+import { N_, locale, t } from "../common/i18n.js";
 
 const DETAIL_MAX = 160; // characters of a detail value shown; the title holds all
 
@@ -49,8 +50,8 @@ export function renderClarify(item, answer) {
   const answered = item.answer !== undefined || Boolean(item.expired);
   const card = el(
     "div",
-    { className: "clarify-card", role: "group", "aria-label": "Question from the assistant" },
-    el("p", { className: "clarify-from", text: "The assistant asks:" }),
+    { className: "clarify-card", role: "group", "aria-label": t("clarify_label") },
+    el("p", { className: "clarify-from", text: t("clarify_from") }),
     el("p", { className: "clarify-question", text: item.text }),
   );
   if (asksForSecret(item.text, item.options)) {
@@ -58,10 +59,8 @@ export function renderClarify(item, answer) {
       el(
         "p",
         { className: "clarify-secret-warning", role: "note" },
-        el("strong", { text: "Careful: " }),
-        "WebBrain never needs you to type a password, code, card number or key into the chat. " +
-          "This question comes from the model, which may have been misled by the page. " +
-          "Enter secrets only on the site itself.",
+        el("strong", { text: `${t("clarify_careful")} ` }),
+        t("clarify_secret_warning"),
       ),
     );
   }
@@ -76,7 +75,7 @@ export function renderClarify(item, answer) {
   const input = el("input", {
     type: "text",
     className: "clarify-input",
-    "aria-label": "Your answer to the assistant",
+    "aria-label": t("clarify_input_label"),
     autocomplete: "off",
     disabled: answered,
   });
@@ -84,50 +83,52 @@ export function renderClarify(item, answer) {
     "form",
     { className: "clarify-free" },
     input,
-    el("button", { type: "submit", className: "clarify-submit", text: "Answer", disabled: answered }),
+    el("button", { type: "submit", className: "clarify-submit", text: t("clarify_answer"), disabled: answered }),
   );
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     if (input.value.trim()) answer(input.value.trim());
   });
   card.append(options, form);
-  if (item.answer !== undefined) card.append(el("p", { className: "clarify-answer", text: `You answered: ${item.answer}` }));
+  if (item.answer !== undefined)
+    card.append(el("p", { className: "clarify-answer", text: t("clarify_you_answered", { answer: item.answer }) }));
   return card;
 }
 
 const CATEGORY_LABEL = {
-  [CATEGORY.SEND]: "Send",
-  [CATEGORY.PUBLISH]: "Publish",
-  [CATEGORY.DELETE]: "Delete",
-  [CATEGORY.PAYMENT]: "Payment",
-  [CATEGORY.PURCHASE]: "Purchase",
-  [CATEGORY.SHARE]: "Share",
-  [CATEGORY.ACCOUNT]: "Account change",
-  [CATEGORY.SUBMIT]: "Submit a form",
-  [CATEGORY.TYPE_DATA]: "Enter your data",
-  [CATEGORY.NAVIGATE]: "Open a page",
-  [CATEGORY.FETCH]: "Fetch a page",
-  [CATEGORY.SCHEDULE]: "Schedule a task",
-  [CATEGORY.RESEARCH]: "Ask ChatGPT",
-  [CATEGORY.DOWNLOAD]: "Download a file",
-  [CATEGORY.UPLOAD]: "Upload a file",
-  [CATEGORY.CAPTCHA]: "Solve a CAPTCHA",
-  [CATEGORY.WEBMCP]: "Run a page's tool",
+  [CATEGORY.SEND]: N_("category_send"),
+  [CATEGORY.PUBLISH]: N_("category_publish"),
+  [CATEGORY.DELETE]: N_("category_delete"),
+  [CATEGORY.PAYMENT]: N_("category_payment"),
+  [CATEGORY.PURCHASE]: N_("category_purchase"),
+  [CATEGORY.SHARE]: N_("category_share"),
+  [CATEGORY.ACCOUNT]: N_("category_account"),
+  [CATEGORY.SUBMIT]: N_("category_submit"),
+  [CATEGORY.TYPE_DATA]: N_("category_type_data"),
+  [CATEGORY.NAVIGATE]: N_("category_navigate"),
+  [CATEGORY.FETCH]: N_("category_fetch"),
+  [CATEGORY.SCHEDULE]: N_("category_schedule"),
+  [CATEGORY.RESEARCH]: N_("category_research"),
+  [CATEGORY.DOWNLOAD]: N_("category_download"),
+  [CATEGORY.UPLOAD]: N_("category_upload"),
+  [CATEGORY.CAPTCHA]: N_("category_captcha"),
+  [CATEGORY.WEBMCP]: N_("category_webmcp"),
 };
 
 // approvalOutcome is the card's final line for an approval_resolved event.
 export function approvalOutcome(item) {
-  if (item.reason === RESOLVED.TIMEOUT) return "Timed out — declined";
-  if (item.reason === RESOLVED.STOPPED) return "Cancelled";
-  if (item.decision === DECISION.APPROVE) return "Approved";
-  if (item.decision === DECISION.APPROVE_SITE) return `Approved on ${item.approval?.site || "this site"} for this run`;
-  return "Declined";
+  if (item.reason === RESOLVED.TIMEOUT) return t("approval_timed_out");
+  if (item.reason === RESOLVED.STOPPED) return t("approval_cancelled");
+  if (item.decision === DECISION.APPROVE) return t("approval_approved");
+  if (item.decision === DECISION.APPROVE_SITE)
+    return t("approval_approved_site", { site: item.approval?.site || t("approval_this_site") });
+  return t("approval_declined");
 }
 
 function choiceLabel(choice, site) {
-  if (choice === DECISION.APPROVE) return "Approve";
-  if (choice === DECISION.APPROVE_SITE) return `Approve on ${site || "this site"} for this run`;
-  return "Decline";
+  if (choice === DECISION.APPROVE) return t("approval_approve");
+  if (choice === DECISION.APPROVE_SITE) return t("approval_approve_site", { site: site || t("approval_this_site") });
+  return t("approval_decline");
 }
 
 // renderApproval draws the card of an `approval` event. item holds the
@@ -150,13 +151,17 @@ export function renderApproval(item, answer) {
       "header",
       { className: "approval-head" },
       el("img", { src: "/icons/icon-32.png", alt: "", width: 16, height: 16 }),
-      el("span", { className: "approval-from", text: "WebBrain asks before acting" }),
-      a.category && el("span", { className: "approval-category", text: CATEGORY_LABEL[a.category] ?? a.category }),
+      el("span", { className: "approval-from", text: t("approval_from") }),
+      a.category &&
+        el("span", {
+          className: "approval-category",
+          text: CATEGORY_LABEL[a.category] ? t(CATEGORY_LABEL[a.category]) : a.category,
+        }),
     ),
     el("p", { className: "approval-text", id: titleId, text: item.text ?? "" }),
   );
   const rows = el("dl", { className: "approval-details" });
-  if (a.site) rows.append(el("dt", { text: "Site" }), detailValue(a.site));
+  if (a.site) rows.append(el("dt", { text: t("approval_site") }), detailValue(a.site));
   for (const d of Array.isArray(a.details) ? a.details : []) {
     rows.append(el("dt", { text: String(d?.label ?? "") }), detailValue(String(d?.value ?? "")));
   }
@@ -166,7 +171,7 @@ export function renderApproval(item, answer) {
     card.append(
       el(
         "ul",
-        { className: "approval-reasons", "aria-label": "Why WebBrain asks" },
+        { className: "approval-reasons", "aria-label": t("approval_why") },
         reasons.map((r) => el("li", { text: String(r) })),
       ),
     );
@@ -192,19 +197,24 @@ export function renderApproval(item, answer) {
   card.append(buttons);
   if (item.answered !== undefined) {
     card.append(
-      el("p", { className: "approval-outcome", role: "status", text: `You chose: ${choiceLabel(item.answered, a.site)}` }),
+      el("p", {
+        className: "approval-outcome",
+        role: "status",
+        text: t("approval_you_chose", { choice: choiceLabel(item.answered, a.site) }),
+      }),
     );
   } else if (item.expired) {
-    card.append(el("p", { className: "approval-outcome", text: "The run ended before an answer." }));
+    card.append(el("p", { className: "approval-outcome", text: t("card_run_ended") }));
   } else if (Number.isFinite(a.expiresAt)) {
-    card.append(countdown(a.expiresAt, "Declined automatically"));
+    card.append(countdown(a.expiresAt, "declined"));
   }
   return card;
 }
 
-// countdown is a card's line "<what> at 12:05 (1:59 left).", kept up to
-// date each second; at the end it disables the card's buttons (the
-// background resolves the card and says so).
+// countdown is a card's line "Declined automatically at 12:05 (1:59
+// left).", kept up to date each second; what is "declined" or "approved".
+// At the end it disables the card's buttons (the background resolves the
+// card and says so).
 export function countdown(expiresAt, what) {
   const node = el("p", { className: "approval-countdown", "data-expires-at": String(expiresAt), "data-what": what });
   updateCountdown(node);
@@ -243,13 +253,15 @@ function startCountdowns() {
 function updateCountdown(node) {
   const at = Number(node.dataset.expiresAt);
   const left = Math.max(0, Math.ceil((at - Date.now()) / 1000));
-  const clock = new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const clock = new Date(at).toLocaleTimeString(locale(), { hour: "2-digit", minute: "2-digit" });
+  const approved = node.dataset.what === "approved";
   if (left === 0) {
-    node.textContent = `Time is up: ${node.dataset.what.toLowerCase()}.`;
+    node.textContent = approved ? t("countdown_up_approved") : t("countdown_up_declined");
     for (const b of node.closest(".approval-card")?.querySelectorAll("button") ?? []) b.disabled = true;
     return;
   }
   const mm = Math.floor(left / 60);
   const ss = String(left % 60).padStart(2, "0");
-  node.textContent = `${node.dataset.what} at ${clock} (${mm}:${ss} left).`;
+  const subs = { clock, left: `${mm}:${ss}` };
+  node.textContent = approved ? t("countdown_approved", subs) : t("countdown_declined", subs);
 }

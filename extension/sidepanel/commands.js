@@ -6,27 +6,28 @@ import { exportMarkdown, exportTraces } from "./history.js";
 import { teachCommand } from "./teach.js";
 import { usageCommand } from "./usage.js";
 import { workflowCommand } from "./workflows.js";
+import { N_, t, tp } from "../common/i18n.js";
 
 // SLASH_COMMANDS is the one description of every command: its usage lines,
 // what it does, its flags, and whether it may run while a task is running
 // (busy). /help, the composer's autocomplete (complete.js) and the parser
-// all come from it. Names and flags are matched without regard to case but
+// all come from it. about and the flags' texts are message keys (t()). Names and flags are matched without regard to case but
 // token by token: "/memoryx" is unknown, never a message to the model.
 export const SLASH_COMMANDS = Object.freeze([
-  { name: "/ask", usage: ["/ask <message>"], about: "Send one message in Ask mode: read the page, change nothing.", busy: true },
-  { name: "/act", usage: ["/act <message>"], about: "Send one message in Act mode: WebBrain may click and type.", busy: true },
+  { name: "/ask", usage: ["/ask <message>"], about: N_("cmd_ask"), busy: true },
+  { name: "/act", usage: ["/act <message>"], about: N_("cmd_act"), busy: true },
   {
     name: "/dev",
     usage: ["/dev <message>"],
-    about: "Send one message in Dev mode: inspect and patch the page's code.",
+    about: N_("cmd_dev"),
     busy: true,
   },
-  { name: "/auto", usage: ["/auto <message>"], about: "Send one message and let WebBrain pick the mode.", busy: true },
-  { name: "/help", usage: ["/help"], about: "List the commands.", busy: true, run: (_arg, ctx) => notice(ctx, helpText()) },
+  { name: "/auto", usage: ["/auto <message>"], about: N_("cmd_auto"), busy: true },
+  { name: "/help", usage: ["/help"], about: N_("cmd_help"), busy: true, run: (_arg, ctx) => notice(ctx, helpText()) },
   {
     name: "/clear",
     usage: ["/clear"],
-    about: "Start a new chat; this one goes to History.",
+    about: N_("cmd_clear"),
     busy: false,
     // A new chat starts in Auto again.
     run: (_arg, ctx) => ctx.session.clear().then(() => ctx.onCleared?.()),
@@ -34,8 +35,8 @@ export const SLASH_COMMANDS = Object.freeze([
   {
     name: "/export",
     usage: ["/export", "/export --traces", "/export --config"],
-    about: "Download the conversation as Markdown, this tab's run traces, or the settings.",
-    flags: { "--traces": "this tab's run traces (webbrain-trace/1)", "--config": "the settings, API keys included" },
+    about: N_("cmd_export"),
+    flags: { "--traces": N_("cmd_export_traces"), "--config": N_("cmd_export_config") },
     busy: true,
     run: (arg, ctx) => {
       if (arg === "--config") return exportConfig(ctx);
@@ -47,8 +48,8 @@ export const SLASH_COMMANDS = Object.freeze([
   {
     name: "/import",
     usage: ["/import <json>", "/import --file"],
-    about: "Replace the settings with an exported configuration.",
-    flags: { "--file": "pick the file" },
+    about: N_("cmd_import"),
+    flags: { "--file": N_("cmd_import_file") },
     busy: false,
     // It must stay synchronous up to ctx.pickFile(): a file picker opens
     // only inside the user's key or click.
@@ -61,46 +62,46 @@ export const SLASH_COMMANDS = Object.freeze([
   {
     name: "/memory",
     usage: ["/memory", "/memory --add <text>", "/memory --forget <id>"],
-    about: "What WebBrain remembers about you: list, add, forget.",
-    flags: { "--add": "remember a fact about you", "--forget": "forget the entry with this id" },
+    about: N_("cmd_memory"),
+    flags: { "--add": N_("cmd_memory_add"), "--forget": N_("cmd_memory_forget") },
     busy: true,
     run: (arg, ctx) => memoryCommand(arg, ctx),
   },
   {
     name: "/jobs",
     usage: ["/jobs"],
-    about: "Scheduled tasks and watches: pause, edit, delete.",
+    about: N_("cmd_jobs"),
     busy: true,
     run: (_arg, ctx) => ctx.session.transcript.add({ role: "jobs", ephemeral: true }),
   },
   {
     name: "/watch",
     usage: ["/watch [--keep] [--every <seconds>] <what to watch for>"],
-    about: "Check this page in the background and notify you when something happens.",
-    flags: { "--keep": "go on watching after it happened", "--every": "seconds between checks" },
+    about: N_("cmd_watch"),
+    flags: { "--keep": N_("cmd_watch_keep"), "--every": N_("cmd_watch_every") },
     busy: true,
     run: (arg, ctx) => watchCommand(arg, ctx),
   },
   {
     name: "/workflow",
     usage: ["/workflow", "/workflow --save [name]", "/workflow --run <id>"],
-    about: "Saved workflows: list, save the last run, replay one.",
-    flags: { "--save": "save this tab's last successful run", "--run": "replay a saved workflow" },
+    about: N_("cmd_workflow"),
+    flags: { "--save": N_("cmd_workflow_save"), "--run": N_("cmd_workflow_run") },
     busy: false,
     run: (arg, ctx) => workflowCommand(arg, ctx),
   },
   {
     name: "/teach",
     usage: ["/teach --start", "/teach --end [name]", "/teach --cancel"],
-    about: "Teacher mode: record what you do in this tab as a workflow.",
-    flags: { "--start": "start recording", "--end": "stop and save", "--cancel": "stop and drop the recording" },
+    about: N_("cmd_teach"),
+    flags: { "--start": N_("cmd_teach_start"), "--end": N_("cmd_teach_end"), "--cancel": N_("cmd_teach_cancel") },
     busy: false,
     run: (arg, ctx) => teachCommand(arg, ctx),
   },
   {
     name: "/usage",
     usage: ["/usage"],
-    about: "Tokens and cost today and on the last 7 days.",
+    about: N_("cmd_usage"),
     busy: true,
     run: (_arg, ctx) => usageCommand(ctx),
   },
@@ -116,11 +117,11 @@ export function findCommand(text) {
 
 // helpText lists every command with its usage.
 export function helpText() {
-  return `Commands:\n${SLASH_COMMANDS.map((c) => `${c.usage.join(" · ")}: ${c.about}`).join("\n")}`;
+  return `${t("help_commands")}\n${SLASH_COMMANDS.map((c) => `${c.usage.join(" · ")}: ${t(c.about)}`).join("\n")}`;
 }
 
 function usageNotice(ctx, name) {
-  notice(ctx, `Use ${BY_NAME.get(name).usage.join(", ")}.`);
+  notice(ctx, t("cmd_use", { usage: BY_NAME.get(name).usage.join(", ") }));
 }
 
 // modeCommand reads "/ask text", "/act text", "/dev text" or "/auto text":
@@ -138,9 +139,9 @@ export function runCommand(text, ctx) {
   const trimmed = text.trim();
   const cmd = findCommand(trimmed);
   const name = trimmed.split(/\s+/, 1)[0];
-  if (!cmd?.run) return notice(ctx, `Unknown command ${name}. /help lists the commands.`);
+  if (!cmd?.run) return notice(ctx, t("cmd_unknown", { name }));
   if (!cmd.busy && ctx.session.status === STATUS.RUNNING) {
-    return notice(ctx, `${cmd.name} waits until the running task ends: press Stop first, or send it when the task is done.`);
+    return notice(ctx, t("cmd_waits", { name: cmd.name }));
   }
   const arg = trimmed
     .slice(name.length)
@@ -159,7 +160,7 @@ function fail(ctx, text) {
 
 async function exportConfig(ctx) {
   const reply = await send({ action: ACTION.CONFIG_EXPORT });
-  if (!reply.ok) return fail(ctx, `Export failed: ${reply.error}`);
+  if (!reply.ok) return fail(ctx, t("export_failed", { error: reply.error }));
   ctx.session.transcript.add({
     role: "export",
     json: JSON.stringify(reply.config, null, 2),
@@ -171,11 +172,11 @@ async function exportConfig(ctx) {
 // exportConversation downloads the conversation as Markdown, once the
 // panel's transcript is stored where the background reads it.
 async function exportConversation(ctx) {
-  if (!ctx.session.transcript.items.some((i) => !i.ephemeral)) return notice(ctx, "There is no conversation to export yet.");
+  if (!ctx.session.transcript.items.some((i) => !i.ephemeral)) return notice(ctx, t("export_nothing"));
   await ctx.session.saveNow();
   const reply = await exportMarkdown({ action: ACTION.CONVERSATION_EXPORT, tabId: ctx.session.tabId });
-  if (!reply.ok) return fail(ctx, `Export failed: ${reply.error}`);
-  notice(ctx, `Exported the conversation as ${reply.filename}.`);
+  if (!reply.ok) return fail(ctx, t("export_failed", { error: reply.error }));
+  notice(ctx, t("export_done", { file: reply.filename }));
 }
 
 async function exportTabTraces(ctx) {
@@ -183,10 +184,10 @@ async function exportTabTraces(ctx) {
   try {
     count = await exportTraces(ctx.session.tabId);
   } catch (err) {
-    return fail(ctx, `Export failed: ${err?.message ?? err}`);
+    return fail(ctx, t("export_failed", { error: err?.message ?? err }));
   }
-  if (count === 0) return notice(ctx, "No traces were recorded in this tab. Turn on Record traces in Settings to keep them.");
-  notice(ctx, `Exported ${count} run trace${count === 1 ? "" : "s"} of this tab (webbrain-trace/1).`);
+  if (count === 0) return notice(ctx, t("export_no_traces"));
+  notice(ctx, tp("export_traces_done", count));
 }
 
 async function importConfig(json, ctx) {
@@ -194,34 +195,39 @@ async function importConfig(json, ctx) {
   try {
     config = JSON.parse(json);
   } catch (err) {
-    return fail(ctx, `That isn't valid JSON: ${err.message}`);
+    return fail(ctx, t("import_bad_json", { error: err.message }));
   }
   const reply = await send({ action: ACTION.CONFIG_IMPORT, config });
   if (!reply.ok) {
-    return fail(ctx, `Import failed: ${reply.error}${reply.field ? ` (field ${reply.field})` : ""}. Nothing was changed.`);
+    return fail(
+      ctx,
+      reply.field
+        ? t("import_failed_field", { error: reply.error, field: reply.field })
+        : t("import_failed", { error: reply.error }),
+    );
   }
-  notice(ctx, reply.report ? reportLines(reply.report).join("\n") : "Settings imported.");
+  notice(ctx, reply.report ? reportLines(reply.report).join("\n") : t("import_done"));
   ctx.onImported();
 }
 
 // memoryCommand lists, adds to or forgets from the user's memory.
 async function memoryCommand(arg, ctx) {
   const m = /^--(add|forget)(?:\s+([\s\S]*))?$/.exec(arg);
-  if (arg && !m) return notice(ctx, "Use /memory, /memory --add <text> or /memory --forget <id>.");
+  if (arg && !m) return notice(ctx, t("memory_use"));
   let msg = { action: ACTION.MEMORY_LIST };
   if (m?.[1] === "add") msg = { action: ACTION.MEMORY_ADD, text: (m[2] ?? "").trim() };
   if (m?.[1] === "forget") msg = { action: ACTION.MEMORY_FORGET, id: (m[2] ?? "").trim() };
   const reply = await send(msg);
-  if (!reply.ok) return fail(ctx, `Memory: ${reply.error}`);
-  if (m?.[1] === "add") return notice(ctx, `Remembered (${reply.changed.id}): ${reply.changed.text}`);
-  if (m?.[1] === "forget") return notice(ctx, "Forgotten.");
+  if (!reply.ok) return fail(ctx, t("memory_error", { error: reply.error }));
+  if (m?.[1] === "add") return notice(ctx, t("memory_added", { id: reply.changed.id, text: reply.changed.text }));
+  if (m?.[1] === "forget") return notice(ctx, t("memory_forgotten"));
   const records = reply.memory.records;
   if (records.length === 0) {
-    return notice(ctx, "WebBrain remembers nothing about you yet. Add something with /memory --add <text>.");
+    return notice(ctx, t("memory_empty"));
   }
-  const state = reply.enabled ? "" : " Memory is off: turn it on in Settings to use these.";
-  const lines = records.map((r) => `${r.id} · ${r.text}${r.source === "learned" ? " (learned)" : ""}`);
-  notice(ctx, `WebBrain remembers:${state}\n${lines.join("\n")}\nForget one with /memory --forget <id>.`);
+  const head = reply.enabled ? t("memory_list") : `${t("memory_list")} ${t("memory_off")}`;
+  const lines = records.map((r) => `${r.id} · ${r.text}${r.source === "learned" ? ` (${t("memory_learned")})` : ""}`);
+  notice(ctx, `${head}\n${lines.join("\n")}\n${t("memory_forget_hint")}`);
 }
 
 // watchCommand starts a watch of this tab's page: "/watch [--keep]
@@ -237,12 +243,9 @@ async function watchCommand(arg, ctx) {
     else intervalSeconds = Number(m[2] ?? 0);
     rest = rest.slice(m[0].length);
   }
-  if (!rest.trim()) return notice(ctx, "Use /watch [--keep] [--every <seconds>] <what to watch for>.");
+  if (!rest.trim()) return notice(ctx, t("cmd_use", { usage: BY_NAME.get("/watch").usage.join(", ") }));
   const reply = await send({ action: ACTION.WATCH_START, tabId: ctx.session.tabId, text: rest.trim(), keep, intervalSeconds });
-  if (!reply.ok) return fail(ctx, `Watch: ${reply.error}`);
+  if (!reply.ok) return fail(ctx, t("watch_error", { error: reply.error }));
   const every = reply.job.schedule.intervalSeconds;
-  notice(
-    ctx,
-    `Watching this page every ${every} s for: ${reply.job.prompt}. The first check runs now, in a background tab; you get a notification when it happens. /jobs stops it.`,
-  );
+  notice(ctx, t("watch_started", { seconds: every, what: reply.job.prompt }));
 }

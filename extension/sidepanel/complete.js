@@ -4,6 +4,7 @@
 // unfinished name) completes, Escape closes; a click completes too.
 import { el } from "../common/dom.js";
 import { SLASH_COMMANDS, findCommand } from "./commands.js";
+import { t } from "../common/i18n.js";
 
 export class SlashMenu {
   constructor(list, prompt) {
@@ -34,7 +35,7 @@ export class SlashMenu {
       return SLASH_COMMANDS.filter((c) => c.name.startsWith(typed)).map((c) => ({
         insert: `${c.name} `,
         label: c.usage[0],
-        about: c.about,
+        about: t(c.about),
       }));
     }
     const cmd = findCommand(text);
@@ -44,7 +45,7 @@ export class SlashMenu {
     this.exact = Object.hasOwn(cmd.flags, rest.toLowerCase());
     return Object.entries(cmd.flags)
       .filter(([flag]) => flag.startsWith(rest.toLowerCase()))
-      .map(([flag, about]) => ({ insert: `${cmd.name} ${flag} `, label: flag, about }));
+      .map(([flag, about]) => ({ insert: `${cmd.name} ${flag} `, label: flag, about: t(about) }));
   }
 
   update() {

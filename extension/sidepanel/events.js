@@ -1,4 +1,5 @@
 import { COMPACTED, DECISION, EVENT, FINAL_REASON, MODE, PLAN_DECISION, RESOLVED, ROUTE, STATUS } from "../common/protocol.js";
+import { t } from "../common/i18n.js";
 
 // endRun puts the run's token usage (its last usage event's totals, kept
 // on the request) under the item that ends it and shows that item again.
@@ -33,7 +34,7 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
       // The interrupted model request is sent again: its partial text is void.
       const msg = transcript.streaming(requestId);
       if (msg) transcript.remove(msg);
-      transcript.add({ role: "notice", text: ev.text || "The run was interrupted and resumed." });
+      transcript.add({ role: "notice", text: ev.text || t("event_resumed") });
       return STATUS.RUNNING;
     }
     case EVENT.TEXT_RESET: {
@@ -111,7 +112,7 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
     case EVENT.MODE_CHANGED:
       transcript.add({
         role: "notice",
-        text: ev.text || (ev.mode === MODE.ASK ? "This request goes on read-only." : "The run changed mode."),
+        text: ev.text || (ev.mode === MODE.ASK ? t("event_read_only") : t("event_mode_changed")),
       });
       return STATUS.RUNNING;
     case EVENT.RUN_MODE: {
@@ -126,14 +127,11 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
       transcript.add({
         role: "notice",
         separator: true,
-        text:
-          ev.reason === COMPACTED.OVERFLOW
-            ? "Context trimmed to fit the model: only the task and the latest messages were kept"
-            : "Context automatically compacted",
+        text: ev.reason === COMPACTED.OVERFLOW ? t("event_context_trimmed") : t("event_context_compacted"),
       });
       return STATUS.RUNNING;
     case EVENT.LOOP_WARNING:
-      transcript.add({ role: "notice", text: ev.text || "The agent seems to be repeating itself." });
+      transcript.add({ role: "notice", text: ev.text || t("event_loop") });
       return STATUS.RUNNING;
     case EVENT.FINAL: {
       const text = ev.text ?? "";
@@ -152,7 +150,7 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
       endRun(transcript, requestId, transcript.add({ ...describeError(ev.text), requestId }));
       return STATUS.ERROR;
     case EVENT.STOPPED:
-      endRun(transcript, requestId, transcript.add({ role: "notice", requestId, text: "Stopped." }));
+      endRun(transcript, requestId, transcript.add({ role: "notice", requestId, text: t("event_stopped") }));
       return STATUS.STOPPED;
     case EVENT.USAGE: {
       // The totals ride on the request until the run ends; a call that
@@ -185,10 +183,9 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
 
 // routeNotice says how WebBrain routed an automatic message.
 function routeNotice(ev) {
-  if (ev.reason === ROUTE.HAND_OFF && ev.mode === MODE.DEV)
-    return "Switching to Dev: your message asks to inspect or change the page's code.";
-  if (ev.reason === ROUTE.HAND_OFF) return "Switching to Act: your message asks for something to be done on the page.";
-  if (ev.mode === MODE.ACT) return "WebBrain chose Act for this message: it can click and type.";
-  if (ev.mode === MODE.DEV) return "WebBrain chose Dev for this message: it can inspect and patch the page's code.";
-  return "Answering read-only (Ask). If your message asks for something to be done, the assistant can switch to Act.";
+  if (ev.reason === ROUTE.HAND_OFF && ev.mode === MODE.DEV) return t("route_handoff_dev");
+  if (ev.reason === ROUTE.HAND_OFF) return t("route_handoff_act");
+  if (ev.mode === MODE.ACT) return t("route_act");
+  if (ev.mode === MODE.DEV) return t("route_dev");
+  return t("route_ask");
 }

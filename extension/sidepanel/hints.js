@@ -1,4 +1,5 @@
 // Plain-language help around errors and the active provider.
+import { t } from "../common/i18n.js";
 
 const NETWORK =
   /network|failed to fetch|fetch failed|could ?n[o']t (connect|reach)|can(no|')t reach|unreachable|connection refused|econnrefused|not answering|timed? ?out/i;
@@ -13,8 +14,8 @@ export function activeProvider(settings) {
 // providerLabel describes the active provider for the panel header.
 export function providerLabel(settings) {
   const p = activeProvider(settings);
-  if (!p) return { text: "No model configured. Open Settings to add a provider.", missing: true };
-  return { text: `${p.name || p.id} · ${p.model || "first model the server lists"}`, missing: false };
+  if (!p) return { text: t("provider_missing"), missing: true };
+  return { text: `${p.name || p.id} · ${p.model || t("provider_first_model")}`, missing: false };
 }
 
 function isLocal(baseUrl) {
@@ -37,12 +38,12 @@ function isOllama(baseUrl) {
 // failure against a local server adds how to start it: that is the usual
 // first-run problem, and only then is it worth mentioning.
 export function describeError(text, provider) {
-  const item = { role: "error", text: text || "The run failed for an unknown reason." };
+  const item = { role: "error", text: text || t("error_unknown") };
   if (!provider || !NETWORK.test(item.text)) return item;
   if (isOllama(provider.baseUrl)) {
-    item.hint = { text: "Ollama doesn't seem to be answering. Start it so the extension may call it: ", code: OLLAMA_START };
+    item.hint = { text: t("error_ollama_hint"), code: OLLAMA_START };
   } else if (isLocal(provider.baseUrl)) {
-    item.hint = { text: `Check that the model server at ${provider.baseUrl} is running.` };
+    item.hint = { text: t("error_local_hint", { url: provider.baseUrl }) };
   }
   return item;
 }

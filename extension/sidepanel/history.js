@@ -7,8 +7,9 @@ import { api, send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { ACTION } from "../common/protocol.js";
 import { Transcript } from "./transcript.js";
+import { locale, t, tp } from "../common/i18n.js";
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const dateFormat = (when) => new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" }).format(when);
 
 export class HistoryView {
   // els: {root, list, status, deleteAll, close, view, viewTitle, viewMeta,
@@ -62,11 +63,7 @@ export class HistoryView {
 
   render(entries) {
     this.els.deleteAll.hidden = entries.length === 0;
-    this.say(
-      entries.length === 0
-        ? "No past conversations yet. A conversation is kept here when you clear it (/clear) or close its tab."
-        : `${entries.length} past conversation${entries.length === 1 ? "" : "s"}.`,
-    );
+    this.say(entries.length === 0 ? t("history_empty") : tp("history_count", entries.length));
     this.els.list.replaceChildren(...entries.map((entry) => this.row(entry)));
   }
 
@@ -76,8 +73,8 @@ export class HistoryView {
     const del = el("button", {
       type: "button",
       className: "history-delete danger",
-      "aria-label": `Delete "${entry.title}"`,
-      text: "Delete",
+      "aria-label": t("history_delete_one", { title: entry.title }),
+      text: t("common_delete"),
     });
     del.addEventListener("click", () => this.delete(entry.id));
     return el(
@@ -127,7 +124,7 @@ export class HistoryView {
     const button = this.els.deleteAll;
     if (button.dataset.confirm !== "true") {
       button.dataset.confirm = "true";
-      button.textContent = "Delete all? Click again";
+      button.textContent = t("common_delete_all_confirm");
       return;
     }
     this.resetDeleteAll();
@@ -138,7 +135,7 @@ export class HistoryView {
 
   resetDeleteAll() {
     delete this.els.deleteAll.dataset.confirm;
-    this.els.deleteAll.textContent = "Delete all";
+    this.els.deleteAll.textContent = t("common_delete_all");
   }
 
   async restore() {
@@ -154,7 +151,7 @@ export class HistoryView {
 
 function describe(entry) {
   const when = Date.parse(entry.archivedAt);
-  return [entry.site || "no site", Number.isNaN(when) ? "" : dateFormat.format(when), (entry.modes ?? []).join(", ")]
+  return [entry.site || t("history_no_site"), Number.isNaN(when) ? "" : dateFormat(when), (entry.modes ?? []).join(", ")]
     .filter(Boolean)
     .join(" · ");
 }

@@ -3,6 +3,7 @@
 // undoes them all in the background (dev_revert).
 import { send } from "../common/api.js";
 import { ACTION } from "../common/protocol.js";
+import { t } from "../common/i18n.js";
 
 export class PatchControl {
   constructor(button) {
@@ -18,7 +19,7 @@ export class PatchControl {
     if (this.tabId !== tabId) return;
     const list = reply.ok && Array.isArray(reply.patches) ? reply.patches : [];
     this.button.hidden = list.length === 0;
-    this.button.textContent = `Revert page changes (${list.length})`;
+    this.button.textContent = t("patches_revert_count", { count: list.length });
     this.button.title = list.map((p) => `${p.id}: ${p.kind}${p.target ? ` ${p.target}` : ""}`).join("\n");
   }
 

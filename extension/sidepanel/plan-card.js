@@ -5,22 +5,23 @@
 import { el } from "../common/dom.js";
 import { PLAN_DECISION, RESOLVED } from "../common/protocol.js";
 import { countdown } from "./cards.js";
+import { t } from "../common/i18n.js";
 
 // planOutcome is the card's last line once plan_resolved arrived.
 export function planOutcome(item) {
   switch (true) {
     case item.reason === RESOLVED.TIMEOUT:
-      return "Approved automatically: nobody answered in time";
+      return t("plan_timeout");
     case item.reason === RESOLVED.STOPPED:
-      return "Cancelled: the run was stopped";
+      return t("plan_stopped");
     case item.decision === PLAN_DECISION.SUPERSEDED:
-      return "Replaced: your correction is being planned";
+      return t("plan_superseded");
     case item.decision === PLAN_DECISION.EDIT:
-      return "Approved with your changes";
+      return t("plan_edited");
     case item.decision === PLAN_DECISION.APPROVE:
-      return "Approved";
+      return t("approval_approved");
   }
-  return "Rejected: nothing was done on the page";
+  return t("plan_rejected");
 }
 
 // renderPlanReview draws the card. item holds the event plus what happened
@@ -37,7 +38,7 @@ export function renderPlanReview(item, answer, redraw) {
   const card = el("section", {
     className: ["approval-card", "plan-card", resolved ? `resolved ${item.decision}` : "pending"].join(" "),
     role: "group",
-    "aria-label": "WebBrain's plan for your request",
+    "aria-label": t("plan_label"),
     "data-plan-id": item.id,
   });
   card.append(
@@ -45,7 +46,7 @@ export function renderPlanReview(item, answer, redraw) {
       "header",
       { className: "approval-head" },
       el("img", { src: "/icons/icon-32.png", alt: "", width: 16, height: 16 }),
-      el("span", { className: "approval-from", text: "WebBrain's plan: review it before it acts" }),
+      el("span", { className: "approval-from", text: t("plan_from") }),
     ),
     el("p", { className: "approval-text", text: local?.summary ?? plan.summary ?? "" }),
   );
@@ -59,7 +60,7 @@ export function renderPlanReview(item, answer, redraw) {
     );
   if (risks.length) {
     card.append(
-      el("p", { className: "plan-risks-label", text: "Cannot be undone or costs money:" }),
+      el("p", { className: "plan-risks-label", text: t("plan_risks") }),
       el(
         "ul",
         { className: "approval-reasons plan-risks" },
@@ -69,20 +70,20 @@ export function renderPlanReview(item, answer, redraw) {
   }
   if (resolved) {
     if (item.decision === PLAN_DECISION.EDIT && item.followed) {
-      card.append(el("p", { className: "plan-risks-label plan-yours", text: "Your plan:" }));
+      card.append(el("p", { className: "plan-risks-label plan-yours", text: t("plan_yours") }));
       card.append(el("pre", { className: "plan-edited", text: item.followed }));
     }
     card.append(el("p", { className: "approval-outcome", role: "status", text: planOutcome(item) }));
     return card;
   }
   if (item.editing && !closed) {
-    const box = el("textarea", { className: "plan-edit-box", rows: 8, "aria-label": "The plan to follow" });
+    const box = el("textarea", { className: "plan-edit-box", rows: 8, "aria-label": t("plan_edit_label") });
     box.value = item.text ?? "";
-    const run = el("button", { type: "button", className: "approval-approve", text: "Run this plan" });
+    const run = el("button", { type: "button", className: "approval-approve", text: t("plan_run_this") });
     run.addEventListener("click", () => {
       if (box.value.trim()) answer(PLAN_DECISION.EDIT, box.value.trim());
     });
-    const cancel = el("button", { type: "button", text: "Cancel edit" });
+    const cancel = el("button", { type: "button", text: t("plan_cancel_edit") });
     cancel.addEventListener("click", () => {
       item.editing = false;
       redraw();
@@ -103,20 +104,20 @@ export function renderPlanReview(item, answer, redraw) {
     b.addEventListener("click", onClick);
     buttons.append(b);
   };
-  add(PLAN_DECISION.APPROVE, "Approve", () => answer(PLAN_DECISION.APPROVE, ""));
-  add(PLAN_DECISION.EDIT, "Edit", () => {
+  add(PLAN_DECISION.APPROVE, t("approval_approve"), () => answer(PLAN_DECISION.APPROVE, ""));
+  add(PLAN_DECISION.EDIT, t("common_edit"), () => {
     item.editing = true;
     redraw();
   });
-  add(PLAN_DECISION.REJECT, "Reject", () => answer(PLAN_DECISION.REJECT, ""));
+  add(PLAN_DECISION.REJECT, t("plan_reject"), () => answer(PLAN_DECISION.REJECT, ""));
   buttons.firstChild.classList.add("approval-approve");
   card.append(buttons);
   if (item.answered !== undefined) {
-    card.append(el("p", { className: "approval-outcome", role: "status", text: "Answer sent." }));
+    card.append(el("p", { className: "approval-outcome", role: "status", text: t("plan_answer_sent") }));
   } else if (item.expired) {
-    card.append(el("p", { className: "approval-outcome", text: "The run ended before an answer." }));
+    card.append(el("p", { className: "approval-outcome", text: t("card_run_ended") }));
   } else if (Number.isFinite(item.plan?.expiresAt)) {
-    card.append(countdown(item.plan.expiresAt, "Approved automatically"));
+    card.append(countdown(item.plan.expiresAt, "approved"));
   }
   return card;
 }

@@ -3,23 +3,24 @@
 import { EVENT, STATUS } from "../common/protocol.js";
 import { summarizeArgs } from "./transcript.js";
 import { usageLine } from "./usage.js";
+import { N_, t } from "../common/i18n.js";
 
 const DOING = {
-  get_accessibility_tree: "reading the page",
-  read_page: "reading the page",
-  get_interactive_elements: "reading the page's controls",
-  click_ax: "clicking",
-  click: "clicking",
-  type_ax: "typing",
-  type_text: "typing",
-  set_field: "filling in a field",
-  press_keys: "pressing keys",
-  navigate: "opening a page",
-  scroll: "scrolling",
-  fetch_url: "reading another page",
-  research_url: "reading another page",
-  wait_for_element: "waiting for the page",
-  wait_for_stable: "waiting for the page",
+  get_accessibility_tree: N_("doing_reading"),
+  read_page: N_("doing_reading"),
+  get_interactive_elements: N_("doing_controls"),
+  click_ax: N_("doing_clicking"),
+  click: N_("doing_clicking"),
+  type_ax: N_("doing_typing"),
+  type_text: N_("doing_typing"),
+  set_field: N_("doing_field"),
+  press_keys: N_("doing_keys"),
+  navigate: N_("doing_opening"),
+  scroll: N_("doing_scrolling"),
+  fetch_url: N_("doing_other_page"),
+  research_url: N_("doing_other_page"),
+  wait_for_element: N_("doing_waiting"),
+  wait_for_stable: N_("doing_waiting"),
 };
 
 export class Progress {
@@ -37,25 +38,25 @@ export class Progress {
         this.step = 0;
         this.started = Date.now();
         this.usage = null;
-        this.show("Starting…");
+        this.show(t("progress_starting"));
         break;
       case EVENT.STEP:
         this.step = ev.step ?? this.step + 1;
-        this.show(`Step ${this.step} · thinking…`);
+        this.show(t("progress_thinking", { step: this.step }));
         break;
       case EVENT.TOOL_CALL: {
-        const what = DOING[ev.name] ?? ev.name;
+        const what = DOING[ev.name] ? t(DOING[ev.name]) : ev.name;
         const args = summarizeArgs(ev.args ?? "");
-        this.show(`Step ${this.step || 1} · ${what}${args ? ` (${args})` : ""}`);
+        this.show(t("progress_step", { step: this.step || 1, what: `${what}${args ? ` (${args})` : ""}` }));
         break;
       }
       case EVENT.CLARIFY:
       case EVENT.APPROVAL:
       case EVENT.PLAN_REVIEW:
-        this.show("Waiting for your answer above");
+        this.show(t("progress_waiting"));
         break;
       case EVENT.ALLOWANCE:
-        this.show("Paused at the cost allowance: answer above");
+        this.show(t("progress_allowance"));
         break;
       case EVENT.USAGE:
         if (ev.total) this.usage = ev.total;
@@ -71,7 +72,7 @@ export class Progress {
   show(text) {
     this.text = text;
     const secs = this.started ? Math.round((Date.now() - this.started) / 1000) : 0;
-    const line = secs >= 5 ? `${text} · ${secs} s` : text;
+    const line = secs >= 5 ? `${text} · ${t("progress_seconds", { secs })}` : text;
     this.el.textContent = this.usage ? `${line} · ${usageLine(this.usage)}` : line;
     this.el.hidden = false;
   }

@@ -3,6 +3,7 @@
 // Send when none is, and Edit and Delete. Paused rows (after Stop) are
 // never sent by themselves.
 import { el } from "../common/dom.js";
+import { t } from "../common/i18n.js";
 
 export class QueueView {
   constructor(root, { onSteer, onSend, onEdit, onDelete }) {
@@ -25,10 +26,12 @@ export class QueueView {
       "li",
       { className: item.paused ? "queued paused" : "queued", "data-id": item.id },
       el("span", { className: "queue-text", text: item.text }),
-      item.paused ? el("span", { className: "queue-state", text: "paused" }) : null,
-      running ? button("Steer", "steer", this.handlers.onSteer) : button("Send", "send", this.handlers.onSend),
-      button("Edit", "edit", this.handlers.onEdit),
-      button("Delete", "delete", this.handlers.onDelete),
+      item.paused ? el("span", { className: "queue-state", text: t("queue_paused") }) : null,
+      running
+        ? button(t("queue_steer"), "steer", this.handlers.onSteer)
+        : button(t("composer_send"), "send", this.handlers.onSend),
+      button(t("common_edit"), "edit", this.handlers.onEdit),
+      button(t("common_delete"), "delete", this.handlers.onDelete),
     );
   }
 }

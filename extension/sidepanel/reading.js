@@ -7,13 +7,16 @@
 // latest, or Back to question. Cards that wait for the user, errors and
 // slash-command output are always brought into view.
 
+import { N_, t } from "../common/i18n.js";
+
 const NEAR_PX = 40;
 const FORCED_ROLES = new Set(["clarify", "approval", "plan", "error"]);
 
+// The button's offers, as message keys (its data-jump holds the key).
 export const JUMP = Object.freeze({
-  FOLLOW: "Follow response",
-  LATEST: "Jump to latest",
-  QUESTION: "Back to question",
+  FOLLOW: N_("jump_follow"),
+  LATEST: N_("jump_latest"),
+  QUESTION: N_("jump_question"),
 });
 
 export class ReadingScroll {
@@ -129,7 +132,7 @@ export class ReadingScroll {
   refresh() {
     const label = this.state();
     this.button.hidden = !label;
-    if (label) this.button.textContent = label;
+    if (label) this.button.textContent = t(label);
     this.button.dataset.jump = label;
   }
 

@@ -14,6 +14,7 @@ const SAVE_DELAY_MS = 200;
 const WATCHDOG_MS = 2000;
 const TERMINAL = new Set([STATUS.DONE, STATUS.ERROR, STATUS.STOPPED]);
 // Continue's message: the conversation holds the task and what was done.
+// The model reads it, so it stays English in every interface language.
 const CONTINUE_TEXT = "Continue the task from where you stopped.";
 
 export class TabSession {
@@ -277,7 +278,8 @@ export class TabSession {
     this.onAnswered?.();
   }
 
-  async start(draft, mode) {
+  // selection: the id of a selection the run quotes (selection.js).
+  async start(draft, mode, selection) {
     const { text, capture, saveAs, error } = runCapture(draft);
     if (error) {
       this.transcript.add({ role: "error", text: error, ephemeral: true });
@@ -294,7 +296,9 @@ export class TabSession {
     this.current = requestId;
     this.transcript.add({ role: "user", requestId, text, mode });
     this.setStatus(STATUS.RUNNING);
-    const reply = await send({ action: ACTION.CHAT_START, text, mode, tabId: this.tabId, requestId, capture, saveAs });
+    const msg = { action: ACTION.CHAT_START, text, mode, tabId: this.tabId, requestId, capture, saveAs };
+    if (selection) msg.selection = selection;
+    const reply = await send(msg);
     if (!reply.ok && this.current === requestId && !this.closed) {
       this.transcript.add({ ...this.describeError(reply.error), requestId });
       this.setStatus(STATUS.ERROR);

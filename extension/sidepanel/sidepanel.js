@@ -15,6 +15,11 @@ import { applyTheme } from "../common/theme.js";
 import { keepWarm } from "./warm.js";
 import { ReadingScroll } from "./reading.js";
 import { SlashMenu } from "./complete.js";
+import { SelectionQuote } from "./selection.js";
+import { LANGUAGES, chosenLanguage, initI18n, onLanguageChange, setChosenLanguage, t } from "../common/i18n.js";
+
+// The interface language first: everything below draws translated text.
+await initI18n();
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -37,6 +42,13 @@ const teachBanner = new TeachBanner($("teach-banner"), (text, error) =>
 const progress = new Progress($("progress"));
 const reading = new ReadingScroll(els.transcript, $("jump"));
 const slashMenu = new SlashMenu($("slash-menu"), els.prompt);
+// A selection handed over by the page's selection toolbar or context menu.
+const selectionQuote = new SelectionQuote(els.composer, els.prompt, {
+  onPrompt: (text) => {
+    if (session && session.status !== STATUS.RUNNING) startWithSelection(text, MODE.ASK);
+    else els.prompt.value = text;
+  },
+});
 const welcome = new Welcome($("welcome"), els.transcript, {
   onPick: (text) => {
     els.prompt.value = text;
@@ -99,6 +111,8 @@ function bind(tabId) {
   firstBound();
   current.open().then(() => {
     if (current === session && current.mode) els.mode.value = current.mode;
+    // After the transcript is back, so a continuation it sends is not drawn over.
+    if (current === session) selectionQuote.show(tabId);
   });
 }
 
@@ -114,8 +128,8 @@ async function showTab(tabId) {
     } catch {
       // a tab without a web address (a new tab page)
     }
-    el.textContent = tab.title || host || "This tab";
-    el.title = host ? `Works on this tab: ${host}` : "Works on this tab";
+    el.textContent = tab.title || host || t("panel_this_tab");
+    el.title = host ? t("panel_works_on_host", { host }) : t("panel_works_on_tab");
   } catch {
     el.textContent = "";
   }
@@ -163,12 +177,19 @@ async function submit({ steer = false } = {}) {
   if (!message) return;
   els.prompt.value = "";
   if (session.status !== STATUS.RUNNING) {
-    session.start(message, mode);
+    startWithSelection(message, mode);
   } else if (!steer) {
     session.enqueue(message, mode);
   } else if (!(await session.steer(message)) && !els.prompt.value) {
     els.prompt.value = text; // not delivered: keep the draft, never resend by itself
   }
+}
+
+// startWithSelection starts a run that quotes the waiting selection, if any.
+function startWithSelection(message, mode) {
+  const selection = selectionQuote.take();
+  if (selection) session.transcript.add({ role: "notice", text: selection.notice });
+  session.start(message, mode, selection?.id);
 }
 
 // Ctrl+Shift+A / X / D / U put /ask, /act, /dev or /auto in front of the
@@ -280,6 +301,31 @@ async function start() {
   });
 }
 
+// The language picker: the browser's language, or one of LANGUAGES. A
+// change reloads the open pages (the draft is kept), no reinstall needed.
+async function languagePicker() {
+  const select = $("ui-language");
+  select.replaceChildren(
+    new Option(t("panel_language_browser"), ""),
+    ...LANGUAGES.map((l) => {
+      const option = new Option(l.name, l.code);
+      option.lang = l.code;
+      return option;
+    }),
+  );
+  select.value = await chosenLanguage();
+  select.addEventListener("change", () => setChosenLanguage(select.value));
+  onLanguageChange(() => {
+    sessionStorage.setItem("wb_draft", els.prompt.value);
+    session?.saveNow();
+    location.reload();
+  });
+  const draft = sessionStorage.getItem("wb_draft");
+  if (draft) els.prompt.value = draft;
+  sessionStorage.removeItem("wb_draft");
+}
+
+languagePicker();
 setStatus("idle");
 start();
 keepWarm();

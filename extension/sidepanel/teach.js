@@ -6,6 +6,7 @@ import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { ACTION } from "../common/protocol.js";
 import { savedText } from "./workflows.js";
+import { t, tp } from "../common/i18n.js";
 
 let banner = null; // the panel's one banner
 
@@ -16,12 +17,12 @@ export class TeachBanner {
     this.node = node;
     this.report = report;
     this.tabId = null;
-    const stop = el("button", { type: "button", text: "Stop and save" });
-    const cancel = el("button", { type: "button", text: "Cancel" });
+    const stop = el("button", { type: "button", text: t("teach_stop_save") });
+    const cancel = el("button", { type: "button", text: t("common_cancel") });
     stop.addEventListener("click", () => this.finish(ACTION.TEACH_END));
     cancel.addEventListener("click", () => this.finish(ACTION.TEACH_CANCEL));
     this.count = el("span", { className: "teach-count" });
-    node.replaceChildren(el("span", { text: "Recording your actions for a workflow." }), this.count, stop, cancel);
+    node.replaceChildren(el("span", { text: t("teach_recording") }), this.count, stop, cancel);
     banner = this;
   }
 
@@ -31,17 +32,15 @@ export class TeachBanner {
     const reply = await send({ action: ACTION.TEACH_STATE, tabId });
     if (this.tabId !== tabId) return;
     this.node.hidden = !(reply.ok && reply.teaching);
-    this.count.textContent = reply.steps ? ` ${reply.steps} action${reply.steps === 1 ? "" : "s"} so far.` : "";
+    this.count.textContent = reply.steps ? ` ${tp("teach_actions", reply.steps)}` : "";
   }
 
   async finish(action, title = "") {
     const tabId = this.tabId;
     const reply = await send({ action, tabId, title });
     await this.show(tabId);
-    if (!reply.ok) return this.report(`Teach: ${reply.error}`, true);
-    this.report(
-      action === ACTION.TEACH_END ? savedText(reply.workflow, reply.warnings) : "Teaching cancelled; nothing was saved.",
-    );
+    if (!reply.ok) return this.report(t("teach_error", { error: reply.error }), true);
+    this.report(action === ACTION.TEACH_END ? savedText(reply.workflow, reply.warnings) : t("teach_cancelled"));
   }
 }
 
@@ -49,7 +48,7 @@ export class TeachBanner {
 export async function teachCommand(arg, ctx) {
   const m = /^--(start|end|cancel)(?:\s+([\s\S]*))?$/.exec(arg);
   const add = (text, error) => ctx.session.transcript.add({ role: error ? "error" : "notice", text, ephemeral: true });
-  if (!m || (m[1] !== "end" && m[2]?.trim())) return add("Use /teach --start, /teach --end [name] or /teach --cancel.");
+  if (!m || (m[1] !== "end" && m[2]?.trim())) return add(t("teach_use"));
   const tabId = ctx.session.tabId;
   if (m[1] !== "start") {
     banner.tabId = tabId;
@@ -57,8 +56,6 @@ export async function teachCommand(arg, ctx) {
   }
   const reply = await send({ action: ACTION.TEACH_START, tabId });
   await banner.show(tabId);
-  if (!reply.ok) return add(`Teach: ${reply.error}`, true);
-  add(
-    "Teaching: do the task in the page yourself. WebBrain records your clicks and which fields you fill, never what you type. End with /teach --end [name].",
-  );
+  if (!reply.ok) return add(t("teach_error", { error: reply.error }), true);
+  add(t("teach_started"));
 }

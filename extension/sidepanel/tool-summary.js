@@ -2,6 +2,8 @@
 // its own icon, and a row's main text is a short sentence ("Clicked “Add
 // to cart”") instead of the tool's name, which stays in the row's body.
 
+import { N_, locale, t } from "../common/i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 // One 16×16 stroked path per group, drawn here: the panel loads no remote
@@ -17,70 +19,79 @@ const ICONS = {
   other: "M8 3a5 5 0 1 0 0 10a5 5 0 1 0 0-10 M8 6v2.5l1.8 1.2",
 };
 
-// target says what follows the verb: "element" (the clicked element's name
+// target says what a sentence names: "element" (the clicked element's name
 // from the result), "field" (the field typed into), "host" (args.url),
-// "keys" (args.keys).
-const t = (group, doing, did, target) => ({ group, doing, did, target });
+// "keys" (args.keys). Each text is a message key (i18n.js): doing while the
+// tool runs, did when it is done; with a target, doingAt and didAt hold
+// $target$, and did is the sentence when the target is unknown.
+const tool = (group, doing, did, target, didAt, doingAt) => ({ group, doing, did, target, didAt, doingAt });
 const TOOLS = {
-  read_page: t("reading", "Reading the page", "Read the page"),
-  get_accessibility_tree: t("reading", "Reading the page", "Read the page"),
-  get_interactive_elements: t("reading", "Looking for controls", "Looked for controls on the page"),
-  get_selection: t("reading", "Reading the selection", "Read the selection"),
-  get_window_info: t("reading", "Checking the window", "Checked the window"),
-  extract_data: t("reading", "Extracting data", "Extracted data from the page"),
-  get_shadow_dom: t("reading", "Reading a component", "Read a page component"),
-  shadow_dom_query: t("reading", "Searching a component", "Searched a page component"),
-  fetch_url: t("reading", "Fetching", "Fetched", "host"),
-  research_url: t("reading", "Researching", "Researched", "host"),
-  verify_form: t("reading", "Checking the form", "Checked the form"),
-  scroll: t("reading", "Scrolling", "Scrolled the page"),
-  wait_for_stable: t("reading", "Waiting for the page", "Waited for the page to settle"),
-  wait_for_element: t("reading", "Waiting for an element", "Waited for an element"),
-  click: t("clicking", "Clicking", "Clicked", "element"),
-  click_ax: t("clicking", "Clicking", "Clicked", "element"),
-  hover: t("clicking", "Pointing", "Pointed at", "element"),
-  drag_drop: t("clicking", "Dragging", "Dragged an element"),
-  type_text: t("typing", "Typing", "Typed into", "field"),
-  type_ax: t("typing", "Typing", "Typed into", "field"),
-  set_field: t("typing", "Filling a field", "Filled", "field"),
-  press_keys: t("typing", "Pressing", "Pressed", "keys"),
-  navigate: t("navigating", "Opening", "Opened", "host"),
-  go_back: t("navigating", "Going back", "Went back"),
-  go_forward: t("navigating", "Going forward", "Went forward"),
-  new_tab: t("navigating", "Opening a tab", "Opened a new tab"),
-  resize_window: t("navigating", "Resizing the window", "Resized the window"),
-  list_downloads: t("files", "Listing downloads", "Listed the downloads"),
-  read_pdf: t("files", "Reading the PDF", "Read the PDF"),
-  download_files: t("files", "Downloading", "Downloaded files"),
-  download_resource_from_page: t("files", "Downloading", "Downloaded a file from the page"),
-  download_social_media: t("files", "Downloading", "Downloaded media"),
-  read_downloaded_file: t("files", "Reading a download", "Read a downloaded file"),
-  upload_file: t("files", "Uploading", "Uploaded a file"),
-  get_frames: t("frames", "Listing frames", "Listed the page's frames"),
-  promote_iframe: t("frames", "Opening a frame", "Opened a frame"),
-  iframe_read: t("frames", "Reading a frame", "Read a frame"),
-  iframe_click: t("frames", "Clicking in a frame", "Clicked in a frame", "element"),
-  iframe_type: t("frames", "Typing in a frame", "Typed in a frame into", "field"),
-  read_page_source: t("dev", "Reading the source", "Read the page source"),
-  inspect_element_styles: t("dev", "Inspecting styles", "Inspected styles"),
-  inject_css: t("dev", "Adding CSS", "Added CSS to the page"),
-  remove_injected_css: t("dev", "Removing CSS", "Removed the added CSS"),
-  patch_element: t("dev", "Patching", "Patched an element"),
-  revert_patch: t("dev", "Reverting", "Reverted a patch"),
-  execute_js: t("dev", "Running JavaScript", "Ran JavaScript"),
-  read_console: t("dev", "Reading the console", "Read the console"),
-  inspect_network_requests: t("dev", "Inspecting requests", "Inspected network requests"),
-  inspect_event_listeners: t("dev", "Inspecting listeners", "Inspected event listeners"),
-  highlight_element: t("dev", "Highlighting", "Highlighted an element"),
-  solve_captcha: t("other", "Solving the CAPTCHA", "Solved the CAPTCHA"),
-  list_webmcp_tools: t("other", "Listing the page's tools", "Listed the page's tools"),
-  execute_webmcp_tool: t("other", "Using a page tool", "Used a page tool"),
-  scratchpad_write: t("other", "Taking a note", "Took a note"),
-  progress_update: t("other", "Updating progress", "Updated progress"),
-  progress_read: t("other", "Reading progress", "Read progress"),
-  schedule_resume: t("other", "Scheduling", "Scheduled a resume"),
-  schedule_task: t("other", "Scheduling", "Scheduled a task"),
-  load_skill: t("other", "Loading a skill", "Loaded a skill"),
+  read_page: tool("reading", N_("tool_reading_page"), N_("tool_read_page")),
+  get_accessibility_tree: tool("reading", N_("tool_reading_page"), N_("tool_read_page")),
+  get_interactive_elements: tool("reading", N_("tool_looking_controls"), N_("tool_looked_controls")),
+  get_selection: tool("reading", N_("tool_reading_selection"), N_("tool_read_selection")),
+  get_window_info: tool("reading", N_("tool_checking_window"), N_("tool_checked_window")),
+  extract_data: tool("reading", N_("tool_extracting"), N_("tool_extracted")),
+  get_shadow_dom: tool("reading", N_("tool_reading_component"), N_("tool_read_component")),
+  shadow_dom_query: tool("reading", N_("tool_searching_component"), N_("tool_searched_component")),
+  fetch_url: tool("reading", N_("tool_fetching"), N_("tool_fetched"), "host", N_("tool_fetched_at"), N_("tool_fetching_at")),
+  research_url: tool(
+    "reading",
+    N_("tool_researching"),
+    N_("tool_researched"),
+    "host",
+    N_("tool_researched_at"),
+    N_("tool_researching_at"),
+  ),
+  verify_form: tool("reading", N_("tool_checking_form"), N_("tool_checked_form")),
+  scroll: tool("reading", N_("tool_scrolling"), N_("tool_scrolled")),
+  wait_for_stable: tool("reading", N_("tool_waiting_page"), N_("tool_waited_page")),
+  wait_for_element: tool("reading", N_("tool_waiting_element"), N_("tool_waited_element")),
+  click: tool("clicking", N_("tool_clicking"), N_("tool_clicked"), "element", N_("tool_clicked_at")),
+  click_ax: tool("clicking", N_("tool_clicking"), N_("tool_clicked"), "element", N_("tool_clicked_at")),
+  hover: tool("clicking", N_("tool_pointing"), N_("tool_pointed"), "element", N_("tool_pointed_at")),
+  drag_drop: tool("clicking", N_("tool_dragging"), N_("tool_dragged")),
+  type_text: tool("typing", N_("tool_typing"), N_("tool_typed"), "field", N_("tool_typed_at")),
+  type_ax: tool("typing", N_("tool_typing"), N_("tool_typed"), "field", N_("tool_typed_at")),
+  set_field: tool("typing", N_("tool_filling"), N_("tool_filled"), "field", N_("tool_filled_at")),
+  press_keys: tool("typing", N_("tool_pressing"), N_("tool_pressed"), "keys", N_("tool_pressed_at")),
+  navigate: tool("navigating", N_("tool_opening"), N_("tool_opened"), "host", N_("tool_opened_at"), N_("tool_opening_at")),
+  go_back: tool("navigating", N_("tool_going_back"), N_("tool_went_back")),
+  go_forward: tool("navigating", N_("tool_going_forward"), N_("tool_went_forward")),
+  new_tab: tool("navigating", N_("tool_opening_tab"), N_("tool_opened_tab")),
+  resize_window: tool("navigating", N_("tool_resizing"), N_("tool_resized")),
+  list_downloads: tool("files", N_("tool_listing_downloads"), N_("tool_listed_downloads")),
+  read_pdf: tool("files", N_("tool_reading_pdf"), N_("tool_read_pdf")),
+  download_files: tool("files", N_("tool_downloading"), N_("tool_downloaded_files")),
+  download_resource_from_page: tool("files", N_("tool_downloading"), N_("tool_downloaded_file")),
+  download_social_media: tool("files", N_("tool_downloading"), N_("tool_downloaded_media")),
+  read_downloaded_file: tool("files", N_("tool_reading_download"), N_("tool_read_download")),
+  upload_file: tool("files", N_("tool_uploading"), N_("tool_uploaded")),
+  get_frames: tool("frames", N_("tool_listing_frames"), N_("tool_listed_frames")),
+  promote_iframe: tool("frames", N_("tool_opening_frame"), N_("tool_opened_frame")),
+  iframe_read: tool("frames", N_("tool_reading_frame"), N_("tool_read_frame")),
+  iframe_click: tool("frames", N_("tool_clicking_frame"), N_("tool_clicked_frame"), "element", N_("tool_clicked_frame_at")),
+  iframe_type: tool("frames", N_("tool_typing_frame"), N_("tool_typed_frame"), "field", N_("tool_typed_frame_at")),
+  read_page_source: tool("dev", N_("tool_reading_source"), N_("tool_read_source")),
+  inspect_element_styles: tool("dev", N_("tool_inspecting_styles"), N_("tool_inspected_styles")),
+  inject_css: tool("dev", N_("tool_adding_css"), N_("tool_added_css")),
+  remove_injected_css: tool("dev", N_("tool_removing_css"), N_("tool_removed_css")),
+  patch_element: tool("dev", N_("tool_patching"), N_("tool_patched")),
+  revert_patch: tool("dev", N_("tool_reverting"), N_("tool_reverted")),
+  execute_js: tool("dev", N_("tool_running_js"), N_("tool_ran_js")),
+  read_console: tool("dev", N_("tool_reading_console"), N_("tool_read_console")),
+  inspect_network_requests: tool("dev", N_("tool_inspecting_requests"), N_("tool_inspected_requests")),
+  inspect_event_listeners: tool("dev", N_("tool_inspecting_listeners"), N_("tool_inspected_listeners")),
+  highlight_element: tool("dev", N_("tool_highlighting"), N_("tool_highlighted")),
+  solve_captcha: tool("other", N_("tool_solving_captcha"), N_("tool_solved_captcha")),
+  list_webmcp_tools: tool("other", N_("tool_listing_page_tools"), N_("tool_listed_page_tools")),
+  execute_webmcp_tool: tool("other", N_("tool_using_page_tool"), N_("tool_used_page_tool")),
+  scratchpad_write: tool("other", N_("tool_taking_note"), N_("tool_took_note")),
+  progress_update: tool("other", N_("tool_updating_progress"), N_("tool_updated_progress")),
+  progress_read: tool("other", N_("tool_reading_progress"), N_("tool_read_progress")),
+  schedule_resume: tool("other", N_("tool_scheduling"), N_("tool_scheduled_resume")),
+  schedule_task: tool("other", N_("tool_scheduling"), N_("tool_scheduled_task")),
+  load_skill: tool("other", N_("tool_loading_skill"), N_("tool_loaded_skill")),
 };
 
 const NAME_MAX = 40;
@@ -104,21 +115,21 @@ export function toolIcon(name) {
 // toolSummary is the row's sentence. result is the reader's text of the
 // result (boundary removed), or undefined while the tool runs.
 export function toolSummary(name, argsText, result) {
-  const tool = TOOLS[name];
-  if (!tool) return result === undefined ? `Running ${name}` : `Used ${name}`;
-  if (result === undefined) return tool.target === "host" ? `${tool.doing} ${host(argsText) ?? ""}`.trim() : tool.doing;
-  const target = targetOf(tool.target, argsText, result);
-  if (target) return `${tool.did} ${target}`;
-  if (tool.target === "element") return `${tool.did} an element`;
-  if (tool.target === "field") return `${tool.did} a field`;
-  return tool.did;
+  const known = TOOLS[name];
+  if (!known) return result === undefined ? t("tool_running_other", { name }) : t("tool_used_other", { name });
+  if (result === undefined) {
+    const at = known.doingAt && host(argsText);
+    return at ? t(known.doingAt, { target: at }) : t(known.doing);
+  }
+  const target = targetOf(known.target, argsText, result);
+  return target ? t(known.didAt, { target }) : t(known.did);
 }
 
 function targetOf(kind, argsText, result) {
   switch (kind) {
     case "element":
       // The content script writes `Clicked <kind> "<name>" [ref]`.
-      return quoted(result.match(/^Clicked [\w-]+ ("(?:[^"\\]|\\.)*")/)?.[1]);
+      return parse(result.match(/^Clicked [\w-]+ ("(?:[^"\\]|\\.)*")/)?.[1]);
     case "field":
       // and `Typed … into <kind> "<name>"`.
       return parse(result.match(/ into [\w-]+ ("(?:[^"\\]|\\.)*")/)?.[1]);
@@ -140,11 +151,6 @@ function parse(json) {
   } catch {
     return null;
   }
-}
-
-function quoted(json) {
-  const s = parse(json);
-  return s ? `“${s}”` : null;
 }
 
 function clip(s) {
@@ -172,5 +178,6 @@ function host(argsText) {
 
 // formatDuration: "350 ms" under a second, "2.4 s" after.
 export function formatDuration(ms) {
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+  const n = (v, digits) => v.toLocaleString(locale(), { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return ms < 1000 ? t("duration_ms", { ms: n(Math.round(ms), 0) }) : t("duration_s", { s: n(ms / 1000, 1) });
 }

@@ -25,11 +25,12 @@ import { renderPlanReview } from "./plan-card.js";
 import { formatDuration, toolGroup, toolIcon, toolSummary } from "./tool-summary.js";
 import { renderAllowance, renderUsageReport, runUsage } from "./usage.js";
 import { renderWorkflows } from "./workflows.js";
+import { N_, t } from "../common/i18n.js";
 
 const ARG_SUMMARY_MAX = 60;
 
 // An Act run that did not succeed says so above its summary.
-const OUTCOME_LABEL = { failed: "Not completed", partial: "Partly done" };
+const OUTCOME_LABEL = { failed: N_("outcome_failed"), partial: N_("outcome_partial") };
 
 export class Transcript {
   constructor(root, { onClarifyAnswer, onApprovalAnswer, onPlanAnswer, onAllowanceAnswer, onOffer, onChange, reader }) {
@@ -176,13 +177,18 @@ export class Transcript {
   renderItem(item) {
     switch (item.role) {
       case "user":
-        return el("div", { className: item.correction ? "msg user correction" : "msg user", text: item.text });
+        // A correction's label is drawn by CSS (data-label): the text stays the user's.
+        return el("div", {
+          className: item.correction ? "msg user correction" : "msg user",
+          "data-label": item.correction ? t("user_correction") : undefined,
+          text: item.text,
+        });
       case "assistant": {
         const node = el("div", { className: "msg assistant" });
         const label = OUTCOME_LABEL[item.outcome];
         if (label) {
           node.classList.add(`outcome-${item.outcome}`);
-          node.append(el("p", { className: "outcome", role: "status", text: label }));
+          node.append(el("p", { className: "outcome", role: "status", text: t(label) }));
         }
         node.append(renderMarkdown(item.text));
         addCopyButtons(node, item.text);
@@ -202,7 +208,7 @@ export class Transcript {
           () => this.update(item),
         );
       case "plan-note": {
-        const node = el("details", { className: "msg notice plan-note" }, el("summary", { text: "The plan WebBrain follows" }));
+        const node = el("details", { className: "msg notice plan-note" }, el("summary", { text: t("plan_note") }));
         node.append(renderMarkdown(item.text));
         return node;
       }
@@ -234,15 +240,20 @@ export class Transcript {
   // read-only transcript (History) has no onOffer and shows none.
   offerButton(item) {
     const offer = OFFERS[item.offer];
-    const b = el("button", { type: "button", className: `run-offer run-${item.offer}`, title: offer.title, text: offer.text });
+    const b = el("button", {
+      type: "button",
+      className: `run-offer run-${item.offer}`,
+      title: t(offer.title),
+      text: t(offer.text),
+    });
     b.addEventListener("click", () => this.onOffer(item));
     return el("div", { className: "run-actions" }, b);
   }
 }
 
 const OFFERS = {
-  retry: { text: "Retry", title: "Send the same request again, in the same mode" },
-  continue: { text: "Continue", title: "Go on with the task from where it stopped" },
+  retry: { text: N_("offer_retry"), title: N_("offer_retry_title") },
+  continue: { text: N_("offer_continue"), title: N_("offer_continue_title") },
 };
 
 // addCopyButtons gives an answer a Copy button for its Markdown and each
@@ -250,21 +261,29 @@ const OFFERS = {
 function addCopyButtons(node, text) {
   if (!text.trim()) return;
   for (const pre of node.querySelectorAll("pre")) {
-    pre.after(copyButton(() => pre.textContent, "Copy code"));
+    pre.after(copyButton(() => pre.textContent, t("copy_code")));
   }
   node.append(
     el(
       "div",
       { className: "answer-actions" },
-      copyButton(() => text, "Copy answer"),
+      copyButton(() => text, t("copy_answer")),
     ),
   );
 }
 
-// The button's word is drawn by CSS (data-state), so an answer's text is
-// only the answer's.
+// The button's word is drawn by CSS (data-state picks data-copy,
+// data-copied or data-failed), so an answer's text is only the answer's.
 function copyButton(get, label) {
-  const b = el("button", { type: "button", className: "copy", "aria-label": label, title: label });
+  const b = el("button", {
+    type: "button",
+    className: "copy",
+    "aria-label": label,
+    title: label,
+    "data-copy": t("copy"),
+    "data-copied": t("copy_copied"),
+    "data-failed": t("copy_failed"),
+  });
   b.addEventListener("click", () => {
     navigator.clipboard.writeText(get()).then(
       () => {
@@ -294,17 +313,20 @@ function renderTool(item) {
       toolIcon(item.name),
       el("span", { className: "tool-summary", text: toolSummary(item.name, item.args, text) }),
       item.ms !== undefined && el("span", { className: "tool-time", text: formatDuration(item.ms) }),
-      el("span", { className: "tool-state", text: !done ? "running…" : item.isError ? "failed" : "done" }),
+      el("span", {
+        className: "tool-state",
+        text: !done ? t("tool_state_running") : item.isError ? t("tool_state_failed") : t("tool_state_done"),
+      }),
     ),
     el(
       "div",
       { className: "tool-body" },
-      el("h4", { text: "Tool" }),
+      el("h4", { text: t("tool_heading_tool") }),
       el("code", { className: "tool-name", text: item.name }),
-      el("h4", { text: "Arguments" }),
+      el("h4", { text: t("tool_heading_args") }),
       el("pre", { className: "tool-args-full", text: prettyJSON(item.args) }),
-      el("h4", { text: "Result" }),
-      el("pre", { className: "tool-result", text: done ? text : "Waiting for the result…" }),
+      el("h4", { text: t("tool_heading_result") }),
+      el("pre", { className: "tool-result", text: done ? text : t("tool_waiting_result") }),
     ),
   );
   return row;
@@ -325,22 +347,22 @@ function forReader(result) {
 function renderExport(item) {
   const url = URL.createObjectURL(new Blob([item.json], { type: "application/json" }));
   const code = el("code", { text: item.masked });
-  const reveal = el("button", { type: "button", className: "export-reveal", "aria-pressed": "false", text: "Reveal keys" });
+  const reveal = el("button", { type: "button", className: "export-reveal", "aria-pressed": "false", text: t("export_reveal") });
   reveal.addEventListener("click", () => {
     const shown = reveal.getAttribute("aria-pressed") === "true";
     code.textContent = shown ? item.masked : item.json;
     reveal.setAttribute("aria-pressed", String(!shown));
-    reveal.textContent = shown ? "Reveal keys" : "Hide keys";
+    reveal.textContent = shown ? t("export_reveal") : t("export_hide");
   });
   return el(
     "div",
     { className: "msg export" },
-    el("p", { text: "Your configuration. The file includes your API keys: keep it private." }),
+    el("p", { text: t("export_config_note") }),
     el("pre", {}, code),
     el(
       "div",
       { className: "export-actions" },
-      el("a", { href: url, download: "webbrain-config.json", text: "Download webbrain-config.json" }),
+      el("a", { href: url, download: "webbrain-config.json", text: t("export_download", { file: "webbrain-config.json" }) }),
       reveal,
     ),
   );

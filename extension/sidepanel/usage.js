@@ -4,35 +4,34 @@ import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { ACTION, ALLOWANCE_DECISION } from "../common/protocol.js";
 import { usd } from "../common/usd.js";
+import { locale, t, tp } from "../common/i18n.js";
 
-const tokens = (n) => (Number(n) || 0).toLocaleString("en-US");
+const tokens = (n) => (Number(n) || 0).toLocaleString(locale());
 
 // costText is a tally's cost: unknown when no call had a price, and a
 // note when some calls are left out of the sum.
-export function costText(t) {
-  const unpriced = Number(t?.unpricedCalls) || 0;
-  const calls = Number(t?.calls) || 0;
-  if (calls > 0 && unpriced === calls) return "cost unknown";
-  const sum = usd(t?.costUsd);
-  return unpriced > 0 ? `${sum} + unknown (${unpriced} unpriced call${unpriced === 1 ? "" : "s"})` : sum;
+export function costText(tally) {
+  const unpriced = Number(tally?.unpricedCalls) || 0;
+  const calls = Number(tally?.calls) || 0;
+  if (calls > 0 && unpriced === calls) return t("usage_cost_unknown");
+  const sum = usd(tally?.costUsd);
+  return unpriced > 0 ? tp("usage_cost_partly", unpriced, { sum }) : sum;
 }
 
 // usageLine is the compact line of a tally: "4,000 in (2,000 cached) ·
 // 160 out · $0.0123".
-export function usageLine(t) {
-  const cached = Number(t?.cachedInputTokens) || 0;
-  const input = `${tokens(t?.inputTokens)} in${cached ? ` (${tokens(cached)} cached)` : ""}`;
-  return `${input} · ${tokens(t?.outputTokens)} out · ${costText(t)}`;
+export function usageLine(tally) {
+  const cached = Number(tally?.cachedInputTokens) || 0;
+  const input = cached
+    ? t("usage_in_cached", { tokens: tokens(tally?.inputTokens), cached: tokens(cached) })
+    : t("usage_in", { tokens: tokens(tally?.inputTokens) });
+  return `${input} · ${t("usage_out", { tokens: tokens(tally?.outputTokens) })} · ${costText(tally)}`;
 }
 
 // runUsage is the line under a run's last item: its totals t.
-export function runUsage(t) {
-  const calls = Number(t?.calls) || 0;
-  return el(
-    "p",
-    { className: "run-usage", title: `${calls} model call${calls === 1 ? "" : "s"} in this run` },
-    `Tokens: ${usageLine(t)}`,
-  );
+export function runUsage(tally) {
+  const calls = Number(tally?.calls) || 0;
+  return el("p", { className: "run-usage", title: tp("usage_run_calls", calls) }, t("usage_tokens", { line: usageLine(tally) }));
 }
 
 // renderAllowance draws the cost allowance card: {role: "allowance",
@@ -46,7 +45,7 @@ export function renderAllowance(item, answer) {
     {
       className: ["approval-card", "allowance-card", resolved ? `resolved ${item.decision}` : "pending"].join(" "),
       role: "group",
-      "aria-label": "Cost allowance",
+      "aria-label": t("allowance_label"),
       "data-allowance-id": item.id,
       tabindex: "-1",
     },
@@ -54,17 +53,17 @@ export function renderAllowance(item, answer) {
       "header",
       { className: "approval-head" },
       el("img", { src: "/icons/icon-32.png", alt: "", width: 16, height: 16 }),
-      el("span", { className: "approval-from", text: "Paused at the cost allowance" }),
+      el("span", { className: "approval-from", text: t("allowance_from") }),
     ),
     el("p", { className: "approval-text", text: item.text ?? "" }),
   );
   if (resolved || item.expired) {
     const outcome =
       item.decision === ALLOWANCE_DECISION.RAISE
-        ? `Raised by ${usd(a.raiseUsd)}: the run goes on.`
+        ? t("allowance_raised", { amount: usd(a.raiseUsd) })
         : item.decision === ALLOWANCE_DECISION.STOP
-          ? "Stopped at the allowance."
-          : "The run ended before an answer.";
+          ? t("allowance_stopped")
+          : t("card_run_ended");
     card.append(el("p", { className: "approval-outcome", role: "status", text: outcome }));
     return card;
   }
@@ -72,21 +71,24 @@ export function renderAllowance(item, answer) {
     type: "button",
     className: "approval-approve allowance-raise",
     "data-decision": ALLOWANCE_DECISION.RAISE,
-    text: `Raise ${a.scope === "run" ? "this run's" : "today's"} allowance by ${usd(a.raiseUsd)} and continue`,
+    text:
+      a.scope === "run"
+        ? t("allowance_raise_run", { amount: usd(a.raiseUsd) })
+        : t("allowance_raise_day", { amount: usd(a.raiseUsd) }),
     disabled: closed,
   });
   const stop = el("button", {
     type: "button",
     className: "allowance-stop",
     "data-decision": ALLOWANCE_DECISION.STOP,
-    text: "Stop the run",
+    text: t("allowance_stop"),
     disabled: closed,
   });
   raise.addEventListener("click", () => answer(ALLOWANCE_DECISION.RAISE));
   stop.addEventListener("click", () => answer(ALLOWANCE_DECISION.STOP));
   card.append(el("div", { className: "approval-buttons" }, raise, stop));
   if (item.answered !== undefined) {
-    card.append(el("p", { className: "approval-outcome", role: "status", text: "Sending your answer…" }));
+    card.append(el("p", { className: "approval-outcome", role: "status", text: t("allowance_sending") }));
   }
   return card;
 }
@@ -95,7 +97,7 @@ export function renderAllowance(item, answer) {
 export async function usageCommand(ctx) {
   const reply = await send({ action: ACTION.USAGE_GET, days: 7 });
   if (!reply.ok) {
-    ctx.session.transcript.add({ role: "error", text: `Usage: ${reply.error}`, ephemeral: true });
+    ctx.session.transcript.add({ role: "error", text: t("usage_error", { error: reply.error }), ephemeral: true });
     return;
   }
   ctx.session.transcript.add({
@@ -114,21 +116,21 @@ export function renderUsageReport(item) {
     el(
       "tr",
       {},
-      el("th", { scope: "row", text: i === 0 ? `Today (${d.date})` : d.date }),
-      el("td", { text: String(d.calls ?? 0) }),
+      el("th", { scope: "row", text: i === 0 ? t("usage_today", { date: d.date }) : d.date }),
+      el("td", { text: tokens(d.calls) }),
       el("td", { text: tokens(d.inputTokens) }),
       el("td", { text: tokens(d.outputTokens) }),
       el("td", { text: d.calls ? costText(d) : "—" }),
     );
   const a = item.allowance ?? {};
   const limits = [
-    a.dailyUsd > 0 ? `today's allowance ${usd(a.dailyUsd + (days[0]?.raisedUsd ?? 0))}` : "",
-    a.runUsd > 0 ? `per run ${usd(a.runUsd)}` : "",
+    a.dailyUsd > 0 ? t("usage_limit_day", { amount: usd(a.dailyUsd + (days[0]?.raisedUsd ?? 0)) }) : "",
+    a.runUsd > 0 ? t("usage_limit_run", { amount: usd(a.runUsd) }) : "",
   ].filter(Boolean);
   return el(
     "div",
     { className: "msg usage-report" },
-    el("p", { className: "usage-title", text: "Model usage: today and the last 7 days" }),
+    el("p", { className: "usage-title", text: t("usage_title") }),
     el(
       "table",
       {},
@@ -138,7 +140,9 @@ export function renderUsageReport(item) {
         el(
           "tr",
           {},
-          ["Day", "Calls", "Input", "Output", "Cost"].map((h) => el("th", { scope: "col", text: h })),
+          [t("usage_day"), t("usage_calls"), t("usage_input"), t("usage_output"), t("usage_cost")].map((h) =>
+            el("th", { scope: "col", text: h }),
+          ),
         ),
       ),
       el("tbody", {}, days.map(row)),
@@ -146,8 +150,8 @@ export function renderUsageReport(item) {
     el("p", {
       className: "usage-note",
       text:
-        `${limits.length ? `Cost allowance: ${limits.join(", ")}. ` : "No cost allowance set (Settings → Usage and cost). "}` +
-        `List prices as of ${item.pricesTaken || "unknown"}; local models cost nothing; models without a price show their tokens only.`,
+        `${limits.length ? t("usage_allowance", { limits: limits.join(", ") }) : t("usage_no_allowance")} ` +
+        t("usage_prices", { date: item.pricesTaken || t("usage_unknown_date") }),
     }),
   );
 }

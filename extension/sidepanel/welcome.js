@@ -6,12 +6,15 @@ import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { ACTION } from "../common/protocol.js";
 import { activeProvider, describeError } from "./hints.js";
+import { N_, t } from "../common/i18n.js";
 
+// The examples are the user's own words once picked, so they are in the
+// user's language: the answer follows it.
 const EXAMPLES = [
-  { text: "Summarize this page in five bullet points.", label: "Summarize this page" },
-  { text: "What are the key facts and numbers on this page?", label: "Pull out the key facts" },
-  { text: "Find the contact email or phone number on this page.", label: "Find contact details" },
-  { text: "Fill in this form with my details, and let me check it before sending.", label: "Fill in a form" },
+  { text: N_("welcome_example_summary"), label: N_("welcome_example_summary_label") },
+  { text: N_("welcome_example_facts"), label: N_("welcome_example_facts_label") },
+  { text: N_("welcome_example_contact"), label: N_("welcome_example_contact_label") },
+  { text: N_("welcome_example_form"), label: N_("welcome_example_form_label") },
 ];
 
 export class Welcome {
@@ -22,17 +25,18 @@ export class Welcome {
     this.transcript = transcript;
     this.status = el("p", { className: "welcome-status", role: "status" });
     this.tested = null; // the provider id last tested
-    const list = el("ul", { className: "welcome-examples", "aria-label": "Examples" });
+    const list = el("ul", { className: "welcome-examples", "aria-label": t("welcome_examples") });
     for (const ex of EXAMPLES) {
-      const b = el("button", { type: "button", className: "welcome-example", text: ex.label, title: ex.text });
-      b.addEventListener("click", () => onPick(ex.text));
+      const text = t(ex.text);
+      const b = el("button", { type: "button", className: "welcome-example", text: t(ex.label), title: text });
+      b.addEventListener("click", () => onPick(text));
       list.append(el("li", {}, b));
     }
     root.replaceChildren(
-      el("h2", { text: "What can I do on this page?" }),
+      el("h2", { text: t("welcome_title") }),
       el("p", {
         className: "help",
-        text: "Ask about the page, or tell WebBrain what to do: it reads the page, clicks and types in this tab, and asks you before anything it cannot undo.",
+        text: t("welcome_help"),
       }),
       list,
       this.status,
@@ -49,15 +53,20 @@ export class Welcome {
   async check(settings) {
     const p = activeProvider(settings);
     if (!p) {
-      this.show("error", "No model is set up yet. Open Settings to add one: a local Ollama server or a cloud API key.");
+      this.show("error", t("welcome_no_model"));
       return;
     }
     if (this.tested === p.id) return;
     this.tested = p.id;
-    this.show("", `Checking ${p.name || p.id}…`);
+    this.show("", t("welcome_checking", { name: p.name || p.id }));
     const reply = await send({ action: ACTION.PROVIDER_TEST, provider: p });
     if (reply.ok) {
-      this.show("ok", `${p.name || p.id} answers${reply.model ? ` (${reply.model})` : ""}. Ready.`);
+      this.show(
+        "ok",
+        reply.model
+          ? t("welcome_ready_model", { name: p.name || p.id, model: reply.model })
+          : t("welcome_ready", { name: p.name || p.id }),
+      );
       return;
     }
     const item = describeError(reply.error, p);

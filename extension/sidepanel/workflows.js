@@ -6,20 +6,22 @@ import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { ACTION } from "../common/protocol.js";
 import { download } from "./history.js";
+import { t, tp } from "../common/i18n.js";
 
 // workflowCommand handles "/workflow …" typed in the composer.
 export async function workflowCommand(arg, ctx) {
   const m = /^--(save|run)(?:\s+([\s\S]*))?$/.exec(arg);
-  if (arg && !m) return notice(ctx, "Use /workflow, /workflow --save [name] or /workflow --run <id>.");
+  if (arg && !m) return notice(ctx, t("workflow_use"));
   const tabId = ctx.session.tabId;
   if (!m) return ctx.session.transcript.add({ role: "workflows", tabId, ephemeral: true });
   const rest = (m[2] ?? "").trim();
   if (m[1] === "run") {
-    if (!rest) return notice(ctx, "Use /workflow --run <id>; /workflow lists the ids.");
+    if (!rest) return notice(ctx, t("workflow_use_run"));
     return ctx.session.transcript.add({ role: "workflows", tabId, runId: rest, ephemeral: true });
   }
   const reply = await send({ action: ACTION.WORKFLOW_SAVE, tabId, title: rest });
-  if (!reply.ok) return ctx.session.transcript.add({ role: "error", text: `Workflow: ${reply.error}`, ephemeral: true });
+  if (!reply.ok)
+    return ctx.session.transcript.add({ role: "error", text: t("workflow_error", { error: reply.error }), ephemeral: true });
   notice(ctx, savedText(reply.workflow, reply.warnings));
 }
 
@@ -28,19 +30,20 @@ function notice(ctx, text) {
 }
 
 export function savedText(w, warnings = []) {
-  const params = w.params.length ? ` Parameters: ${w.params.map((p) => p.label).join(", ")}.` : "";
-  const skipped = warnings.length ? `\nLeft out: ${warnings.join("; ")}.` : "";
-  return `Saved workflow “${w.name}” (${w.id}) with ${w.steps.length} step${w.steps.length === 1 ? "" : "s"}.${params} Run it with /workflow --run ${w.id}.${skipped}`;
+  const params = w.params.length ? ` ${t("workflow_params", { params: w.params.map((p) => p.label).join(", ") })}` : "";
+  const skipped = warnings.length ? `\n${t("workflow_left_out", { warnings: warnings.join("; ") })}` : "";
+  const saved = tp("workflow_saved", w.steps.length, { name: w.name, id: w.id });
+  return `${saved}${params} ${t("workflow_run_with", { id: w.id })}${skipped}`;
 }
 
 // renderWorkflows returns the manager card, or the run form of one
 // workflow when item.runId is set. It fills itself from the background.
 export function renderWorkflows(item) {
-  const node = el("section", { className: "msg workflows", "aria-label": "Saved workflows" });
+  const node = el("section", { className: "msg workflows", "aria-label": t("workflows_title") });
   const error = el("p", { className: "form-error", role: "alert", hidden: true });
   const body = el("div", { className: "workflows-body" });
   const status = el("p", { className: "help", role: "status" });
-  node.append(el("h3", { text: "Saved workflows" }), error, status, body);
+  node.append(el("h3", { text: t("workflows_title") }), error, status, body);
   const fail = (text) => {
     error.textContent = text;
     error.hidden = false;
@@ -50,7 +53,7 @@ export function renderWorkflows(item) {
     error.hidden = true;
     if (item.runId) {
       const w = reply.workflows.find((x) => x.id === item.runId);
-      if (!w) return fail(`There is no saved workflow ${item.runId}. /workflow lists them.`);
+      if (!w) return fail(t("workflow_missing", { id: item.runId }));
       return body.replaceChildren(runForm(w, item.tabId, fail, status));
     }
     const list = el("ul", { className: "workflows-list" });
@@ -66,7 +69,7 @@ export function renderWorkflows(item) {
 function emptyRow() {
   return el("li", {
     className: "help",
-    text: "Nothing is saved yet. After a run that did what you wanted, type /workflow --save and a name.",
+    text: t("workflows_empty"),
   });
 }
 
@@ -76,17 +79,17 @@ function row(w, tabId, apply, fail, status) {
     "li",
     { className: "workflow", "data-workflow-id": w.id },
     el("strong", { className: "workflow-name", text: w.name }),
-    el("span", { className: "help", text: ` ${w.id} · ${w.steps.length} steps` }),
+    el("span", { className: "help", text: ` ${w.id} · ${tp("workflow_steps", w.steps.length)}` }),
   );
   const buttons = el("div", { className: "row" });
-  const run = el("button", { type: "button", className: "workflow-run", text: "Run" });
+  const run = el("button", { type: "button", className: "workflow-run", text: t("workflow_run") });
   run.addEventListener("click", () => li.replaceChildren(runForm(w, tabId, fail, status)));
-  const name = el("input", { type: "text", value: w.name, "aria-label": `New name for ${w.name}` });
-  const rename = el("button", { type: "button", className: "workflow-rename", text: "Rename" });
+  const name = el("input", { type: "text", value: w.name, "aria-label": t("workflow_new_name", { name: w.name }) });
+  const rename = el("button", { type: "button", className: "workflow-rename", text: t("workflow_rename") });
   rename.addEventListener("click", () => act(ACTION.WORKFLOW_RENAME, { title: name.value }));
-  const exp = el("button", { type: "button", className: "workflow-export", text: "Export" });
+  const exp = el("button", { type: "button", className: "workflow-export", text: t("common_export") });
   exp.addEventListener("click", () => download(`${w.id}.webbrain-workflow.json`, JSON.stringify(w, null, 2), "application/json"));
-  const del = el("button", { type: "button", className: "workflow-delete danger", text: "Delete" });
+  const del = el("button", { type: "button", className: "workflow-delete danger", text: t("common_delete") });
   del.addEventListener("click", () => act(ACTION.WORKFLOW_DELETE));
   buttons.append(run, name, rename, exp, del);
   li.append(buttons);
@@ -95,7 +98,7 @@ function row(w, tabId, apply, fail, status) {
 
 function importControl(apply, status) {
   const input = el("input", { type: "file", accept: "application/json,.json", hidden: true });
-  const button = el("button", { type: "button", className: "workflow-import", text: "Import from file" });
+  const button = el("button", { type: "button", className: "workflow-import", text: t("workflow_import") });
   button.addEventListener("click", () => input.click());
   input.addEventListener("change", async () => {
     const file = input.files?.[0];
@@ -104,10 +107,10 @@ function importControl(apply, status) {
     try {
       workflow = JSON.parse(await file.text());
     } catch (err) {
-      return apply({ ok: false, error: `That file isn't valid JSON: ${err.message}` });
+      return apply({ ok: false, error: t("workflow_bad_json", { error: err.message }) });
     }
     const reply = await send({ action: ACTION.WORKFLOW_IMPORT, workflow });
-    if (reply.ok) status.textContent = `Imported “${reply.workflow.name}” (${reply.workflow.id}).`;
+    if (reply.ok) status.textContent = t("workflow_imported", { name: reply.workflow.name, id: reply.workflow.id });
     apply(reply);
   });
   return el("div", { className: "row" }, button, input);
@@ -117,7 +120,9 @@ function importControl(apply, status) {
 // the form is not part of the stored transcript and clears itself.
 function runForm(w, tabId, fail, status) {
   const form = el("form", { className: "workflow-run-form", "data-workflow-id": w.id });
-  form.append(el("p", { text: `Run “${w.name}”${w.goal ? `: ${w.goal}` : ""}` }));
+  form.append(
+    el("p", { text: w.goal ? t("workflow_run_goal", { name: w.name, goal: w.goal }) : t("workflow_run_name", { name: w.name }) }),
+  );
   const inputs = w.params.map((p) => {
     const input = el("input", {
       type: p.secret ? "password" : "text",
@@ -128,7 +133,7 @@ function runForm(w, tabId, fail, status) {
     form.append(el("label", { className: "field" }, el("span", { text: p.label }), input));
     return input;
   });
-  const go = el("button", { type: "submit", className: "primary", text: "Run workflow" });
+  const go = el("button", { type: "submit", className: "primary", text: t("workflow_run_submit") });
   form.append(go);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -138,8 +143,8 @@ function runForm(w, tabId, fail, status) {
     for (const i of inputs) i.value = "";
     go.disabled = false;
     if (!reply.ok) return fail(reply.error);
-    status.textContent = `Running “${w.name}”.`;
-    form.replaceWith(el("p", { className: "help", text: `Started “${w.name}”.` }));
+    status.textContent = t("workflow_running", { name: w.name });
+    form.replaceWith(el("p", { className: "help", text: t("workflow_started", { name: w.name }) }));
   });
   return form;
 }

@@ -3,6 +3,10 @@
 // events and exports runs as webbrain-trace/1 JSON.
 import { el } from "../common/dom.js";
 import { download, manifestVersion } from "../sidepanel/history.js";
+import { initI18n, locale, onLanguageChange, t, tp } from "../common/i18n.js";
+
+await initI18n();
+onLanguageChange(() => location.reload());
 
 const db = globalThis.wbTraceDB;
 const $ = (id) => document.getElementById(id);
@@ -10,13 +14,15 @@ let runs = [];
 let shown = null;
 
 const when = (iso) => {
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? "" : new Date(t).toLocaleString();
+  const at = Date.parse(iso);
+  return Number.isNaN(at) ? "" : new Date(at).toLocaleString(locale());
 };
+
+const seconds = (ms) => ((ms ?? 0) / 1000).toLocaleString(locale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 async function load() {
   runs = await db.list();
-  $("traces-status").textContent = runs.length === 0 ? "No runs recorded." : `${runs.length} run${runs.length === 1 ? "" : "s"}.`;
+  $("traces-status").textContent = runs.length === 0 ? t("traces_none") : tp("traces_count", runs.length);
   $("traces-export-all").disabled = runs.length === 0;
   $("traces-rows").replaceChildren(...runs.map(row));
   if (shown && !runs.some((r) => r.id === shown.id)) show(null);
@@ -31,8 +37,8 @@ function row(run) {
     el("td", { text: run.finalMode && run.finalMode !== run.mode ? `${run.mode} → ${run.finalMode}` : run.mode }),
     el("td", { text: run.outcome ? `${run.status} (${run.outcome})` : run.status }),
     el("td", { text: String(run.events?.length ?? 0) }),
-    el("td", { text: `${((run.durationMs ?? 0) / 1000).toFixed(1)} s` }),
-    el("td", { text: run.recordedByWebBrainVersion || "unavailable" }),
+    el("td", { text: t("duration_s", { s: seconds(run.durationMs) }) }),
+    el("td", { text: run.recordedByWebBrainVersion || t("traces_unavailable") }),
   );
   const open = () => show(run);
   tr.addEventListener("click", open);
@@ -56,7 +62,7 @@ function show(run) {
   $("trace-detail").hidden = !run;
   for (const tr of $("traces-rows").children) tr.setAttribute("aria-selected", String(tr.dataset.id === run?.id));
   if (!run) return;
-  $("trace-heading").textContent = `Run on ${run.site || "an unknown site"}, ${when(run.startedAt)}`;
+  $("trace-heading").textContent = t("traces_run_on", { site: run.site || t("traces_unknown_site"), when: when(run.startedAt) });
   $("trace-events").replaceChildren(
     ...(run.events ?? []).map((ev) =>
       el(
@@ -87,11 +93,11 @@ $("traces-delete-all").addEventListener("click", async () => {
   const button = $("traces-delete-all");
   if (button.dataset.confirm !== "true") {
     button.dataset.confirm = "true";
-    button.textContent = "Delete all? Click again";
+    button.textContent = t("common_delete_all_confirm");
     return;
   }
   delete button.dataset.confirm;
-  button.textContent = "Delete all";
+  button.textContent = t("common_delete_all");
   await db.clear();
   await load();
 });

@@ -23,6 +23,10 @@ func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, chrome{}) }
 func TestInjection(t *testing.T)               { scenario.Injection(t, chrome{}) }
 func TestScreenshotsAroundARun(t *testing.T)   { scenario.ScreenshotsAroundARun(t, chrome{}) }
+func TestBedrockConverseStream(t *testing.T)   { scenario.BedrockConverseStream(t, chrome{}) }
+func TestVisionDetectedFromOllamaShow(t *testing.T) {
+	scenario.VisionDetectedFromOllamaShow(t, chrome{})
+}
 
 func TestFilesAreDownloadedReadAndUploaded(t *testing.T) {
 	scenario.FilesAreDownloadedReadAndUploaded(t, chrome{})

@@ -20,6 +20,10 @@ func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, firefoxDriver{}) }
 func TestInjection(t *testing.T)               { scenario.Injection(t, firefoxDriver{}) }
 func TestScreenshotsAroundARun(t *testing.T)   { scenario.ScreenshotsAroundARun(t, firefoxDriver{}) }
+func TestBedrockConverseStream(t *testing.T)   { scenario.BedrockConverseStream(t, firefoxDriver{}) }
+func TestVisionDetectedFromOllamaShow(t *testing.T) {
+	scenario.VisionDetectedFromOllamaShow(t, firefoxDriver{})
+}
 
 func TestFilesAreDownloadedReadAndUploaded(t *testing.T) {
 	scenario.FilesAreDownloadedReadAndUploaded(t, firefoxDriver{})

@@ -11,7 +11,7 @@ import (
 
 // DefaultMaxSteps is used when Options.MaxSteps is 0 (the settings
 // default).
-const DefaultMaxSteps = 30
+const DefaultMaxSteps = 130
 
 // maxTokens bounds every model reply (spec).
 const maxTokens = 4096

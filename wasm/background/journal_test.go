@@ -30,9 +30,11 @@ func storedJournal(t *testing.T, st platform.Storage, tabID int) (Journal, bool)
 }
 
 // eventually polls cond for up to 5 s.
+// eventually waits for cond; the limit is generous because a loaded
+// machine may run the background's goroutines late.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

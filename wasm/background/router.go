@@ -62,6 +62,9 @@ type Router struct {
 	teachMu sync.Mutex
 	dev     devWatch   // tabs whose console and network Dev mode records
 	usage   *cost.Book // token usage and cost per day
+	// visionSeen: what vision detection found per provider and model.
+	visionSeen visionCache
+	selJobs    selectionJobs
 }
 
 // New returns a Router over the browser platform p.
@@ -100,6 +103,9 @@ type message struct {
 	Workflow json.RawMessage   `json:"workflow"`
 	Params   map[string]string `json:"params"`
 	Days     int               `json:"days"` // usage_get
+	// Selection is chat_start's pending selection id (selectionContext:<tabId>):
+	// the run quotes that selection, read-only.
+	Selection string `json:"selection"`
 	// Capture and SaveAs are chat_start's /screenshot suffix: what to
 	// capture around the run, and the files' base name.
 	Capture string `json:"capture"`
@@ -139,6 +145,9 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 	if json.Unmarshal(raw, &head) == nil && head.Action == protocol.ActionTeachStep {
 		return r.teachStep(ctx, raw, sender)
 	}
+	if isSelectionAction(head.Action) {
+		return r.selectionAction(ctx, raw, sender)
+	}
 	if !sender.fromOwnPage(r.p.Self) {
 		return failf("Only WebBrain's own pages can control WebBrain.")
 	}
@@ -168,6 +177,10 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return r.settingsGet(ctx)
 	case protocol.ActionSettingsSave:
 		return r.settingsSave(ctx, m)
+	case protocol.ActionProviderVision:
+		return r.providerVision(ctx, m)
+	case protocol.ActionProviderPresets:
+		return r.providerPresets()
 	case protocol.ActionProviderTest:
 		return r.providerTest(ctx, m)
 	case protocol.ActionConfigExport:

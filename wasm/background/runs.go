@@ -100,6 +100,17 @@ func (r *Router) chatStart(m message) reply {
 		case <-time.After(clearWait):
 		}
 	}
+	var sel *pendingSelection
+	if m.Selection != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), storageWriteTimeout)
+		p, err := r.takeSelection(ctx, m.TabID, m.Selection)
+		cancel()
+		if err != nil {
+			return errReply(err)
+		}
+		// A selected-text run reads: Ask rules, whatever the picker says.
+		sel, m.Mode = &p, protocol.ModeAsk
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, busy := r.runs[m.TabID]; busy {
@@ -111,6 +122,9 @@ func (r *Router) chatStart(m message) reply {
 		id = fmt.Sprintf("req-%d-%d", r.p.Clock.Now().UnixMilli(), r.seq)
 	}
 	ru := r.newRun(m.TabID, id, m.Mode, m.Text)
+	if sel != nil {
+		ru.note, ru.noteData = selectionNote(*sel)
+	}
 	if m.Capture == protocol.CaptureScreenshot {
 		ru.shots = newShots(m.SaveAs, r.p.Clock.Now())
 	}
@@ -293,7 +307,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if ru.auto && !ru.handedOff && ru.mode == protocol.ModeAsk {
 		opts.RequestActionMode = r.handOff(ru, cfg.Tier, dec)
 	}
-	if cfg.Vision && r.p.Capture != nil {
+	if r.p.Capture != nil && r.vision(ctx, cfg).Vision {
 		opts.Screenshot = func(ctx context.Context) (llm.Image, error) {
 			mediaType, data, err := r.p.Capture.Capture(ctx, ru.tabID)
 			return llm.Image{MediaType: mediaType, Data: data}, err

@@ -25,7 +25,7 @@ func (r *Router) traced(ru *run, s settings.Settings, cfg llm.Config, prov llm.P
 		ru.trace = trace.Start(r.p.Clock, r.p.Traces, trace.Run{
 			ID: ru.requestID, TabID: ru.tabID, Site: site, Mode: ru.mode,
 			RecordedByWebBrainVersion: r.p.Self.Version,
-			Provider:                  trace.Provider{Kind: cfg.Kind, Tier: cfg.Tier, Vision: cfg.Vision},
+			Provider:                  trace.Provider{Kind: cfg.Kind, Tier: cfg.Tier, Vision: r.vision(ru.ctx, cfg).Vision},
 		})
 		rec := ru.trace
 		ru.j.observeWith(func(e Entry) { rec.Observe(e.Event, e.Mode) })

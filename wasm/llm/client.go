@@ -28,6 +28,44 @@ type wire interface {
 	modelsURL() (string, bool)
 }
 
+// Optional parts of a wire.
+type (
+	// signer adds headers that depend on the whole request (SigV4).
+	signer interface {
+		sign(method, url string, h map[string]string, body []byte) error
+	}
+	// framer reads a stream that is not Server-Sent Events (Bedrock's
+	// AWS event stream).
+	framer interface {
+		newEvents(r io.Reader) eventSource
+	}
+	// streamURLer sends streamed and whole answers to different
+	// addresses (Bedrock's converse-stream and converse).
+	streamURLer interface {
+		urlFor(stream bool) string
+	}
+	// ender is a parser whose stream may end without a terminal event
+	// once it has seen enough (Bedrock's metadata after messageStop).
+	ender interface {
+		ended() bool
+	}
+	// streamChooser sends some requests unstreamed (DashScope with tools,
+	// OpenAI models without streaming).
+	streamChooser interface {
+		streams(req Request) bool
+	}
+	// fixedModel is a wire whose model is part of the configuration
+	// (Azure's deployment, Bedrock's model id), with no list to choose from.
+	fixedModeler interface {
+		fixedModel() string
+	}
+)
+
+// eventSource yields the events of one streamed answer.
+type eventSource interface {
+	next() (event, error)
+}
+
 // streamParser consumes events; done reports the terminal event.
 // endpoints are where a wire sends model requests and asks for the model
 // list (none where the format has no list: Azure, whose deployment is the
@@ -115,9 +153,13 @@ func (c *client) Chat(ctx context.Context, req Request) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res, err := c.chatOnce(ctx, req, model, true)
+	stream := true
+	if s, ok := c.wire.(streamChooser); ok {
+		stream = s.streams(req)
+	}
+	res, err := c.chatOnce(ctx, req, model, stream)
 	var e *Error
-	if errors.As(err, &e) && e.Kind == KindStream && ctx.Err() == nil {
+	if stream && errors.As(err, &e) && e.Kind == KindStream && ctx.Err() == nil {
 		if req.OnRetry != nil {
 			req.OnRetry()
 		}
@@ -142,7 +184,11 @@ func (c *client) chatOnce(ctx context.Context, req Request, model string, stream
 	}
 	var res Result
 	err = c.policy.run(ctx, func() error {
-		resp, err := c.send(ctx, "POST", c.wire.chatURL(), body)
+		url := c.wire.chatURL()
+		if u, ok := c.wire.(streamURLer); ok {
+			url = u.urlFor(stream)
+		}
+		resp, err := c.send(ctx, "POST", url, body)
 		if err != nil {
 			return err
 		}
@@ -172,7 +218,13 @@ func (c *client) chatOnce(ctx context.Context, req Request, model string, stream
 // redirect is never followed: the request carries the API key, which must
 // reach only the address the user configured.
 func (c *client) send(ctx context.Context, method, url string, body []byte) (*platform.Response, error) {
-	resp, err := c.fetch.Fetch(ctx, &platform.Request{Method: method, URL: url, Header: c.wire.headers(), Body: body, Redirect: platform.RedirectManual})
+	h := c.wire.headers()
+	if s, ok := c.wire.(signer); ok {
+		if err := s.sign(method, url, h, body); err != nil {
+			return nil, configError("Could not sign the request: %v", err)
+		}
+	}
+	resp, err := c.fetch.Fetch(ctx, &platform.Request{Method: method, URL: url, Header: h, Body: body, Redirect: platform.RedirectManual})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -196,11 +248,23 @@ func (c *client) readStream(ctx context.Context, body io.ReadCloser, onText func
 	stop := closeOnCancel(ctx, body)
 	defer stop()
 	p := c.wire.newStream(onText)
-	er := newEventReader(body)
+	var er eventSource
+	if f, ok := c.wire.(framer); ok {
+		er = f.newEvents(body)
+	} else {
+		er = newEventReader(body)
+	}
 	for {
 		ev, err := er.next()
 		if err == io.EOF {
+			if e, ok := p.(ender); ok && e.ended() {
+				return p.result(), nil
+			}
 			return Result{}, streamError(c.cfg, "the stream ended before the answer was complete", nil)
+		}
+		var le *Error
+		if errors.As(err, &le) {
+			return Result{}, err
 		}
 		if err != nil {
 			return Result{}, c.readError(ctx, err)
@@ -249,7 +313,8 @@ func readAll(ctx context.Context, r io.ReadCloser, limit int64) ([]byte, error) 
 func isEventStream(contentType string) bool {
 	ct := strings.ToLower(contentType)
 	// A missing type is read as a stream: some local servers omit it.
-	return ct == "" || strings.Contains(ct, "event-stream") || strings.Contains(ct, "ndjson")
+	return ct == "" || strings.Contains(ct, "event-stream") || strings.Contains(ct, "ndjson") ||
+		strings.Contains(ct, "vnd.amazon.eventstream")
 }
 
 // resolveModel returns cfg.Model, or the first model the server lists.
@@ -258,7 +323,7 @@ func (c *client) resolveModel(ctx context.Context) (string, error) {
 		return c.cfg.Model, nil
 	}
 	if _, hasList := c.wire.modelsURL(); !hasList {
-		return c.cfg.Deployment, nil // Azure: the deployment fixes the model
+		return c.fixed(), nil // Azure, Bedrock: the configuration fixes the model
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -296,7 +361,33 @@ func (c *client) listModels(ctx context.Context) ([]string, error) {
 		ids = parseModelList(b)
 		return nil
 	})
+	if err == nil && len(ids) == 0 && c.textCalls {
+		if m := c.propsModel(ctx); m != "" {
+			ids = []string{m}
+		}
+	}
 	return ids, err
+}
+
+// propsModel is the model a llama.cpp server loaded, from its /props
+// (model_alias, else the file name of model_path), for a server whose
+// model list is empty; "" when it says nothing.
+func (c *client) propsModel(ctx context.Context) string {
+	url := strings.TrimSuffix(strings.TrimRight(c.cfg.BaseURL, "/"), "/v1") + "/props"
+	resp, err := c.send(ctx, "GET", url, nil)
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	b, err := readAll(ctx, resp.Body, 1<<20)
+	if err != nil {
+		return ""
+	}
+	if a := gjson.GetBytes(b, "model_alias").Str; a != "" {
+		return a
+	}
+	p := gjson.GetBytes(b, "model_path").Str
+	return p[strings.LastIndexAny(p, `/\`)+1:]
 }
 
 // Test checks that the endpoint answers and the model exists.
@@ -304,14 +395,14 @@ func (c *client) Test(ctx context.Context) (string, error) {
 	if _, hasList := c.wire.modelsURL(); !hasList {
 		// Azure has no list of deployments for an API key: a one-token
 		// request proves the deployment answers.
-		res, err := c.chatOnce(ctx, Request{Messages: []Message{{Role: RoleUser, Content: "ping"}}, MaxTokens: 1}, c.cfg.Deployment, false)
+		res, err := c.chatOnce(ctx, Request{Messages: []Message{{Role: RoleUser, Content: "ping"}}, MaxTokens: 1}, c.fixed(), false)
 		if err != nil {
 			return "", err
 		}
 		if res.Model != "" {
 			return res.Model, nil
 		}
-		return c.cfg.Deployment, nil
+		return c.fixed(), nil
 	}
 	models, err := c.listModels(ctx)
 	if err != nil {
@@ -336,6 +427,14 @@ func (c *client) Test(ctx context.Context) (string, error) {
 	}
 	return "", &Error{Kind: KindNotFound, Message: fmt.Sprintf("%s has no model %q. It offers: %s.",
 		providerLabel(c.cfg), c.cfg.Model, strings.Join(firstN(models, 8), ", "))}
+}
+
+// fixed is the model a wire without a model list is configured with.
+func (c *client) fixed() string {
+	if f, ok := c.wire.(fixedModeler); ok {
+		return f.fixedModel()
+	}
+	return c.cfg.Deployment
 }
 
 func firstN(s []string, n int) []string {

@@ -26,7 +26,7 @@ func (s *sleeps) sleep(ctx context.Context, d time.Duration) error {
 func newClient(t *testing.T, cfg Config, srv *llmtest.Server) (Provider, *sleeps) {
 	t.Helper()
 	switch cfg.Kind {
-	case protocol.KindAnthropic, protocol.KindAzure:
+	case protocol.KindAnthropic, protocol.KindAzure, protocol.KindBedrock:
 		cfg.BaseURL = srv.URL
 	default:
 		cfg.BaseURL = srv.URL + "/v1"
@@ -48,6 +48,8 @@ var allKinds = []Config{
 	{Kind: protocol.KindOpenAIResponses, Model: "m"},
 	{Kind: protocol.KindAnthropic, Model: "m", APIKey: "ak-secret-123456"},
 	{Kind: protocol.KindAzure, Deployment: "dep1", APIVersion: "2024-10-21", APIKey: "az-secret-123456"},
+	{Kind: protocol.KindBedrock, Model: "anthropic.claude-3-5-haiku-20241022-v1:0", Region: "eu-west-1",
+		APIKey: "AKIDEXAMPLE00000:wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"},
 }
 
 func TestChatRoundTripEveryKind(t *testing.T) {
@@ -120,8 +122,8 @@ func TestScriptedUsageEveryKind(t *testing.T) {
 				t.Fatal(err)
 			}
 			exp := want
-			if cfg.Kind != protocol.KindAnthropic {
-				exp.CacheWriteTokens = 0 // only Anthropic reports cache writes
+			if cfg.Kind != protocol.KindAnthropic && cfg.Kind != protocol.KindBedrock {
+				exp.CacheWriteTokens = 0 // only Anthropic and Bedrock report cache writes
 			}
 			if res.Usage != exp {
 				t.Fatalf("usage %+v want %+v", res.Usage, exp)
@@ -151,6 +153,12 @@ func TestWireHeadersAndPaths(t *testing.T) {
 			case protocol.KindAzure:
 				if r.Path != "/openai/deployments/dep1/chat/completions?api-version=2024-10-21" ||
 					h.Get("api-key") != cfg.APIKey || h.Get("Authorization") != "" {
+					t.Fatalf("%s %v", r.Path, h)
+				}
+			case protocol.KindBedrock:
+				// A key without colons is a Bedrock API key: a bearer token.
+				if r.Path != "/model/anthropic.claude-3-5-haiku-20241022-v1%3A0/converse-stream" ||
+					h.Get("Authorization") != "Bearer "+cfg.APIKey || h.Get("X-Amz-Date") != "" {
 					t.Fatalf("%s %v", r.Path, h)
 				}
 			case protocol.KindOpenAIResponses:

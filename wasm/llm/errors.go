@@ -219,6 +219,12 @@ func isLocalOllama(base string) bool {
 // redact removes the API key, and the masked fragments of it some
 // providers echo back ("sk-abc…****…wxyz"), from text shown to the user.
 func redact(msg, key string) string {
+	if strings.Contains(key, ":") {
+		// An access key pair and token (Bedrock): each part on its own.
+		for _, part := range strings.Split(key, ":") {
+			msg = redact(msg, part)
+		}
+	}
 	if len(key) < 6 {
 		return msg // too short to be a real key, or to replace safely
 	}

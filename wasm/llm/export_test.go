@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"time"
+
+	"github.com/webbrain/webbrain/wasm/platform"
 )
 
 // Hooks for the external tests (package llm_test, which may import
@@ -38,4 +40,18 @@ func ParseChatStream(r io.Reader) (Result, error) {
 			return p.result(), err
 		}
 	}
+}
+
+// SignV4 signs like the Bedrock client, for a test server to check.
+func SignV4(method, rawURL string, h map[string]string, body []byte, accessKey, secret, token, region, service string, now time.Time) error {
+	return signV4(method, rawURL, h, body, awsCreds{AccessKeyID: accessKey, SecretKey: secret, SessionToken: token}, region, service, now)
+}
+
+var BedrockRegion = bedrockRegion
+
+// VisionByName judges a model name; OpenRouterVision reads a model list.
+var VisionByName = byName
+
+func OpenRouterVision(ctx context.Context, f platform.Fetcher, base, model string) (VisionResult, bool) {
+	return detector{cfg: Config{Kind: "openai-chat"}, f: f}.openRouter(ctx, base, model)
 }

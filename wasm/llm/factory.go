@@ -3,7 +3,9 @@ package llm
 import (
 	"net/netip"
 	"net/url"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 	"github.com/webbrain/webbrain/wasm/platform"
@@ -48,10 +50,20 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 		if cfg.APIVersion == "" {
 			cfg.APIVersion = defaultAzureVersion
 		}
+	case protocol.KindBedrock:
+		if strings.TrimSpace(cfg.Model) == "" {
+			return nil, configError("Bedrock needs the model id (for example anthropic.claude-3-5-haiku-20241022-v1:0).")
+		}
+		if strings.TrimSpace(cfg.APIKey) == "" {
+			return nil, configError("Bedrock needs a Bedrock API key, or an access key as ACCESS_KEY_ID:SECRET_ACCESS_KEY (with :SESSION_TOKEN for temporary credentials).")
+		}
+		if base == "" {
+			base = "https://bedrock-runtime." + bedrockRegion(cfg) + ".amazonaws.com"
+		}
 	case "":
-		return nil, configError("The provider has no kind; choose openai-chat, openai-responses, anthropic or azure.")
+		return nil, configError("The provider has no kind; choose openai-chat, openai-responses, anthropic, azure or bedrock.")
 	default:
-		return nil, configError("Unknown provider kind %q; choose openai-chat, openai-responses, anthropic or azure.", cfg.Kind)
+		return nil, configError("Unknown provider kind %q; choose openai-chat, openai-responses, anthropic, azure or bedrock.", cfg.Kind)
 	}
 	u, err := url.Parse(base)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -63,10 +75,18 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 	}
 	c := &client{cfg: cfg, fetch: f, policy: defaultRetry,
 		textCalls: cfg.Kind == protocol.KindOpenAIChat && localServer(u.Hostname())}
+	host := strings.ToLower(u.Hostname())
+	if cfg.Kind == protocol.KindOpenAIChat && host == "api.openai.com" && ResponsesOnly(cfg.Model) {
+		// The spec's rule: these official models speak only (or best)
+		// the Responses API; the user need not know.
+		cfg.Kind = protocol.KindOpenAIResponses
+		c.cfg = cfg
+	}
 	switch cfg.Kind {
 	case protocol.KindOpenAIChat:
 		c.wire = &chatWire{endpoints: endpoints{cfg: cfg, url: base + "/chat/completions", models: base + "/models"},
-			official: u.Hostname() == "api.openai.com"}
+			official: host == "api.openai.com", toolStream: host == "api.z.ai" || host == "open.bigmodel.cn",
+			noToolStream: strings.HasPrefix(host, "dashscope")}
 	case protocol.KindAzure:
 		q := url.Values{"api-version": {cfg.APIVersion}}.Encode()
 		prefix := strings.TrimSuffix(base, "/openai")
@@ -76,15 +96,31 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 		c.wire = &responsesWire{endpoints{cfg: cfg, url: base + "/responses", models: base + "/models"}}
 	case protocol.KindAnthropic:
 		c.wire = &anthropicWire{endpoints{cfg: cfg, url: base + "/messages", models: base + "/models"}}
+	case protocol.KindBedrock:
+		c.wire = newBedrockWire(cfg)
 	}
 	return c, nil
+}
+
+// responsesOnly are official OpenAI models that WebBrain sends to the
+// Responses API (spec: GPT-5.6 and the Responses-only Pro, deep-research
+// and Codex variants).
+// Compiled on first use: nothing is built when the worker wakes.
+var responsesOnly = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(gpt-5\.6|gpt-5(\.\d+)?-pro|o1-pro|o3-pro|o3-deep-research|o4-mini-deep-research|codex-mini|gpt-5(\.\d+)?-codex)([-.].*)?$`)
+})
+
+// ResponsesOnly reports whether an official OpenAI model goes to the
+// Responses API even when the provider says Chat Completions.
+func ResponsesOnly(model string) bool {
+	return responsesOnly().MatchString(strings.ToLower(strings.TrimSpace(model)))
 }
 
 // needsKey reports whether a hosted service is sure to refuse a request
 // without a key; local and self-hosted servers usually take none.
 func needsKey(kind, host string) bool {
 	switch kind {
-	case protocol.KindAnthropic, protocol.KindAzure:
+	case protocol.KindAnthropic, protocol.KindAzure, protocol.KindBedrock:
 		return true
 	}
 	return host == "api.openai.com"

@@ -15,7 +15,15 @@ type chatWire struct {
 	endpoints
 	official bool // api.openai.com: max_completion_tokens
 	azure    bool // api-key header, no model list
+	// toolStream: z.ai streams tool calls only when asked (tool_stream).
+	toolStream bool
+	// noToolStream: DashScope refuses stream:true together with tools,
+	// so a request with tools is sent whole.
+	noToolStream bool
 }
+
+// streams says whether req is streamed (streamChooser).
+func (w *chatWire) streams(req Request) bool { return !(w.noToolStream && len(req.Tools) > 0) }
 
 func (w *chatWire) headers() map[string]string {
 	h := map[string]string{"Content-Type": "application/json"}
@@ -83,6 +91,9 @@ func (w *chatWire) encode(req Request, model string, stream bool) ([]byte, error
 			tools[i] = chatTool{Type: "function", Function: withSchema(t)}
 		}
 		body["tools"] = tools
+		if stream && w.toolStream {
+			body["tool_stream"] = true
+		}
 	}
 	if req.Temperature > 0 {
 		body["temperature"] = req.Temperature

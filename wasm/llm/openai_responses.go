@@ -12,6 +12,13 @@ import (
 // stateless (store: false) and carry the whole history as input items.
 type responsesWire struct{ endpoints }
 
+// streams: official models whose capability table lacks streaming
+// (GPT-5.5 Pro) are asked for the whole answer (spec).
+func (w *responsesWire) streams(Request) bool {
+	m := strings.ToLower(w.cfg.Model)
+	return !(strings.HasPrefix(m, "gpt-5.5-pro") && strings.Contains(w.url, "://api.openai.com/"))
+}
+
 func (w *responsesWire) headers() map[string]string {
 	h := map[string]string{"Content-Type": "application/json"}
 	if w.cfg.APIKey != "" {

@@ -28,23 +28,28 @@ const (
 	ActionSettingsGet       = "settings_get"
 	ActionSettingsSave      = "settings_save"
 	ActionProviderTest      = "provider_test"
-	ActionConfigExport      = "config_export"
-	ActionConfigImport      = "config_import"
-	ActionMemoryList        = "memory_list"
-	ActionMemoryAdd         = "memory_add"
-	ActionMemoryEdit        = "memory_edit"
-	ActionMemoryForget      = "memory_forget"
-	ActionMemoryClear       = "memory_clear"
-	ActionMemoryImport      = "memory_import"
-	ActionJobsList          = "jobs_list"
-	ActionJobUpdate         = "job_update"
-	ActionJobPause          = "job_pause"
-	ActionJobResume         = "job_resume"
-	ActionJobDelete         = "job_delete"
-	ActionWatchStart        = "watch_start"
-	ActionSkillsList        = "skills_list"
-	ActionSkillSave         = "skill_save"
-	ActionSkillDelete       = "skill_delete"
+	// ActionProviderVision: whether the provider's model reads images, as
+	// detected and as the visionMode in effect decides.
+	ActionProviderVision = "provider_vision"
+	// ActionProviderPresets lists the provider presets.
+	ActionProviderPresets = "provider_presets"
+	ActionConfigExport    = "config_export"
+	ActionConfigImport    = "config_import"
+	ActionMemoryList      = "memory_list"
+	ActionMemoryAdd       = "memory_add"
+	ActionMemoryEdit      = "memory_edit"
+	ActionMemoryForget    = "memory_forget"
+	ActionMemoryClear     = "memory_clear"
+	ActionMemoryImport    = "memory_import"
+	ActionJobsList        = "jobs_list"
+	ActionJobUpdate       = "job_update"
+	ActionJobPause        = "job_pause"
+	ActionJobResume       = "job_resume"
+	ActionJobDelete       = "job_delete"
+	ActionWatchStart      = "watch_start"
+	ActionSkillsList      = "skills_list"
+	ActionSkillSave       = "skill_save"
+	ActionSkillDelete     = "skill_delete"
 	// Saved workflows (package workflow).
 	ActionWorkflowsList  = "workflows_list"
 	ActionWorkflowSave   = "workflow_save"
@@ -82,6 +87,12 @@ const (
 	// ActionAllowanceAnswer answers a cost allowance card.
 	ActionUsageGet        = "usage_get"
 	ActionAllowanceAnswer = "allowance_answer"
+	// The selection toolbar's content script (docs/decisions/selection-toolbar.md):
+	// a card's answer, its cancel, and a selection handed to the side panel
+	// (also sent by the glue's context menu, with tabId).
+	ActionSelectionInline       = "selection_inline"
+	ActionSelectionInlineCancel = "selection_inline_cancel"
+	ActionSelectionContext      = "selection_context"
 )
 
 // MessageAgentUpdate is the type of the background's broadcast of one run
@@ -223,6 +234,11 @@ const (
 	// KeyProviderTests holds the last Test result of each saved provider,
 	// by provider id (storage.local), so the settings page shows it again.
 	KeyProviderTests = "wb_provider_tests"
+	// KeySelectionContext prefixes a selection waiting for the tab's panel.
+	KeySelectionContext = "selectionContext:"
+	// KeyUILanguage holds the interface language the user chose (storage.local;
+	// absent: the browser's). Only the extension's pages read it.
+	KeyUILanguage = "wb_ui_language"
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -260,6 +276,7 @@ const (
 	KindOpenAIResponses = "openai-responses"
 	KindAnthropic       = "anthropic"
 	KindAzure           = "azure"
+	KindBedrock         = "bedrock" // Amazon Bedrock's Converse API
 )
 
 // Decisions on an approval card: approval_answer's decision, the card's
@@ -414,7 +431,7 @@ var (
 	Actions = []string{
 		ActionChatStart, ActionAbort, ActionSteer, ActionClearConversation, ActionRunState,
 		ActionClarifyAnswer, ActionApprovalAnswer, ActionPlanAnswer, ActionSettingsGet, ActionSettingsSave,
-		ActionProviderTest, ActionConfigExport, ActionConfigImport,
+		ActionProviderTest, ActionProviderVision, ActionProviderPresets, ActionConfigExport, ActionConfigImport,
 		ActionMemoryList, ActionMemoryAdd, ActionMemoryEdit, ActionMemoryForget, ActionMemoryClear, ActionMemoryImport,
 		ActionJobsList, ActionJobUpdate, ActionJobPause, ActionJobResume, ActionJobDelete, ActionWatchStart,
 		ActionSkillsList, ActionSkillSave, ActionSkillDelete,
@@ -423,6 +440,7 @@ var (
 		ActionHistoryList, ActionHistoryGet, ActionHistoryDelete, ActionHistoryRestore, ActionConversationExport, ActionTabClosed,
 		ActionDevPatches, ActionDevRevert, ActionKeepWarm,
 		ActionUsageGet, ActionAllowanceAnswer,
+		ActionSelectionInline, ActionSelectionInlineCancel, ActionSelectionContext,
 	}
 	Messages = []string{MessageAgentUpdate}
 	Events   = []string{
@@ -435,11 +453,11 @@ var (
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows, KeyTeach,
 		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills,
-		KeyUsageDaily, KeyProviderTests}
+		KeyUsageDaily, KeyProviderTests, KeySelectionContext, KeyUILanguage}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}
-	Kinds         = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure}
+	Kinds         = []string{KindOpenAIChat, KindOpenAIResponses, KindAnthropic, KindAzure, KindBedrock}
 	Decisions     = []string{DecisionApprove, DecisionApproveSite, DecisionDecline}
 	Resolved      = []string{ResolvedUser, ResolvedTimeout, ResolvedStopped, ResolvedCorrection}
 	Planners      = []string{PlannerOff, PlannerTry, PlannerStrict}

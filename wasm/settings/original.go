@@ -436,9 +436,9 @@ func originalTier(p originalProvider, notes []string) (string, []string) {
 
 // Vision modes of a provider's visionMode field.
 const (
-	VisionAuto   = "auto"
-	VisionAlways = "always"
-	VisionNever  = "never"
+	VisionAuto   = llm.VisionAuto
+	VisionAlways = llm.VisionAlways
+	VisionNever  = llm.VisionNever
 )
 
 var visionModeLabel = map[string]string{VisionAuto: "Automatic", VisionAlways: "Always", VisionNever: "Never"}
@@ -463,10 +463,7 @@ func originalVisionMode(p originalProvider) string {
 	return VisionAuto
 }
 
-// setVisionMode records a provider's vision mode. The provider object
-// stores it as visionMode ("auto", "always", "never"); until the provider
-// configuration carries that field, the older boolean holds what it can:
-// Always as vision true, Automatic and Never as false.
+// setVisionMode records a provider's vision mode in its visionMode field.
 func setVisionMode(cfg *llm.Config, mode string) {
-	cfg.Vision = mode == VisionAlways
+	cfg.VisionMode = mode
 }

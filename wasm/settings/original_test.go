@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
@@ -59,7 +60,7 @@ func TestImportOriginalMapsProviders(t *testing.T) {
 		}
 	}
 	a := s.Providers[byID["anthropic"]]
-	if a.Kind != protocol.KindAnthropic || a.APIKey != "sk-ant-test-secret-1234" || a.Tier != protocol.TierFull || !a.Vision || a.Model != "claude-sonnet-4-6" {
+	if a.Kind != protocol.KindAnthropic || a.APIKey != "sk-ant-test-secret-1234" || a.Tier != protocol.TierFull || a.Vision() != llm.VisionAlways || a.Model != "claude-sonnet-4-6" {
 		t.Errorf("anthropic = %+v", a)
 	}
 	az := s.Providers[byID["azure-openai"]]
@@ -67,11 +68,11 @@ func TestImportOriginalMapsProviders(t *testing.T) {
 		t.Errorf("azure = %+v", az)
 	}
 	l := s.Providers[byID["llamacpp"]]
-	if l.Kind != protocol.KindOpenAIChat || l.BaseURL != "http://localhost:8080/v1" || l.Tier != protocol.TierCompact || l.Vision {
+	if l.Kind != protocol.KindOpenAIChat || l.BaseURL != "http://localhost:8080/v1" || l.Tier != protocol.TierCompact || l.Vision() == llm.VisionAlways {
 		t.Errorf("llamacpp = %+v", l)
 	}
 	o := s.Providers[byID["ollama"]]
-	if o.APIKey != "" || o.Tier != protocol.TierMid || o.ContextWindow != 32768 || o.Model != "qwen3:8b" || o.Vision {
+	if o.APIKey != "" || o.Tier != protocol.TierMid || o.ContextWindow != 32768 || o.Model != "qwen3:8b" || o.Vision() != llm.VisionNever {
 		t.Errorf("ollama = %+v (the placeholder key must not be kept)", o)
 	}
 	if it, _ := importedTo(rep, "providers.ollama"); !strings.Contains(it.Note, "Vision: Never") {

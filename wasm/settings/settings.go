@@ -81,7 +81,7 @@ func (s Settings) Allowance() cost.Allowance {
 }
 
 // DefaultMaxSteps is the step limit of a first start.
-const DefaultMaxSteps = 30
+const DefaultMaxSteps = 130
 
 // Defaults is the first-start configuration: a local Ollama server.
 func Defaults() Settings {
@@ -201,6 +201,15 @@ func decode(raw json.RawMessage, prefix string) (Settings, error) {
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return Settings{}, decodeError(err, prefix)
+	}
+	for i := range s.Providers {
+		// The older boolean vision: true loads as "always"; only
+		// visionMode is saved from now on ("" is "auto").
+		p := &s.Providers[i]
+		if p.VisionMode == "" && p.LegacyVision {
+			p.VisionMode = llm.VisionAlways
+		}
+		p.LegacyVision = false
 	}
 	return s, nil
 }

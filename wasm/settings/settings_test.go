@@ -99,7 +99,7 @@ func TestDefaults(t *testing.T) {
 	d := Defaults()
 	if len(d.Providers) != 1 || d.Providers[0].BaseURL != "http://127.0.0.1:11434/v1" ||
 		d.Providers[0].Kind != protocol.KindOpenAIChat || d.Providers[0].Model != "" ||
-		d.Providers[0].Tier != protocol.TierMid || d.MaxSteps != 30 {
+		d.Providers[0].Tier != protocol.TierMid || d.MaxSteps != 130 {
 		t.Fatalf("unexpected defaults %+v", d)
 	}
 	if a, err := d.Active(); err != nil || a.ID != d.ActiveProvider {
@@ -270,22 +270,35 @@ func TestSiteAdaptersDefaultOnAndTravel(t *testing.T) {
 	}
 }
 
-func TestVisionDefaultsOffAndTravels(t *testing.T) {
+func TestVisionModeDefaultsAutoAndTravels(t *testing.T) {
 	s, err := Decode(json.RawMessage(`{"providers":[{"id":"a","name":"A","kind":"openai-chat","baseUrl":"http://127.0.0.1:1/v1","tier":"mid"}],"activeProvider":"a","maxSteps":5}`))
-	if err != nil || s.Providers[0].Vision {
-		t.Fatalf("a provider without vision must have it off: %+v %v", s.Providers[0], err)
+	if err != nil || s.Providers[0].Vision() != llm.VisionAuto {
+		t.Fatalf("a provider without a vision setting detects it: %+v %v", s.Providers[0], err)
 	}
-	s.Providers[0].Vision = true
+	// The older boolean loads as its mode and is saved as visionMode only.
+	for legacy, want := range map[string]string{"true": llm.VisionAlways, "false": llm.VisionAuto} {
+		s, err := Decode(json.RawMessage(`{"providers":[{"id":"a","name":"A","kind":"openai-chat","baseUrl":"http://127.0.0.1:1/v1","tier":"mid","vision":` + legacy + `}],"activeProvider":"a","maxSteps":5}`))
+		if err != nil || s.Providers[0].Vision() != want {
+			t.Fatalf("vision %s loads as %+v %v", legacy, s.Providers[0], err)
+		}
+		raw, _ := json.Marshal(s)
+		if strings.Contains(string(raw), `"vision":`) || want == llm.VisionAlways && !strings.Contains(string(raw), `"visionMode":"always"`) {
+			t.Fatalf("saved as %s", raw)
+		}
+	}
+	s.Providers[0].VisionMode = llm.VisionNever
 	raw, err := json.Marshal(Export(s, time.Unix(0, 0)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(raw), `"vision":true`) {
-		t.Fatalf("vision missing from the export: %s", raw)
-	}
 	got, err := Import(raw)
-	if err != nil || !got.Providers[0].Vision {
-		t.Fatalf("import lost vision: %+v %v", got.Providers, err)
+	if err != nil || got.Providers[0].VisionMode != llm.VisionNever {
+		t.Fatalf("import lost the vision mode: %+v %v", got.Providers, err)
+	}
+	s.Providers[0].VisionMode = "sometimes"
+	var fe0 *FieldError
+	if err := s.Validate(); !errors.As(err, &fe0) || fe0.Field != "providers[0].visionMode" {
+		t.Fatalf("unknown vision mode: %v", err)
 	}
 
 	_, err = Decode(json.RawMessage(`{"providers":[{"id":"a","name":"A","kind":"openai-chat","baseUrl":"http://127.0.0.1:1/v1","tier":"mid","vision":"yes"}],"activeProvider":"a","maxSteps":5}`))

@@ -126,6 +126,10 @@ func validateProvider(p llm.Config, path string, transport bool) error {
 		return &FieldError{Field: field("deployment"), Message: "Azure needs the deployment name."}
 	case p.Kind == protocol.KindAzure && strings.TrimSpace(p.APIVersion) == "":
 		return &FieldError{Field: field("apiVersion"), Message: "Azure needs the API version (for example 2024-10-21)."}
+	case p.Kind == protocol.KindBedrock && strings.TrimSpace(p.Model) == "":
+		return &FieldError{Field: field("model"), Message: "Bedrock needs the model id (for example anthropic.claude-3-5-haiku-20241022-v1:0)."}
+	case p.VisionMode != "" && !oneOf(p.VisionMode, llm.VisionModes):
+		return &FieldError{Field: field("visionMode"), Message: fmt.Sprintf("Unknown vision setting %q; use one of %s.", p.VisionMode, strings.Join(llm.VisionModes, ", "))}
 	}
 	return nil
 }

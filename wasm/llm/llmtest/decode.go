@@ -15,6 +15,9 @@ const (
 )
 
 func formatOf(path string) string {
+	if _, _, ok := bedrockPath(path); ok {
+		return formatBedrock
+	}
 	switch {
 	case strings.HasSuffix(path, "/chat/completions"):
 		return formatChat // also Azure's /openai/deployments/<d>/chat/completions
@@ -43,6 +46,9 @@ type rawRequest struct {
 }
 
 func decodeRequest(format string, body []byte) (Request, error) {
+	if format == formatBedrock {
+		return decodeBedrock(body)
+	}
 	var raw rawRequest
 	if err := json.Unmarshal(body, &raw); err != nil {
 		return Request{}, err

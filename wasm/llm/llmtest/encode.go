@@ -63,6 +63,8 @@ func nonStreaming(format string, req Request, turn Turn, calls []llm.ToolCall, u
 		body = jsonText(anthropicMessage(req, turn.Text, calls, u, true))
 	case formatResponses:
 		body = jsonText(responseObject(req, turn.Text, calls, u, "completed"))
+	case formatBedrock:
+		body = bedrockResponse(turn.Text, calls, u)
 	}
 	if turn.CutOff || turn.Garbage {
 		return truncate(body)
@@ -76,6 +78,8 @@ func streamEvents(format string, req Request, turn Turn, calls []llm.ToolCall, u
 		return anthropicStream(req, turn, calls, u)
 	case formatResponses:
 		return responsesStream(req, turn, calls, u)
+	case formatBedrock:
+		return bedrockStream(turn, calls, u)
 	}
 	return chatStream(req, turn, calls, u)
 }

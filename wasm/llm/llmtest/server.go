@@ -1,6 +1,7 @@
 // Package llmtest is a scripted fake LLM server for tests. It speaks the
 // real wire formats (OpenAI Chat Completions, OpenAI Responses, Azure
-// OpenAI deployments and Anthropic Messages, streaming and not) so the
+// OpenAI deployments, Anthropic Messages and Amazon Bedrock's Converse,
+// streaming and not) so the
 // clients in package llm and end-to-end tests run against what a provider
 // actually sends.
 //
@@ -82,6 +83,7 @@ type Server struct {
 	script func(n int, req Request) Turn
 
 	mu       sync.Mutex
+	caps     []string // SetCapabilities
 	reqs     []Request
 	planReqs []Request
 	decReqs  []Request
@@ -176,6 +178,15 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.reqs...)
 }
 
+// SetCapabilities makes the server answer Ollama's POST /api/show with
+// caps (Ollama lists "vision" for a model that reads images); nil answers
+// 404, as a server that is not Ollama.
+func (s *Server) SetCapabilities(caps []string) {
+	s.mu.Lock()
+	s.caps = caps
+	s.mu.Unlock()
+}
+
 // Close shuts the server down, ending open streams.
 func (s *Server) Close() {
 	s.srv.CloseClientConnections()
@@ -186,6 +197,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q,"object":"model","type":"model","owned_by":"llmtest"}]}`, Model)
+		return
+	}
+	s.mu.Lock()
+	caps := s.caps
+	s.mu.Unlock()
+	if r.Method == http.MethodPost && r.URL.Path == "/api/show" && caps != nil {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, jsonText(obj{"capabilities": caps, "details": obj{"format": "gguf"}}))
 		return
 	}
 	if r.Method != http.MethodPost {
@@ -209,6 +228,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	req.Path = r.URL.RequestURI()
 	req.Header = r.Header.Clone()
+	if format == formatBedrock {
+		req.Model, req.Stream, _ = bedrockPath(r.URL.EscapedPath())
+	}
 
 	var turn Turn
 	s.mu.Lock()
@@ -263,6 +285,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
+	if format == formatBedrock {
+		w.Header().Set("Content-Type", BedrockStreamType)
+	}
 	w.Header().Set("Cache-Control", "no-cache")
 	events := streamEvents(format, req, turn, calls, usageOf(body, turn, calls))
 	flusher, _ := w.(http.Flusher)

@@ -1,0 +1,107 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/webbrain/webbrain/test/scenario"
+	"github.com/webbrain/webbrain/test/testenv"
+	"github.com/webbrain/webbrain/wasm/llm"
+	"github.com/webbrain/webbrain/wasm/llm/llmtest"
+)
+
+// A browser whose interface is Spanish shows the panel in Spanish without
+// any setting: the manifest's strings, the static page and what the panel
+// writes during a run. Choosing Arabic in the panel's picker applies at
+// once (the open panel reloads itself) and lays the panel out right to
+// left; the model still reads only the user's own words.
+func TestPanelFollowsTheBrowsersLanguage(t *testing.T) {
+	b, err := testenv.StartExtensionBrowser(chromedp.WindowSize(480, 860),
+		chromedp.Flag("lang", "es"), chromedp.Env("LANGUAGE=es", "LANG=es_ES.UTF-8"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	wlog := &consoleLog{}
+	worker, cancelWorker := chromedp.NewContext(b.Ctx, chromedp.WithTargetID(b.Worker.TargetID), chromedp.WithListener(wlog.listen))
+	defer cancelWorker()
+	if err := chromedp.Do(worker); err != nil {
+		t.Fatalf("attach to the service worker: %v", err)
+	}
+	// The session helpers work on env: point them at this browser for the test.
+	shared := env
+	env = &browserEnv{root: b.Root, extID: b.ExtID, browser: b.Ctx, worker: worker, workerLg: wlog,
+		fixtures: shared.fixtures, downloads: shared.downloads, notes: shared.notes}
+	defer func() { env = shared }()
+
+	ui := evalIn[string](t, worker, `chrome.i18n.getUILanguage()`)
+	if !strings.HasPrefix(ui, "es") {
+		t.Skipf("this Chromium ignores --lang and LANGUAGE (its interface is %q)", ui)
+	}
+	if title := evalIn[string](t, worker, `chrome.action.getTitle({})`, chromedp.EvalAwaitPromise); title != "Abrir WebBrain" {
+		t.Errorf("toolbar button title = %q, want the manifest's __MSG_ in Spanish", title)
+	}
+
+	withUsage := func(turn llmtest.Turn, u llm.Usage) llmtest.Turn { turn.Usage = &u; return turn }
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		if n == 0 {
+			return withUsage(scenario.CallTool("read_page", map[string]any{}), llm.Usage{InputTokens: 1200, OutputTokens: 30})
+		}
+		return withUsage(scenario.Answer("Las linternas flotan en el muelle 9."), llm.Usage{InputTokens: 1500, OutputTokens: 20})
+	})
+	s := openSession(t, "article.html", srv, scenario.OpenAIChat)
+	got := evalIn[[]string](t, s.panel, `[document.documentElement.lang, document.documentElement.dir,
+		document.querySelector('#welcome h2').textContent, document.querySelector('#send').textContent,
+		document.querySelector('#open-history').textContent, document.querySelector('#mode option[value=act]').textContent]`)
+	want := []string{"es", "ltr", "¿Qué puedo hacer en esta página?", "Enviar", "Historial", "Actuar (puede hacer clic y escribir)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("panel = %q, want %q", got, want)
+	}
+
+	s.send("ask", "¿Qué flota en el muelle 9?")
+	if st := s.waitRunEnd(); st != "done" {
+		t.Fatalf("run status %q", st)
+	}
+	if row := s.text(".tool-row .tool-summary"); row != "Leyó la página" {
+		t.Errorf("tool row = %q", row)
+	}
+	if line := s.text(".msg.assistant .run-usage"); !strings.HasPrefix(line, "Tokens: 2700 de entrada") && !strings.HasPrefix(line, "Tokens: 2.700 de entrada") {
+		t.Errorf("usage line = %q", line)
+	}
+	// What the model read is the user's message and WebBrain's English prompt.
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no model request")
+	}
+	sys := reqs[0].Messages[0].Content
+	if strings.Contains(sys, "Leyó") || strings.Contains(sys, "Preguntar") || !strings.Contains(sys, "You") {
+		t.Errorf("the system prompt is not WebBrain's English prompt: %.200q", sys)
+	}
+	panelShot(t, s, "panel-es")
+
+	// The user picks Arabic: the open panel reloads itself in Arabic, right to left.
+	evalIn[chromedp.Void](t, s.panel, `(() => { const p = document.querySelector('#ui-language');
+		p.value = 'ar'; p.dispatchEvent(new Event('change', {bubbles: true})); })()`)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		// The page reloads meanwhile: an evaluation may meet no document.
+		got, err := chromedp.Run(s.panel, chromedp.Evaluate[string](`(document.documentElement?.dir ?? '') + (document.body?.dataset.ready ?? '')`))
+		if err == nil && got == "rtltrue" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the panel did not turn to Arabic (%q, %v)", got, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	scenario.WaitFor(t, s, "the conversation again", 10*time.Second, `document.querySelectorAll('#transcript .msg.assistant').length === 1`)
+	if got := s.text("#send") + "|" + s.text(".tool-row .tool-summary"); got != "إرسال|قرأ الصفحة" {
+		t.Errorf("after choosing Arabic: %q", got)
+	}
+	panelShot(t, s, "panel-ar-e2e")
+}

@@ -1,0 +1,156 @@
+//go:build browser
+
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// chooseLanguage is setup that stores the user's interface language
+// (wb_ui_language in storage.local) before the page starts.
+func chooseLanguage(code string) string {
+	return fmt.Sprintf(`{ const k = "__fake_storage_local";
+  const all = JSON.parse(sessionStorage.getItem(k) || "{}"); all.wb_ui_language = %q;
+  sessionStorage.setItem(k, JSON.stringify(all)); }
+`, code)
+}
+
+// rect is an element's box in the page, as JS computes it.
+type rect struct{ Left, Right, Width float64 }
+
+func box(tb *tab, css string) rect {
+	tb.t.Helper()
+	return eval[rect](tb, fmt.Sprintf(`(() => { const r = document.querySelector(%q).getBoundingClientRect();
+  return {left: r.left, right: r.right, width: document.documentElement.clientWidth}; })()`, css))
+}
+
+// The panel in Arabic, as a user sees it: right to left, translated, and
+// laid out as the mirror of the English panel.
+func TestPanelInArabicIsRightToLeft(t *testing.T) {
+	tb := openPanel(t, chooseLanguage("ar"))
+	tb.waitFor("the welcome", `!!document.querySelector('#welcome h2')`)
+	if got := eval[[]string](tb, `[document.documentElement.dir, document.documentElement.lang, document.querySelector('#ui-language').value]`); strings.Join(got, " ") != "rtl ar ar" {
+		t.Fatalf("dir, lang and the picker = %q, want rtl ar ar", got)
+	}
+	if got := eval[string](tb, `document.querySelector('#welcome h2').textContent`); got != "ماذا يمكنني أن أفعل في هذه الصفحة؟" {
+		t.Errorf("welcome = %q", got)
+	}
+	texts := eval[[]string](tb, `[document.querySelector('#send').textContent, document.querySelector('#prompt').placeholder,
+  document.querySelector('#open-history').textContent, document.querySelector('#mode option[value=ask]').textContent]`)
+	if strings.Join(texts, "|") != "إرسال|اسأل عن هذه الصفحة أو أخبر WebBrain بما يفعله|السجل|سؤال (قراءة فقط)" {
+		t.Errorf("controls = %q", texts)
+	}
+
+	// Mirrored: the header's text sits at the right, its buttons at the left;
+	// the composer's Send button is at the left edge.
+	if title, settings := box(tb, "#provider"), box(tb, "#open-settings"); !(settings.Right < title.Left) {
+		t.Errorf("Settings (%v) is not left of the provider line (%v)", settings, title)
+	}
+	if send := box(tb, "#send"); send.Left > send.Width/2 {
+		t.Errorf("Send sits at %v of %v: not at the left", send.Left, send.Width)
+	}
+
+	rid := startRun(tb, "لخّص هذه الصفحة")
+	deliver(tb, rid, 1, `{kind: "run_started", text: "لخّص هذه الصفحة", mode: "act"}`)
+	deliver(tb, rid, 2, `{kind: "tool_call", id: "c1", name: "click_ax", args: "{\"ref\":\"ref_4\"}"}`)
+	deliver(tb, rid, 3, `{kind: "tool_result", id: "c1", name: "click_ax", result: "Clicked button \"Add to cart\" [ref_4]"}`)
+	deliver(tb, rid, 4, approvalEvent("appr_1"))
+	tb.waitFor("the card", `!!document.querySelector('.approval-card.pending')`)
+
+	// The user's message is at the left (the end of an RTL line).
+	if msg := box(tb, ".msg.user"); msg.Left > msg.Width-msg.Right {
+		t.Errorf("the user's message is not at the left: %v", msg)
+	}
+	if got := eval[string](tb, `document.querySelector('.tool-row .tool-summary').textContent`); got != "نقر على «\u2068Add to cart\u2069»" {
+		t.Errorf("tool row = %q", got)
+	}
+	card := `document.querySelector('.approval-card')`
+	if got := eval[[]string](tb, `[...`+card+`.querySelectorAll('button')].map(b => b.textContent)`); strings.Join(got, "|") != "موافقة|موافقة على \u2068mail.example.com\u2069 لهذه المهمة|رفض" {
+		t.Errorf("card buttons = %q", got)
+	}
+	// The reasons' bullets indent from the right.
+	if got := eval[[]string](tb, `(() => { const s = getComputedStyle(`+card+`.querySelector('.approval-reasons'));
+  return [s.paddingRight, s.paddingLeft]; })()`); got[0] != "18px" || got[1] != "0px" {
+		t.Errorf("reasons padding right, left = %q", got)
+	}
+	if got := eval[string](tb, card+`.querySelector('.approval-countdown').textContent`); !strings.HasPrefix(got, "سيُرفض تلقائيًا عند") {
+		t.Errorf("countdown = %q", got)
+	}
+	tb.screenshot("panel-ar")
+
+	// The command menu: Arabic descriptions under the commands, which stay
+	// left to right.
+	tb.do(`const p = document.querySelector('#prompt'); p.value = '/'; p.dispatchEvent(new Event('input'));`)
+	tb.waitFor("the command menu", `!document.querySelector('#slash-menu').hidden`)
+	if got := eval[string](tb, `document.querySelector('#slash-menu li .slash-about').textContent`); got != "إرسال رسالة واحدة في وضع السؤال: قراءة الصفحة دون تغيير أي شيء." {
+		t.Errorf("first command's description = %q", got)
+	}
+	if got := eval[string](tb, `getComputedStyle(document.querySelector('#slash-menu .slash-label')).direction`); got != "ltr" {
+		t.Errorf("a command's name reads %s", got)
+	}
+	tb.screenshot("panel-ar-commands")
+}
+
+// Counts take each language's plural forms.
+func TestPluralFormsFollowTheLanguage(t *testing.T) {
+	for _, c := range []struct {
+		lang  string
+		count []int
+		want  []string
+	}{
+		{"ru", []int{1, 3, 5, 21}, []string{"1 прошлый разговор.", "3 прошлых разговора.", "5 прошлых разговоров.", "21 прошлый разговор."}},
+		{"ar", []int{2, 3, 11}, []string{"محادثتان سابقتان.", "\u20683\u2069 محادثات سابقة.", "\u206811\u2069 محادثة سابقة."}},
+		{"en", []int{1, 2}, []string{"1 past conversation.", "2 past conversations."}},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			tb := openPanel(t, chooseLanguage(c.lang))
+			got := eval[[]string](tb, fmt.Sprintf(`import('/common/i18n.js').then((m) => %s.map((n) => m.tp('history_count', n)))`, jsInts(c.count)))
+			if strings.Join(got, "|") != strings.Join(c.want, "|") {
+				t.Errorf("history_count = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func jsInts(ns []int) string {
+	var parts []string
+	for _, n := range ns {
+		parts = append(parts, fmt.Sprint(n))
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// The Traces page follows the chosen language too.
+func TestTracesPageInHebrew(t *testing.T) {
+	tb := openPage(t, "/traces/traces.html", chooseLanguage("he"))
+	tb.waitFor("the page", `document.body.dataset.ready === 'true'`)
+	got := eval[[]string](tb, `[document.documentElement.dir, document.title, document.querySelector('#traces-delete-all').textContent,
+  document.querySelector('th[data-i18n=traces_started]').textContent]`)
+	if strings.Join(got, "|") != "rtl|עקבות WebBrain|מחיקת הכול|התחלה" {
+		t.Errorf("traces page = %q", got)
+	}
+	// Other tests may have left runs: either way the count is Hebrew.
+	if status := eval[string](tb, `document.querySelector('#traces-status').textContent`); status != "לא נרשמו משימות." && !strings.Contains(status, "משימ") {
+		t.Errorf("status = %q", status)
+	}
+}
+
+// The History view in Hebrew: the count in Hebrew, each conversation's
+// title at the right and its Delete button at the left.
+func TestHistoryInHebrewIsMirrored(t *testing.T) {
+	tb := openPanel(t, historySetup+chooseLanguage("he"))
+	tb.do(`document.querySelector('#open-history').click()`)
+	tb.waitFor("the list", `document.querySelectorAll('#history-list li').length === 2`)
+	if got := eval[string](tb, `document.querySelector('#history-status').textContent`); got != "שתי שיחות קודמות." {
+		t.Errorf("status = %q", got)
+	}
+	if title, del := box(tb, "#history-list li .history-open"), box(tb, "#history-list li .history-delete"); !(del.Right < title.Left) {
+		t.Errorf("Delete (%v) is not left of the title (%v)", del, title)
+	}
+	if got := eval[string](tb, `document.querySelector('#history-list li .history-delete').textContent`); got != "מחיקה" {
+		t.Errorf("delete = %q", got)
+	}
+	tb.screenshot("history-he")
+}
