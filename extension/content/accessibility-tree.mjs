@@ -293,7 +293,8 @@ class Walker {
     // cannot reach is left out: inert, not rendered, transparent, clipped
     // to nothing, of no size, covered, in a closed <details> or outside an
     // open modal dialog.
-    if (el.hasAttribute('inert')) return;
+    const attrs = el.hasAttributes();
+    if (attrs && el.hasAttribute('inert')) return;
     if (tag === 'noscript' && !el.firstElementChild) return; // scripting on: its content is raw text
     const st = this.style(el);
     const display = st.display;
@@ -326,8 +327,9 @@ class Walker {
     // absolute one whose containing block is outside the clipping box,
     // escapes the clip.
     let clipBox = ctx.clip;
+    // An inline box is never absolute or fixed: its position is not read.
+    const pos = clipBox && rect && display !== 'inline' ? st.position : 'static';
     if (clipBox && rect) {
-      const pos = st.position;
       if (pos === 'fixed' || (pos === 'absolute' && !ctx.clipHold)) clipBox = null;
       else if (
         rect.width > 0 &&
@@ -380,7 +382,7 @@ class Walker {
     if (interactive && visible && rect && this.covered(el, rect, ctx)) return;
 
     const overlay = !ctx.inOverlay && visible && sized && rect && isOverlay(el, tag, role, st, rect, ctx);
-    const ariaHidden = el.getAttribute('aria-hidden') === 'true';
+    const ariaHidden = attrs && el.getAttribute('aria-hidden') === 'true';
 
     const child = {
       doc: ctx.doc,
@@ -403,7 +405,7 @@ class Walker {
       flexItems: /^(inline-)?(flex|grid)$/.test(display),
       prev: null,
       clip: clipBox,
-      clipHold: clipBox ? ctx.clipHold || st.position !== 'static' : false,
+      clipHold: clipBox ? ctx.clipHold || pos !== 'static' : false,
       // Role-less children of a list box or menu are its options or items
       // (React Select's options, a menu of plain divs).
       optionParent:
@@ -694,6 +696,7 @@ function isOverlay(el, tag, role, st, rect, ctx) {
 // ---------- roles ----------
 
 function explicitRole(el) {
+  if (!el.hasAttributes()) return '';
   const attr = el.getAttribute('role');
   if (!attr) return '';
   for (const r of attr.trim().toLowerCase().split(/\s+/)) if (ROLES.has(r)) return r;
@@ -798,6 +801,7 @@ function isInteractive(el, tag, role) {
   if (INTERACTIVE_ROLES.has(role)) return !(role === 'option' && tag === 'option');
   if (tag === 'iframe' || tag === 'frame' || tag === 'summary') return true;
   if (role === 'listbox' && tag === 'select') return true;
+  if (!el.hasAttributes()) return false; // the rest are attributes
   if ((tag === 'video' || tag === 'audio') && el.hasAttribute('controls')) return true;
   if (clickAttr(el)) return true;
   const ti = el.getAttribute('tabindex');
@@ -888,10 +892,12 @@ function labelsText(el, walker) {
 // Name from aria-labelledby, aria-label or the host language; content,
 // title and placeholder come later (see fallbackName and finish).
 function explicitName(el, tag, walker, proxy) {
-  const lb = labelledBy(el, walker);
-  if (lb) return clip(lb, NAME_MAX);
-  const al = el.getAttribute('aria-label');
-  if (al && al.trim()) return clip(squash(al), NAME_MAX);
+  if (el.hasAttributes()) {
+    const lb = labelledBy(el, walker);
+    if (lb) return clip(lb, NAME_MAX);
+    const al = el.getAttribute('aria-label');
+    if (al && al.trim()) return clip(squash(al), NAME_MAX);
+  }
   let n = '';
   if (proxy) n = domText(el, walker);
   else if (tag === 'input') {
