@@ -766,7 +766,14 @@ function implicitRole(el, tag, walker) {
       return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
     }
     default:
-      if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return 'textbox';
+      // An editing host carries the attribute (isContentEditable is read
+      // only then: it is not free).
+      if (
+        el.hasAttribute('contenteditable') &&
+        el.isContentEditable &&
+        !(el.parentElement && el.parentElement.isContentEditable)
+      )
+        return 'textbox';
       if (tag === 'body' && el.ownerDocument.designMode === 'on') return 'textbox';
       return 'generic';
   }
