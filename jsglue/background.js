@@ -137,9 +137,11 @@ api.tabs?.onRemoved.addListener((tabId) => {
 });
 
 // A tab that records in teacher mode gets the recorder again in each
-// document it loads; other tabs' loads do not wake Go.
+// document it loads, and its address changes within a document (a
+// single-page app's history.pushState) are followed too; other tabs' loads
+// do not wake Go.
 api.tabs?.onUpdated.addListener((tabId, change) => {
-  if (change.status !== "complete") return;
+  if (change.status !== "complete" && !change.url) return;
   const key = `teachSession:${tabId}`;
   api.storage.session
     .get(key)

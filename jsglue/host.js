@@ -719,27 +719,42 @@
   // so neither a wake nor the panel pays for it. Firefox's background page
   // is a document: it imports the module itself. Chrome's service worker
   // can neither import a module late nor give pdf.js a document, so an
-  // offscreen document runs it (pdf/offscreen.html) and is closed once no
-  // PDF is being read. Chrome's messages carry JSON, hence base64.
+  // offscreen document runs it (pdf/offscreen.html). The same document
+  // plays a watch's alert tone (common/tone.js): Chrome allows one
+  // offscreen document at a time, so both share it, it is opened by the
+  // first use and closed once no use is left. Chrome's messages carry
+  // JSON, hence base64.
   const offscreenPath = "pdf/offscreen.html";
   let offscreenReady = null; // promise of the offscreen document
-  let pdfCalls = 0;
+  let offscreenUses = 0;
 
-  function ensureOffscreen() {
-    offscreenReady ??= api.offscreen
-      .createDocument({
-        url: offscreenPath,
-        reasons: ["WORKERS"],
-        justification: "Extract the text of a PDF with pdf.js, which parses in a worker.",
-      })
-      .catch((err) => {
-        // A worker restart forgets the promise while Chrome keeps the document.
-        if (!/single offscreen document/i.test(message(err))) {
-          offscreenReady = null;
-          throw err;
-        }
-      });
+  function ensureOffscreen(reasons, justification) {
+    offscreenReady ??= api.offscreen.createDocument({ url: offscreenPath, reasons, justification }).catch((err) => {
+      // A worker restart forgets the promise while Chrome keeps the document.
+      if (!/single offscreen document/i.test(message(err))) {
+        offscreenReady = null;
+        throw err;
+      }
+    });
     return offscreenReady;
+  }
+
+  // inOffscreen sends msg to the offscreen document, opened for reasons
+  // when it is not open yet, and returns its answer.
+  async function inOffscreen(reasons, justification, msg) {
+    offscreenUses++;
+    try {
+      await ensureOffscreen(reasons, justification);
+      const r = await api.runtime.sendMessage(msg);
+      if (!r) throw new Error("the offscreen document did not answer");
+      if (r.error) throw new Error(r.error);
+      return r;
+    } finally {
+      if (--offscreenUses === 0) {
+        offscreenReady = null;
+        await api.offscreen.closeDocument().catch(() => {});
+      }
+    }
   }
 
   function base64(bytes) {
@@ -753,19 +768,20 @@
       const mod = await import(api.runtime.getURL("pdf/pdftext.js"));
       return mod.pdfText(bytes, maxPages);
     }
-    pdfCalls++;
-    try {
-      await ensureOffscreen();
-      const r = await api.runtime.sendMessage({ wbPdf: { data: base64(bytes), maxPages } });
-      if (!r) throw new Error("the PDF reader did not answer");
-      if (r.error) throw new Error(r.error);
-      return r;
-    } finally {
-      if (--pdfCalls === 0) {
-        offscreenReady = null;
-        await api.offscreen.closeDocument().catch(() => {});
-      }
+    return inOffscreen(["WORKERS"], "Extract the text of a PDF with pdf.js, which parses in a worker.", {
+      wbPdf: { data: base64(bytes), maxPages },
+    });
+  }
+
+  // A watch's alert tone; resolves once it has played.
+  async function playTone(tone) {
+    if (!api.offscreen) {
+      const mod = await import(api.runtime.getURL("common/tone.js"));
+      return mod.playTone(tone);
     }
+    return inOffscreen(["AUDIO_PLAYBACK"], "Play the alert tone of a watch the user started with /beep.", {
+      wbTone: { tone },
+    });
   }
 
   const alarms = {
@@ -818,6 +834,7 @@
     dns: dns || null,
     downloads: downloads || null,
     pdf: { text: pdfText },
+    sound: { play: playTone },
     alarms,
     notify: notify || null,
     broadcast,

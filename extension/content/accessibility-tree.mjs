@@ -195,6 +195,9 @@ class Walker {
     this.overlays = [];
     this.refsBefore = 0;
     this.assigned = 0;
+    // What a wall withholds (walls.mjs, in the page tools' script) is not
+    // shown: the article behind it, its links, forms and frames.
+    this.withheld = ownFunction('__wb_withheld');
   }
 
   style(el) {
@@ -252,7 +255,7 @@ class Walker {
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i];
       if (n.nodeType === 3) {
-        if (ctx.textOk && ctx.inView) {
+        if (ctx.textOk && ctx.inView && !(this.withheld && this.withheld(n))) {
           // Icon-font glyphs (private-use code points) read as nothing.
           const v = PRIVATE_USE.test(n.nodeValue) ? n.nodeValue.replace(PRIVATE_USE_ALL, '') : n.nodeValue;
           // White space between flex or grid items is not rendered.
@@ -295,6 +298,7 @@ class Walker {
     // open modal dialog.
     const attrs = el.hasAttributes();
     if (attrs && el.hasAttribute('inert')) return;
+    if (this.withheld && this.withheld(el)) return;
     if (tag === 'noscript' && !el.firstElementChild) return; // scripting on: its content is raw text
     const st = this.style(el);
     const display = st.display;

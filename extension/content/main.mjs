@@ -8,7 +8,7 @@ import { typeAx, typeText } from './typing.mjs';
 import { pressKeys } from './keys.mjs';
 import { setField } from './fields.mjs';
 import { scroll } from './scroll.mjs';
-import { getSelectionTool, getTree, getWindowInfo, pageTextInfo, readPage } from './read.mjs';
+import { getSelectionTool, getTree, getWindowInfo, pageTextInfo, readPage, readWithWalls } from './read.mjs';
 import { extractData } from './extract.mjs';
 import { waitForElement, waitForStable } from './wait.mjs';
 import { docInfo, receiptOf, withReceipt } from './receipts.mjs';
@@ -67,6 +67,7 @@ const INTERNAL = {
   wb_captcha_apply: applyCaptcha,
   wb_research: research,
   wb_text: pageTextInfo,
+  wb_read: readWithWalls,
   wb_field: fieldNow,
   wb_teach: teach,
   ...DEV,

@@ -18,6 +18,7 @@ import {
 } from './core.mjs';
 import { selectionOf } from './typing.mjs';
 import { scrollPosition } from './scroll.mjs';
+import { clearWalls, gateLine, isWithheld, readWalls } from './walls.mjs';
 
 export function getTree(args) {
   const generate = axExport('__generateAccessibilityTree');
@@ -88,6 +89,7 @@ function readTable(table, out) {
 
 function walk(node, out, skip, listDepth) {
   for (let c = node.firstChild; c; c = c.nextSibling) {
+    if (isWithheld(c)) continue;
     if (c.nodeType === 3) {
       out.inline(c.data);
       continue;
@@ -146,7 +148,9 @@ function mainElement() {
 
 function pageText() {
   const out = new TextOut();
-  const main = mainElement();
+  const found = mainElement();
+  let main = found;
+  for (let a = found; a; a = a.parentNode) if (isWithheld(a)) main = null; // a wall withholds it all
   if (main && main !== doc.body) {
     walk(main, out, null, 0);
     out.flush();
@@ -190,6 +194,20 @@ export function readPage(args) {
       ? `\n[More text follows: call read_page with ${JSON.stringify({ maxChars, continuation: String(end) })}]`
       : '\n[End of page text]';
   return head + part.replace(/\n$/, '') + more;
+}
+
+// readWithWalls (wb_read) is read_page or get_accessibility_tree with the
+// agent's readings of the page's walls (walls.mjs): the text with what a
+// wall withholds left out, the gate and the texts nobody has read yet.
+export function readWithWalls(args) {
+  const { gate, needed } = readWalls(args.walls);
+  try {
+    const a = args.args && typeof args.args === 'object' ? args.args : {};
+    const text = args.tool === 'get_accessibility_tree' ? getTree(a) : clip(readPage(a), RESULT_CAP - 400);
+    return { text: gateLine(gate) + text, pageGate: gate, pageTextsNeeded: needed };
+  } finally {
+    clearWalls(); // a later read without the readings withholds nothing
+  }
 }
 
 // pageTextInfo (wb_text) is the readable text of the whole page, as

@@ -1,7 +1,9 @@
-// offscreen.js: Chrome's offscreen document for PDF text. The service
-// worker (jsglue/host.js) opens it to read a PDF and closes it after; it
-// answers only {wbPdf: {data, maxPages}}, data in base64.
-import { pdfText } from "./pdftext.js";
+// offscreen.js: Chrome's offscreen document, the one the extension may
+// have at a time. The service worker (jsglue/host.js) opens it for a PDF's
+// text or a watch's alert tone and closes it once neither is in use. It
+// answers only {wbPdf: {data, maxPages}} (data in base64) and
+// {wbTone: {tone}}. pdf.js is loaded only for a PDF.
+import { playTone } from "../common/tone.js";
 
 const api = globalThis.chrome;
 
@@ -12,10 +14,20 @@ function bytesOf(b64) {
   return out;
 }
 
+function failure(err) {
+  return { error: err && err.message ? err.message : String(err) };
+}
+
 api.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
-  if (!msg || !msg.wbPdf) return false;
-  pdfText(bytesOf(msg.wbPdf.data), msg.wbPdf.maxPages).then(sendResponse, (err) =>
-    sendResponse({ error: err && err.message ? err.message : String(err) }),
-  );
-  return true; // the reply is sent asynchronously
+  if (msg?.wbPdf) {
+    import("./pdftext.js")
+      .then((mod) => mod.pdfText(bytesOf(msg.wbPdf.data), msg.wbPdf.maxPages))
+      .then(sendResponse, (err) => sendResponse(failure(err)));
+    return true; // the reply is sent asynchronously
+  }
+  if (msg?.wbTone) {
+    playTone(msg.wbTone.tone).then(sendResponse, (err) => sendResponse(failure(err)));
+    return true;
+  }
+  return false;
 });

@@ -64,6 +64,7 @@ async function load() {
   $("planner").value = settings.planner || PLANNER.TRY;
   $("plan-review").value = settings.planReview || PLAN_REVIEW.STRICT;
   $("scheduled-tasks").checked = settings.scheduledTasksEnabled !== false; // absent means on
+  $("notify-sound").checked = settings.notifySound !== false; // absent means on
   $("research-escalation").checked = settings.researchEscalationEnabled === true; // absent means off
   $("memory-on").checked = settings.memory !== false; // absent means on
   $("memory-learn").checked = settings.memoryAutoLearn !== false;
@@ -361,6 +362,7 @@ function saveGeneral(errorTarget) {
       planReview: $("plan-review").value,
       decisionProvider: $("decision-provider").value,
       scheduledTasksEnabled: $("scheduled-tasks").checked,
+      notifySound: $("notify-sound").checked,
       researchEscalationEnabled: $("research-escalation").checked,
       memory: $("memory-on").checked,
       memoryAutoLearn: $("memory-learn").checked,

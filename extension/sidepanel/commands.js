@@ -76,7 +76,7 @@ export const SLASH_COMMANDS = Object.freeze([
   },
   {
     name: "/watch",
-    usage: ["/watch [--keep] [--every <seconds>] <what to watch for>"],
+    usage: ["/watch [--keep] [--every <seconds>] <what to watch for> [/beep [short|long]]"],
     about: N_("cmd_watch"),
     flags: { "--keep": N_("cmd_watch_keep"), "--every": N_("cmd_watch_every") },
     busy: true,
@@ -231,9 +231,15 @@ async function memoryCommand(arg, ctx) {
 }
 
 // watchCommand starts a watch of this tab's page: "/watch [--keep]
-// [--every 90] the price drops below 50 €".
+// [--every 90] the price drops below 50 € [/beep [short|long]]".
 async function watchCommand(arg, ctx) {
   let rest = arg;
+  let beep = "";
+  const tail = /\s*\/beep(?:\s+(short|long))?\s*$/i.exec(rest);
+  if (tail) {
+    beep = (tail[1] ?? "default").toLowerCase();
+    rest = rest.slice(0, tail.index);
+  }
   let keep = false;
   let intervalSeconds = 0;
   for (;;) {
@@ -244,8 +250,16 @@ async function watchCommand(arg, ctx) {
     rest = rest.slice(m[0].length);
   }
   if (!rest.trim()) return notice(ctx, t("cmd_use", { usage: BY_NAME.get("/watch").usage.join(", ") }));
-  const reply = await send({ action: ACTION.WATCH_START, tabId: ctx.session.tabId, text: rest.trim(), keep, intervalSeconds });
+  const reply = await send({
+    action: ACTION.WATCH_START,
+    tabId: ctx.session.tabId,
+    text: rest.trim(),
+    keep,
+    intervalSeconds,
+    beep,
+  });
   if (!reply.ok) return fail(ctx, t("watch_error", { error: reply.error }));
   const every = reply.job.schedule.intervalSeconds;
-  notice(ctx, t("watch_started", { seconds: every, what: reply.job.prompt }));
+  const vars = { seconds: every, what: reply.job.prompt };
+  notice(ctx, beep ? t("watch_started_beep", vars) : t("watch_started", vars));
 }

@@ -1,5 +1,6 @@
 // The scheduled jobs list that /jobs shows in the transcript: each job's
-// title, state and next time, with pause or resume, a new time, and
+// title, state and next time (and what it waits on the user for), with
+// pause or resume, an edit form (title, prompt, interval, next time) and
 // delete, through the background's jobs_* actions.
 import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
@@ -54,28 +55,78 @@ function row(job, apply) {
     el("span", { className: "job-state", text: ` ${STATE_LABEL[job.state] ? t(STATE_LABEL[job.state]) : job.state}` }),
     el("div", { className: "help", text: `${waiting(job) ? t("jobs_next", { when }) : lastRun(job)}${repeat}` }),
   );
+  if (job.beep) {
+    const beeped = job.lastBeepAt ? ` · last played ${new Date(job.lastBeepAt).toLocaleString()}` : "";
+    li.append(el("div", { className: "help job-beep", text: `Sound alert: ${job.beep} tone${beeped}` }));
+  }
+  if (job.warning) li.append(el("div", { className: "help job-warning", role: "status", text: job.warning }));
+  if (job.state === "needs_user_input" && job.needsUser) {
+    li.append(el("div", { className: "help job-needs", role: "status", text: `Waiting for you: ${job.needsUser}` }));
+  }
   const buttons = el("div", { className: "row" });
   if (waiting(job)) {
     const pause = el("button", { type: "button", className: "job-pause", text: t("jobs_pause") });
     pause.addEventListener("click", () => act(ACTION.JOB_PAUSE));
-    const time = el("input", { type: "datetime-local", "aria-label": t("jobs_new_time", { title: job.title }) });
-    const move = el("button", { type: "button", className: "job-move", text: t("jobs_set_time") });
-    move.addEventListener("click", () => {
-      const runAt = new Date(time.value).getTime();
-      if (Number.isFinite(runAt)) act(ACTION.JOB_UPDATE, { runAt });
-    });
-    buttons.append(pause, time, move);
+    buttons.append(pause);
   }
   if (job.state === "paused") {
     const resume = el("button", { type: "button", className: "job-resume", text: t("jobs_resume") });
     resume.addEventListener("click", () => act(ACTION.JOB_RESUME));
     buttons.append(resume);
   }
+  if (editable(job)) {
+    const edit = el("button", { type: "button", className: "job-edit", text: t("jobs_edit"), "aria-expanded": "false" });
+    const form = editForm(job, act);
+    edit.addEventListener("click", () => {
+      form.hidden = !form.hidden;
+      edit.setAttribute("aria-expanded", String(!form.hidden));
+    });
+    buttons.append(edit);
+    li.append(buttons, form);
+  } else {
+    li.append(buttons);
+  }
   const del = el("button", { type: "button", className: "job-delete danger", text: t("common_delete") });
   del.addEventListener("click", () => act(ACTION.JOB_DELETE));
   buttons.append(del);
-  li.append(buttons);
   return li;
+}
+
+// editForm changes a waiting or paused job: its title, its prompt (a
+// watch's condition), its interval (a recurring task) and its next time,
+// through job_update. Only what the user changed is sent.
+function editForm(job, act) {
+  const form = el("form", { className: "job-edit-form", hidden: true, "aria-label": `Edit ${job.title}` });
+  const title = el("input", { type: "text", className: "job-edit-title", value: job.title, maxLength: 100 });
+  const prompt = el("textarea", { className: "job-edit-prompt", rows: 3, maxLength: 4000 });
+  prompt.value = job.prompt;
+  const field = (label, input) => el("label", { className: "field" }, el("span", { text: label }), input);
+  form.append(field("Title", title), field(job.source === "watch" ? "Watch for" : "Prompt", prompt));
+  let interval = null;
+  if (job.schedule?.kind === "recurring" && job.source !== "watch") {
+    interval = el("input", { type: "number", className: "job-edit-interval", min: 1, max: 525600 });
+    interval.value = String(job.schedule.intervalMinutes);
+    form.append(field("Every (minutes)", interval));
+  }
+  const time = el("input", { type: "datetime-local", className: "job-edit-time" });
+  form.append(field("Next run (empty: unchanged)", time));
+  const save = el("button", { type: "submit", className: "job-save", text: "Save" });
+  form.append(el("div", { className: "row" }, save));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const change = {};
+    if (title.value.trim() && title.value.trim() !== job.title) change.title = title.value.trim();
+    if (prompt.value.trim() && prompt.value.trim() !== job.prompt) change.text = prompt.value.trim();
+    if (interval && Number(interval.value) !== job.schedule.intervalMinutes) change.intervalMinutes = Number(interval.value);
+    const runAt = new Date(time.value).getTime();
+    if (time.value && Number.isFinite(runAt)) change.runAt = runAt;
+    if (Object.keys(change).length) act(ACTION.JOB_UPDATE, change);
+  });
+  return form;
+}
+
+function editable(job) {
+  return waiting(job) || job.state === "paused";
 }
 
 function waiting(job) {

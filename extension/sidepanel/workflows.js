@@ -81,6 +81,11 @@ function row(w, tabId, apply, fail, status) {
     el("strong", { className: "workflow-name", text: w.name }),
     el("span", { className: "help", text: ` ${w.id} · ${tp("workflow_steps", w.steps.length)}` }),
   );
+  const last = w.repairs?.at(-1);
+  if (last) {
+    const fixed = `Step ${last.step} repaired: ${last.from.role} “${last.from.name}” is now ${last.to.role} “${last.to.name}”.`;
+    li.append(el("div", { className: "help workflow-repairs", text: fixed }));
+  }
   const buttons = el("div", { className: "row" });
   const run = el("button", { type: "button", className: "workflow-run", text: t("workflow_run") });
   run.addEventListener("click", () => li.replaceChildren(runForm(w, tabId, fail, status)));

@@ -54,9 +54,38 @@ func fixtureHandler(dir string) http.Handler {
 	mux.HandleFunc("/report", func(w http.ResponseWriter, r *http.Request) {
 		page(w, r, "report", "Monthly report", "Report views")
 	})
+	mux.HandleFunc("/price", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		fmt.Fprint(w, env.prices.get(r.URL.Query().Get("run")))
+	})
 	mux.Handle("/tasks/", tasksHandler(dir))
 	mux.Handle("/", files)
 	return mux
+}
+
+// prices is what /price answers per run (price.html shows it): "64 €"
+// until a test sets another.
+type prices struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+func (p *prices) get(run string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if v, ok := p.m[run]; ok {
+		return v
+	}
+	return "64 €"
+}
+
+func (p *prices) set(run, v string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.m == nil {
+		p.m = map[string]string{}
+	}
+	p.m[run] = v
 }
 
 // serverLog counts the fixture server's events per run and lets a test

@@ -28,6 +28,7 @@ var env struct {
 	control  context.Context // an extension page: tab queries, worker stops
 	fixtures *httptest.Server
 	served   serverLog // what the fixture server's dynamic pages received
+	prices   prices    // what price.html shows, per run
 }
 
 func TestMain(m *testing.M) {

@@ -120,3 +120,91 @@ func TestScheduledTaskRunsAfterAWorkerStop(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduledTaskThatNeedsTheUser: a scheduled run meets a sign-in wall
+// and asks the user with clarify. The job shows as needing the user, in
+// jobs_list and in the panel's /jobs list, with a system notification;
+// the user's answer in the panel lets the run go on, and the job
+// completes.
+func TestScheduledTaskThatNeedsTheUser(t *testing.T) {
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		name, content := lastToolOfTurn(req)
+		if !scheduledRun(req) {
+			if name == "" {
+				return tool("schedule_task", map[string]any{"title": "Pay the bill", "prompt": "Pay the electricity bill.", "mode": "act",
+					"schedule": map[string]any{"kind": "once", "after_seconds": 3600}})
+			}
+			return llmtest.Turn{Text: "Scheduled."}
+		}
+		switch name {
+		case "":
+			return tool("clarify", map[string]any{"question": "The bank asks you to sign in. Sign in in this tab, then answer here."})
+		case "clarify":
+			if !strings.Contains(content, "Signed in") {
+				return llmtest.Turn{Text: "SCRIPT FAILED: clarify answered " + content}
+			}
+		}
+		return tool("done", map[string]any{"summary": "The bill is paid.", "status": "success"})
+	})
+	s := openSession(t, srv)
+	s.typeEnter("act", "In an hour, pay the electricity bill", false)
+	waitFor(t, s.panel, "the schedule card", runTimeout, `!!document.querySelector('.approval-card.pending button[data-decision="approve"]')`)
+	if err := chromedp.Do(s.panel, chromedp.Click(chromedp.CSS(`.approval-card.pending button[data-decision="approve"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.waitRunEnd(); got != "done" {
+		t.Fatalf("the scheduling run ended %q", got)
+	}
+	type job struct {
+		ID        string `json:"id"`
+		State     string `json:"state"`
+		NeedsUser string `json:"needsUser"`
+	}
+	// Other tests' jobs share the browser's storage: this test reads its own.
+	jobs := func() []job {
+		return evalIn[[]job](t, s.panel, `chrome.runtime.sendMessage({action: 'jobs_list'}).then(r => r.jobs.filter(j => j.title === 'Pay the bill'))`, chromedp.EvalAwaitPromise)
+	}
+	js := jobs()
+	if len(js) != 1 {
+		t.Fatalf("jobs %+v", js)
+	}
+	t.Cleanup(func() {
+		_, _ = chromedp.Run(env.control, chromedp.Evaluate[any](fmt.Sprintf(`chrome.runtime.sendMessage({action: 'job_delete', id: %q})`, js[0].ID), chromedp.EvalAwaitPromise))
+	})
+	soon := time.Now().Add(time.Second).UnixMilli()
+	evalIn[map[string]any](t, s.panel, fmt.Sprintf(`chrome.runtime.sendMessage({action: 'job_update', id: %q, runAt: %d})`, js[0].ID, soon), chromedp.EvalAwaitPromise)
+	deadline := time.Now().Add(runTimeout)
+	for js = jobs(); js[0].State != "needs_user_input"; js = jobs() {
+		if time.Now().After(deadline) {
+			t.Fatalf("job %+v", js[0])
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !strings.Contains(js[0].NeedsUser, "sign in") {
+		t.Fatalf("job %+v", js[0])
+	}
+	id := "webbrain-job-" + js[0].ID + "-wait"
+	for deadline := time.Now().Add(10 * time.Second); !evalIn[bool](t, env.control, fmt.Sprintf(`chrome.notifications.getAll().then(n => %q in n)`, id), chromedp.EvalAwaitPromise); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no notification %s", id)
+		}
+	}
+	// The panel's list says so.
+	s.typeEnter("act", "/jobs", false)
+	waitFor(t, s.panel, "the jobs list", runTimeout, `[...document.querySelectorAll('.jobs-list .job-needs')].some(e => e.textContent.includes('Waiting for you: The bank asks you to sign in'))`)
+	// The question is the run's, in the tab's panel: the user answers it.
+	waitFor(t, s.panel, "the question", runTimeout, `!!document.querySelector('.clarify-card .clarify-input:not([disabled])')`)
+	if err := chromedp.Do(s.panel, chromedp.SendKeys(chromedp.CSS(`.clarify-card .clarify-input:not([disabled])`), "Signed in."),
+		chromedp.Click(chromedp.CSS(`.clarify-card .clarify-submit:not([disabled])`))); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(runTimeout); ; time.Sleep(100 * time.Millisecond) {
+		js = jobs()
+		if js[0].State == "completed" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %+v", js[0])
+		}
+	}
+}

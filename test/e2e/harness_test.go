@@ -58,7 +58,7 @@ func runSuite(m *testing.M) (int, error) {
 		// The injection suite's sites answer on loopback under public names,
 		// and so does a packaged adapter's host (adapters_test.go).
 		testenv.MapHosts(map[string]string{"chatgpt.com": chatgpt.Listener.Addr().String(), notesHost: notes.srv.Listener.Addr().String()},
-			append(scenario.InjectionHosts(), adapterHost)...),
+			append(scenario.InjectionHosts(), adapterHost, newsHost)...),
 		chromedp.Flag("ignore-certificate-errors", true),
 		// Pages may register WebMCP tools (document.modelContext), which
 		// Chromium offers only behind this feature; chromedp's own features

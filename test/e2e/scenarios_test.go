@@ -113,3 +113,6 @@ func TestUserSkillIsLoadedInTheNextRun(t *testing.T) {
 }
 
 func TestWorkflowSavedAndReplayed(t *testing.T) { scenario.WorkflowSavedAndReplayed(t, chrome{}) }
+func TestWorkflowRepairedWhenThePageChanged(t *testing.T) {
+	scenario.WorkflowRepairedWhenThePageChanged(t, chrome{})
+}

@@ -27,3 +27,7 @@ func (s *session) UserType(t testing.TB, css, text string) {
 }
 
 func TestTeachRecordedAndReplayed(t *testing.T) { scenario.TeachRecordedAndReplayed(t, chrome{}) }
+
+func TestTeachFollowsSinglePageNavigation(t *testing.T) {
+	scenario.TeachFollowsSinglePageNavigation(t, chrome{})
+}

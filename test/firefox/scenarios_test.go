@@ -100,3 +100,7 @@ func TestUserSkillIsLoadedInTheNextRun(t *testing.T) {
 func TestWorkflowSavedAndReplayed(t *testing.T) {
 	scenario.WorkflowSavedAndReplayed(t, firefoxDriver{})
 }
+
+func TestWorkflowRepairedWhenThePageChanged(t *testing.T) {
+	scenario.WorkflowRepairedWhenThePageChanged(t, firefoxDriver{})
+}

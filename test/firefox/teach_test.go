@@ -54,3 +54,7 @@ func (s *session) UserType(t testing.TB, css, text string) {
 func TestTeachRecordedAndReplayed(t *testing.T) {
 	scenario.TeachRecordedAndReplayed(t, firefoxDriver{})
 }
+
+func TestTeachFollowsSinglePageNavigation(t *testing.T) {
+	scenario.TeachFollowsSinglePageNavigation(t, firefoxDriver{})
+}

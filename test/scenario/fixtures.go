@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"net/http"
 	"path/filepath"
+	"strings"
 )
 
 // Fixtures serves the scenarios' pages (test/scenario/testdata under the
@@ -29,6 +30,12 @@ func Fixtures(root, suiteDir string) http.Handler {
 		}
 		switch len(found) {
 		case 0:
+			if strings.HasPrefix(r.URL.Path, "/spa/") {
+				// A single-page app's server answers each of its paths
+				// with the app (spa/index.html).
+				http.ServeFile(w, r, filepath.Join(string(dirs[0]), "spa", "index.html"))
+				return
+			}
 			http.NotFound(w, r)
 		case 1:
 			http.FileServer(found[0]).ServeHTTP(w, r)

@@ -357,17 +357,35 @@ func TestNetworkErrorExplainsHowToStartOllama(t *testing.T) {
 func TestJobsListPausesAndDeletes(t *testing.T) {
 	tb := openPanel(t, `
 __fake.jobs = [
-  {id: "job_a", title: "Morning digest", state: "pending", nextRunAt: Date.now() + 3600e3, schedule: {kind: "recurring", intervalMinutes: 1440}},
-  {id: "job_b", title: "Check the deploy", state: "failed", lastRunAt: Date.now() - 60e3, lastError: "its tab was closed", schedule: {kind: "once"}}];
+  {id: "job_a", title: "Morning digest", prompt: "Summarize my inbox", state: "pending", nextRunAt: Date.now() + 3600e3, schedule: {kind: "recurring", intervalMinutes: 1440}},
+  {id: "job_b", title: "Check the deploy", state: "failed", lastRunAt: Date.now() - 60e3, lastError: "its tab was closed", schedule: {kind: "once"}},
+  {id: "job_c", title: "Pay the bill", state: "needs_user_input", needsUser: "Sign in to the bank, then answer here.", schedule: {kind: "once"}}];
 __fake.replies.jobs_list = () => ({ok: true, jobs: __fake.jobs});
+__fake.replies.job_update = ({id, text, intervalMinutes}) => { const j = __fake.jobs.find(j => j.id === id); j.prompt = text ?? j.prompt; j.schedule.intervalMinutes = intervalMinutes ?? j.schedule.intervalMinutes; return {ok: true, jobs: __fake.jobs}; };
 __fake.replies.job_pause = ({id}) => { __fake.jobs.find(j => j.id === id).state = "paused"; return {ok: true, jobs: __fake.jobs}; };
 __fake.replies.job_delete = ({id}) => { __fake.jobs = __fake.jobs.filter(j => j.id !== id); return {ok: true, jobs: __fake.jobs}; };`)
 	tb.run(chromedp.SendKeys(chromedp.CSS("#prompt"), "/jobs"), pressEnter(false))
-	tb.waitFor("the jobs list", `document.querySelectorAll('.jobs-list li[data-job-id]').length === 2`)
+	tb.waitFor("the jobs list", `document.querySelectorAll('.jobs-list li[data-job-id]').length === 3`)
 	if got := eval[string](tb, `document.querySelector('[data-job-id="job_b"]').textContent`); !strings.Contains(got, "its tab was closed") || !strings.Contains(got, "Failed") {
 		t.Errorf("failed job shows %q", got)
 	}
+	if got := eval[string](tb, `document.querySelector('[data-job-id="job_c"]').textContent`); !strings.Contains(got, "Needs you") || !strings.Contains(got, "Waiting for you: Sign in to the bank") {
+		t.Errorf("a job waiting on the user shows %q", got)
+	}
+	if eval[bool](tb, `!!document.querySelector('[data-job-id="job_c"] .job-edit, [data-job-id="job_b"] .job-edit')`) {
+		t.Error("a running or finished job offers Edit")
+	}
 	tb.screenshot("jobs-list")
+	// Edit: the form sends only what changed.
+	tb.run(chromedp.Click(chromedp.CSS(`[data-job-id="job_a"] .job-edit`)))
+	tb.waitFor("the edit form", `!document.querySelector('[data-job-id="job_a"] .job-edit-form').hidden`)
+	tb.run(chromedp.SetValue(chromedp.CSS(`[data-job-id="job_a"] .job-edit-prompt`), "Summarize my inbox and my calendar"),
+		chromedp.SetValue(chromedp.CSS(`[data-job-id="job_a"] .job-edit-interval`), "720"),
+		chromedp.Click(chromedp.CSS(`[data-job-id="job_a"] .job-save`)))
+	tb.waitFor("the update", `document.querySelector('[data-job-id="job_a"]').textContent.includes('every 720 min')`)
+	if got := tb.sent("job_update"); len(got) != 1 || got[0]["text"] != "Summarize my inbox and my calendar" || got[0]["intervalMinutes"] != float64(720) || got[0]["title"] != nil || got[0]["runAt"] != nil {
+		t.Errorf("job_update = %v", got)
+	}
 	tb.run(chromedp.Click(chromedp.CSS(`[data-job-id="job_a"] .job-pause`)))
 	tb.waitFor("the paused job", `document.querySelector('[data-job-id="job_a"]').classList.contains('job-paused') && !!document.querySelector('[data-job-id="job_a"] .job-resume')`)
 	tb.run(chromedp.Click(chromedp.CSS(`[data-job-id="job_b"] .job-delete`)))

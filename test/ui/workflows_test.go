@@ -13,7 +13,8 @@ const workflowsSetup = `
 __fake.workflows = [
   {id: "wf_a", name: "Newsletter", goal: "Sign me up as {email}", params: [{name: "email", label: "Email"}, {name: "password", label: "Password", secret: true}],
    steps: [{action: "type"}, {action: "type"}, {action: "click"}], updatedAt: 2},
-  {id: "wf_b", name: "Old one", goal: "", params: [], steps: [{action: "click"}], updatedAt: 1}];
+  {id: "wf_b", name: "Old one", goal: "", params: [], steps: [{action: "click"}], updatedAt: 1,
+   repairs: [{step: 1, from: {role: "button", name: "Sign up"}, to: {role: "button", name: "Join the list"}, at: 1}]}];
 __fake.replies.workflows_list = () => ({ok: true, workflows: __fake.workflows});
 __fake.replies.workflow_rename = ({id, title}) => { __fake.workflows.find(w => w.id === id).name = title; return {ok: true, workflows: __fake.workflows}; };
 __fake.replies.workflow_delete = ({id}) => { __fake.workflows = __fake.workflows.filter(w => w.id !== id); return {ok: true, workflows: __fake.workflows}; };
@@ -25,6 +26,9 @@ func TestWorkflowManagerRenamesAndDeletes(t *testing.T) {
 	tb.run(chromedp.SendKeys(chromedp.CSS("#prompt"), "/workflow"), pressEnter(false))
 	tb.waitFor("the workflows list", `document.querySelectorAll('.workflows-list li[data-workflow-id]').length === 2`)
 	tb.screenshot("workflows-list")
+	if got := eval[string](tb, `document.querySelector('[data-workflow-id="wf_b"] .workflow-repairs')?.textContent ?? ''`); got != "Step 1 repaired: button “Sign up” is now button “Join the list”." {
+		t.Errorf("the repaired workflow shows %q", got)
+	}
 	tb.do(`document.querySelector('[data-workflow-id="wf_b"] input').value = "Renamed"`)
 	tb.run(chromedp.Click(chromedp.CSS(`[data-workflow-id="wf_b"] .workflow-rename`)))
 	tb.waitFor("the new name", `document.querySelector('[data-workflow-id="wf_b"] .workflow-name').textContent === "Renamed"`)

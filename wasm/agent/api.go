@@ -148,6 +148,9 @@ type Options struct {
 	// Schedule answers schedule_resume and schedule_task: the result, and
 	// whether the run ends with it (a resume). nil: not available.
 	Schedule func(ctx context.Context, call llm.ToolCall) (result string, ends bool, err error)
+	// Beep, when set, offers tools.Beep (a /beep watch's check): it arms
+	// the alert for eventKey and returns the tool's result.
+	Beep func(ctx context.Context, eventKey, message string) (string, error)
 	// Emit receives every event of the turn, in order.
 	Emit func(Event)
 	// Steering, when set, delivers the user's corrections.

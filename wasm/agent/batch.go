@@ -120,6 +120,7 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 			r.noteTyped(call.Name, call.Arguments, urlBefore, urlAfter)
 		}
 		result += r.siteChange(urlBefore, urlAfter)
+		result += r.wallNote(ctx, call, isErr)
 		if v.nudge != "" {
 			result += "\n\n" + v.nudge
 		}
@@ -194,6 +195,20 @@ func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) 
 			r.mediaFailed = true // the browser's downloader may now try
 		}
 		return result, isErr, ""
+	}
+	if call.Name == tools.Beep && r.opts.Beep != nil {
+		var a struct {
+			Key     string `json:"event_key"`
+			Message string `json:"message"`
+		}
+		if json.Unmarshal([]byte(orEmptyObject(call.Arguments)), &a) != nil {
+			return "Error: beep needs event_key: a short name of the event.", true, ""
+		}
+		out, err := r.opts.Beep(ctx, a.Key, a.Message)
+		if err != nil {
+			return "Error: " + err.Error() + ".", true, ""
+		}
+		return out, false, ""
 	}
 	if call.Name == tools.DelegateResearch && r.opts.Research != nil {
 		var a struct {

@@ -61,6 +61,10 @@ type run struct {
 	readbackSent bool         // a claim against a field's read-back was sent back once
 	jobSent      bool         // a claim without the site job's evidence was sent back once
 	resumed      bool         // continued after a restart: the gate's record starts then
+
+	// wallNoted: the trusted article-reader instruction was given this
+	// turn (wallNote).
+	wallNoted bool
 }
 
 // Run runs one user turn on top of history and returns the conversation
@@ -153,6 +157,9 @@ func newRun(opts Options) *run {
 	}
 	if opts.RequestActionMode != nil {
 		specs = append(specs, tools.RequestActionModeSpec())
+	}
+	if opts.Beep != nil {
+		specs = append(specs, tools.BeepSpec())
 	}
 	if opts.Research != nil && opts.Mode == protocol.ModeAsk {
 		specs = append(specs, tools.DelegateResearchSpec())

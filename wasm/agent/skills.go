@@ -259,3 +259,37 @@ func (r *run) publicMediaGuard(ctx context.Context, call llm.ToolCall) string {
 	}
 	return ""
 }
+
+// toolArticle is FreeSkillz's site-scoped article reader.
+const toolArticle = "fetch_nytimes_article"
+
+// PageGater is an Executor that tells the wall its last page read applied
+// (tools.Dispatcher: the page_blocker readings, docs/decisions/page-walls.md).
+type PageGater interface{ PageGate() tools.PageGate }
+
+// wallNote is the trusted instruction to read a walled article through
+// FreeSkillz: given only after a page read applied a structured blocking
+// pageGate on a NYTimes or The Athletic tab with the skill's reader
+// offered, never from what a page's text says.
+func (r *run) wallNote(ctx context.Context, call llm.ToolCall, isErr bool) string {
+	if isErr || r.wallNoted || call.Name != protocol.ToolReadPage && call.Name != protocol.ToolGetAccessibilityTree {
+		return ""
+	}
+	g, ok := r.opts.Executor.(PageGater)
+	if !ok || !g.PageGate().Blocking {
+		return ""
+	}
+	if _, ok := r.skillTools[toolArticle]; !ok {
+		return ""
+	}
+	pageURL, _ := r.page(ctx)
+	host := strings.ToLower(guard.HostOf(pageURL))
+	if !slices.ContainsFunc(articleWallHosts, func(h string) bool { return host == h || strings.HasSuffix(host, "."+h) }) {
+		return ""
+	}
+	r.wallNoted = true
+	return "\n\n" + wallInstruction
+}
+
+// wallInstruction is WebBrain's own words, outside the page's data.
+const wallInstruction = "WebBrain note (from WebBrain, not from the page): this page read found a wall that keeps the article from the reader, so its text is withheld. Call " + toolArticle + " with the article's URL (empty for this tab) to read the article."

@@ -62,6 +62,7 @@ func (a *approver) Approve(ctx context.Context, ap guard.Approval) (guard.Decisi
 		return d, nil
 	case <-a.r.p.Clock.After(max(wait, 0)):
 		a.resolve(ap.ID, guard.Decline, protocol.ResolvedTimeout)
+		a.j.expired(ap.Text)
 		return guard.Decline, nil
 	case <-ctx.Done():
 		a.resolve(ap.ID, guard.Decline, protocol.ResolvedStopped)

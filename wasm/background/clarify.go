@@ -54,6 +54,7 @@ func (c *clarifier) Ask(ctx context.Context, id, question string, options []stri
 		c.mu.Lock()
 		c.answered[id] = true // a late answer is refused, not queued
 		c.mu.Unlock()
+		c.j.expired(question)
 		return "", errNoAnswer
 	case <-ctx.Done():
 		return "", ctx.Err()

@@ -132,6 +132,9 @@ func (r *Router) resumeRun(tabID int, rec runRecord, j Journal, steer json.RawMe
 	}
 	ru := r.newRun(tabID, rec.RequestID, rec.Mode, rec.Text)
 	ru.j = resumedJournal(r.p, tabID, j)
+	if id := jobOf(rec.RequestID); id != "" {
+		ru.j.onWait = func() { r.jobWaits(id, rec.RequestID, ru.j) }
+	}
 	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
 	ru.review = newReviewer(r, ru.j)

@@ -24,8 +24,15 @@ type pageCounter struct {
 }
 
 func (c *pageCounter) Send(ctx context.Context, _ int, msg json.RawMessage) (json.RawMessage, error) {
-	var m struct{ Name string }
+	var m struct {
+		Name string
+		Args struct{ Tool string }
+	}
 	_ = json.Unmarshal(msg, &m)
+	read := m.Name == protocol.PageRead // a page read with the wall readings
+	if read {
+		m.Name = m.Args.Tool
+	}
 	if strings.HasPrefix(m.Name, "wb_") {
 		// The action gate's probe: an ordinary button, not a page action.
 		return json.RawMessage(`{"ok":true,"result":{"tag":"button","role":"button","type":"button","name":"Go"}}`), nil
@@ -39,6 +46,9 @@ func (c *pageCounter) Send(ctx context.Context, _ int, msg json.RawMessage) (jso
 		case <-hold:
 		case <-ctx.Done():
 		}
+	}
+	if read {
+		return json.RawMessage(`{"ok":true,"result":{"text":"page text"}}`), nil
 	}
 	return json.RawMessage(`{"ok":true,"result":"page text"}`), nil
 }

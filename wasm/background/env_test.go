@@ -46,7 +46,7 @@ func newEnv(t *testing.T, srv *llmtest.Server) *env {
 	s := settings.Settings{
 		Providers: []llm.Config{{ID: "test", Name: "Test", Kind: protocol.KindOpenAIChat,
 			BaseURL: srv.URL + "/v1", Model: llmtest.Model, Tier: protocol.TierMid}},
-		ActiveProvider: "test", MaxSteps: 10, AskBeforeActions: true, Memory: true, MemoryAutoLearn: true, ScheduledTasks: true,
+		ActiveProvider: "test", MaxSteps: 10, AskBeforeActions: true, Memory: true, MemoryAutoLearn: true, ScheduledTasks: true, NotifySound: true,
 	}
 	if err := settings.Save(context.Background(), e.local, s); err != nil {
 		t.Fatal(err)

@@ -78,6 +78,7 @@ func (r *Router) tabClosed(ctx context.Context, m message) reply {
 		return rep
 	}
 	_ = r.p.Session.Remove(ctx, teachKey(m.TabID)) // a closed tab's recording ends unsaved
+	r.forgetReadings(m.TabID)
 	return r.clearConversation(ctx, m)
 }
 

@@ -235,7 +235,7 @@ func (r *Router) startJobRun(j scheduler.Job, requestID string) error {
 	if _, busy := r.runs[tab]; busy {
 		return errTabBusy
 	}
-	text, note, data := j.Prompt, fmt.Sprintf("[WebBrain: this run is the scheduled task %q, run %d. Do not schedule it again.]", j.Title, j.Runs+1), ""
+	text, note, data := j.Prompt, fmt.Sprintf("[WebBrain: this run is the scheduled task %q, run %d. Do not schedule it again. If the page needs the user (a sign-in, a confirmation only they can give), ask them with clarify instead of guessing.]", j.Title, j.Runs+1), ""
 	switch {
 	case j.Kind == scheduler.KindResume:
 		text = j.Request
@@ -249,6 +249,9 @@ func (r *Router) startJobRun(j scheduler.Job, requestID string) error {
 		cancel()
 		text = "Watch this page for: " + j.Prompt
 		note = "[WebBrain: this is a check of that watch. If it has happened, call done with status success and say what you saw. If not yet, call done with status partial and describe briefly what the page shows now; the next check compares with it. Change nothing on the page."
+		if j.Beep != "" {
+			note += " When it has happened, first call beep with an event_key that names this occurrence, then done with status success; if beep answers that the event was already reported, call done with status partial instead."
+		}
 		if j.Baseline != "" {
 			note += " What the previous check saw follows, as page data.]"
 			data = j.Baseline
@@ -259,6 +262,7 @@ func (r *Router) startJobRun(j scheduler.Job, requestID string) error {
 	ru := r.newRun(tab, requestID, j.Mode, text)
 	ru.note, ru.noteData = note, data
 	ru.j = newJournal(r.p, tab, requestID, j.Mode)
+	ru.j.onWait = func() { r.jobWaits(j.ID, requestID, ru.j) }
 	ru.clar = newClarifier(ru.j, r.p.Clock)
 	ru.appr = newApprover(r, ru.j)
 	ru.review = newReviewer(r, ru.j)
@@ -282,12 +286,14 @@ func (r *Router) jobRunEnded(ru *run) {
 		errText = snap.Error
 	}
 	ctx := context.Background()
+	beep := false
 	jobs, err := r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
 		i := scheduler.Find(jobs, id)
 		if i < 0 || jobs[i].RequestID != ru.requestID {
 			return jobs, false, nil
 		}
 		if jobs[i].IsWatch() {
+			beep = jobs[i].TakeBeep(outcome)
 			jobs[i].WatchFinished(outcome, ru.j.snapshot().Final, errText, r.p.Clock.Now())
 			if jobs[i].Terminal() {
 				r.closeOwnTab(&jobs[i])
@@ -295,6 +301,9 @@ func (r *Router) jobRunEnded(ru *run) {
 			return jobs, true, nil
 		}
 		jobs[i].Finished(outcome, errText, r.p.Clock.Now())
+		if q := ru.j.expiredQuestion(); q != "" && outcome != scheduler.OutcomeStopped && outcome != "success" {
+			jobs[i].Unanswered(q, r.p.Clock.Now())
+		}
 		if jobs[i].Terminal() {
 			r.closeOwnTab(&jobs[i])
 		}
@@ -308,8 +317,86 @@ func (r *Router) jobRunEnded(ru *run) {
 		return
 	}
 	r.notifyJob(jobs[i], ru.j.snapshot().Final)
+	if beep {
+		r.playBeep(ctx, jobs[i])
+	}
 	if jobs[i].State == scheduler.StatePending {
 		r.arm(jobs[i])
+	}
+}
+
+// beepTool answers a /beep watch check's beep call: it persists the
+// event's key before the check goes on, or reports it a duplicate.
+func (r *Router) beepTool(jobID string) func(ctx context.Context, key, message string) (string, error) {
+	return func(ctx context.Context, key, _ string) (string, error) {
+		_, err := r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
+			i := scheduler.Find(jobs, jobID)
+			if i < 0 {
+				return jobs, false, errors.New("the watch was deleted")
+			}
+			if err := jobs[i].ArmBeep(key); err != nil {
+				return jobs, false, err
+			}
+			return jobs, true, nil
+		})
+		switch {
+		case errors.Is(err, scheduler.ErrDuplicate):
+			return "Duplicate: this event was already reported. Do not act on it again; call done with status partial.", nil
+		case err != nil:
+			return "", err
+		}
+		return "Alert armed for this event. It sounds once you call done with status success.", nil
+	}
+}
+
+// playBeep plays a /beep watch's tone after its verified event, when the
+// notifySound setting allows, and records that it played or why not.
+func (r *Router) playBeep(ctx context.Context, j scheduler.Job) {
+	s, _ := settings.Load(ctx, r.p.Local)
+	if !s.NotifySound || r.p.Sound == nil {
+		return
+	}
+	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	err := r.p.Sound.Play(pctx, j.Beep)
+	cancel()
+	_, _ = r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
+		i := scheduler.Find(jobs, j.ID)
+		if i < 0 {
+			return jobs, false, nil
+		}
+		if err != nil {
+			jobs[i].Warning = "The alert tone could not play: " + err.Error()
+		} else {
+			jobs[i].LastBeepAt = r.p.Clock.Now().UnixMilli()
+		}
+		return jobs, true, nil
+	})
+}
+
+// jobWaits follows a job's run onto and off a question or card: the job
+// shows needs_user_input meanwhile, and a question or plan card (an
+// approval card notifies by itself) is a notification, since nobody
+// watches a scheduled run.
+func (r *Router) jobWaits(id, requestID string, j *journal) {
+	what, kind := j.waitsOnUser()
+	ctx, cancel := context.WithTimeout(context.Background(), storageWriteTimeout)
+	defer cancel()
+	var title string
+	entered := false
+	_, _ = r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
+		i := scheduler.Find(jobs, id)
+		if i < 0 || jobs[i].RequestID != requestID {
+			return jobs, false, nil
+		}
+		was := jobs[i].State
+		if !jobs[i].WaitsOnUser(what, r.p.Clock.Now()) {
+			return jobs, false, nil
+		}
+		title, entered = jobs[i].Title, was == scheduler.StateRunning
+		return jobs, true, nil
+	})
+	if entered && (kind == protocol.EventClarify || kind == protocol.EventPlanReview) {
+		r.notify("webbrain-job-"+id+"-wait", "WebBrain: "+title+" needs you", clip.Line(what, 180))
 	}
 }
 
@@ -326,6 +413,8 @@ func (r *Router) notifyJob(j scheduler.Job, final string) {
 		msg = "The watch stopped after three failed checks: " + clip.Line(firstNonEmpty(j.LastError, final, "see the side panel"), 160)
 	case j.IsWatch():
 		return // not yet: no news
+	case j.State == scheduler.StatePaused && strings.HasPrefix(j.LastError, "It needed your answer"):
+		msg = "Paused: " + clip.Line(j.LastError, 150) + " Type /jobs in the side panel to resume it."
 	case j.State == scheduler.StatePaused:
 		msg = "Paused after repeated failures. Type /jobs in the side panel to resume it."
 	case j.LastOutcome == scheduler.OutcomeError || j.LastOutcome == scheduler.OutcomeFailed:
@@ -536,7 +625,7 @@ func (r *Router) jobsAction(ctx context.Context, m message) reply {
 				armed = j
 			}
 		case protocol.ActionJobDelete:
-			if j.State == scheduler.StateRunning {
+			if j.State == scheduler.StateRunning || j.State == scheduler.StateNeedsUser {
 				if ru := r.active(jobTab(*j)); ru != nil && ru.requestID == j.RequestID {
 					ru.stop()
 				}
@@ -562,7 +651,7 @@ func (r *Router) jobsAction(ctx context.Context, m message) reply {
 // updateJob applies the panel's edit: title, prompt, next time, interval.
 // The user's own times are not held to the model's one-minute minimum.
 func updateJob(j *scheduler.Job, m message, now time.Time) error {
-	if j.Terminal() || j.State == scheduler.StateRunning {
+	if j.Terminal() || j.State == scheduler.StateRunning || j.State == scheduler.StateNeedsUser {
 		return errors.New("a job that is running or over cannot be changed")
 	}
 	if t := strings.TrimSpace(m.Title); t != "" {
@@ -600,7 +689,7 @@ func (r *Router) watchStart(ctx context.Context, m message) reply {
 	if err != nil {
 		return failf("The tab is gone.")
 	}
-	j, err := scheduler.NewWatch(m.Text, tab.URL, m.TabID, time.Duration(m.IntervalSeconds)*time.Second, m.Keep, r.p.Clock.Now())
+	j, err := scheduler.NewWatch(m.Text, tab.URL, m.TabID, time.Duration(m.IntervalSeconds)*time.Second, m.Keep, m.Beep, r.p.Clock.Now())
 	if err != nil {
 		return sentenceError(err)
 	}
@@ -611,4 +700,15 @@ func (r *Router) watchStart(ctx context.Context, m message) reply {
 	}
 	r.arm(j)
 	return okReply("job", j)
+}
+
+// beepWatch reports whether job id is a watch started with /beep: only
+// its checks are offered the beep tool.
+func (r *Router) beepWatch(ctx context.Context, id string) bool {
+	jobs, err := scheduler.Load(ctx, r.p.Local)
+	if err != nil {
+		return false
+	}
+	i := scheduler.Find(jobs, id)
+	return i >= 0 && jobs[i].IsWatch() && jobs[i].Beep != ""
 }

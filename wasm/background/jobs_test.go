@@ -257,6 +257,7 @@ func TestWatchChecksInItsOwnTabUntilItHappens(t *testing.T) {
 		!strings.Contains(user, "The price is 64 €.") {
 		t.Fatalf("the second check was asked %q", user)
 	}
+	eventually(t, "the notification", func() bool { return len(notes.all()) > 0 })
 	if got := notes.all(); len(got) != 1 || !strings.Contains(got[0], "It happened: The price is 48 €.") {
 		t.Fatalf("notifications %q", got)
 	}
@@ -295,4 +296,229 @@ func TestTaskForAnAddressRunsInItsOwnTab(t *testing.T) {
 	if e.r.active(71) != nil {
 		t.Fatal("the user's tab ran the task")
 	}
+}
+
+// sound records the tones played.
+type sound struct {
+	mu    sync.Mutex
+	tones []string
+}
+
+func (s *sound) Play(_ context.Context, tone string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tones = append(s.tones, tone)
+	return nil
+}
+
+func (s *sound) all() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.tones...)
+}
+
+// A /beep watch offers its checks the beep tool: a verified success with
+// a fresh event key plays the tone once; the same event seen again is a
+// duplicate and silent; a success without beep is a warning, silent.
+func TestBeepWatchPlaysItsToneOncePerEvent(t *testing.T) {
+	check := 0
+	var mu sync.Mutex
+	var offered []bool
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		last := req.Messages[len(req.Messages)-1]
+		call := func(name string, args map[string]any) llmtest.Turn {
+			raw, _ := json.Marshal(args)
+			return llmtest.Turn{ToolCalls: []llm.ToolCall{{ID: "c" + name, Name: name, Arguments: string(raw)}}}
+		}
+		if last.Role == llm.RoleUser {
+			check++
+			hasBeep := false
+			for _, tl := range req.Tools {
+				hasBeep = hasBeep || tl == "beep"
+			}
+			mu.Lock()
+			offered = append(offered, hasBeep)
+			mu.Unlock()
+			if check == 3 {
+				return call("done", map[string]any{"summary": "The price is 48 €.", "status": "success"})
+			}
+			return call("beep", map[string]any{"event_key": "price 48 EUR"})
+		}
+		if strings.HasPrefix(last.Content, "Duplicate") {
+			return call("done", map[string]any{"summary": "Already reported.", "status": "partial"})
+		}
+		return call("done", map[string]any{"summary": "The price is 48 €.", "status": "success"})
+	})
+	e := newEnv(t, srv)
+	page := &watchPage{}
+	tones := &sound{}
+	e.r.p.Tabs, e.r.p.Windows, e.r.p.Notify, e.r.p.Sound = page, page, &notifier{}, tones
+	rep := e.mustOK(map[string]any{"action": "watch_start", "tabId": 70, "text": "the price drops below 50 €", "keep": true, "beep": "short"})
+	id := rep["job"].(map[string]any)["id"].(string)
+	eventually(t, "the first check", func() bool { j := storedJobs(t, e)[0]; return j.Runs == 1 && j.LastBeepAt > 0 })
+	if got := tones.all(); len(got) != 1 || got[0] != "short" {
+		t.Fatalf("tones after the event %v", got)
+	}
+	if j := storedJobs(t, e)[0]; len(j.BeepKeys) != 1 || j.ArmedBeep != "" || j.Warning != "" {
+		t.Fatalf("after the event %+v", j)
+	}
+	for n := 2; n <= 3; n++ {
+		e.clock.Advance(time.Minute)
+		e.r.Alarm(context.Background(), scheduler.AlarmPrefix+id)
+		eventually(t, "the next check", func() bool { j := storedJobs(t, e)[0]; return j.Runs == n && j.State == scheduler.StatePending })
+	}
+	j := storedJobs(t, e)[0]
+	if got := tones.all(); len(got) != 1 {
+		t.Fatalf("a duplicate or unarmed success played a tone: %v", got)
+	}
+	if !strings.Contains(j.Warning, "did not call beep") {
+		t.Fatalf("no warning for a success without beep: %+v", j)
+	}
+	mu.Lock()
+	if len(offered) != 3 || !offered[0] || !offered[2] {
+		t.Fatalf("beep offered %v", offered)
+	}
+	mu.Unlock()
+	// A plain watch is not offered beep.
+	e.mustOK(map[string]any{"action": "watch_start", "tabId": 70, "text": "anything"})
+	eventually(t, "the plain check", func() bool { mu.Lock(); defer mu.Unlock(); return len(offered) == 4 })
+	mu.Lock()
+	if offered[3] {
+		t.Fatal("a watch without /beep was offered the beep tool")
+	}
+	mu.Unlock()
+	if rep := e.send(map[string]any{"action": "watch_start", "tabId": 70, "text": "x", "beep": "loud"}); rep["ok"] == true {
+		t.Fatal("an unknown tone was accepted")
+	}
+}
+
+// storeJob stores a task due now on https://example.com/ in tab tab.
+func storeJob(t *testing.T, e *env, tab int, recurring bool) scheduler.Job {
+	t.Helper()
+	j, err := scheduler.New(scheduler.Spec{Kind: scheduler.KindTask, Title: "Inbox digest", Prompt: "Summarize my inbox", Mode: protocol.ModeAct,
+		Target: scheduler.Target{Kind: scheduler.TargetCurrentTab, TabID: tab, URL: "https://example.com/"}, AfterSeconds: new(int),
+		Recurring: recurring, IntervalMinutes: 60}, e.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := scheduler.Save(context.Background(), e.local, []scheduler.Job{j}); err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// asksToSignIn calls clarify first, then answers.
+func asksToSignIn() *llmtest.Server {
+	return llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		if last := req.Messages[len(req.Messages)-1]; last.Role == llm.RoleUser {
+			return llmtest.Turn{ToolCalls: []llm.ToolCall{{ID: "q1", Name: "clarify", Arguments: `{"question":"The inbox asks you to sign in. Sign in, then answer here."}`}}}
+		}
+		return llmtest.Turn{Text: "Three new messages."}
+	})
+}
+
+// A scheduled run that asks the user (a sign-in wall) shows the job as
+// needs_user_input with the question and notifies; the answer puts it
+// back to running, and the run completes it.
+func TestJobWaitingOnTheUserNeedsThemAndGoesOn(t *testing.T) {
+	e := newEnv(t, asksToSignIn())
+	notes := &notifier{}
+	e.r.p.Notify = notes
+	j := storeJob(t, e, 60, false)
+	e.r.Alarm(context.Background(), j.Alarm())
+	eventually(t, "the job to need the user", func() bool { return storedJobs(t, e)[0].State == scheduler.StateNeedsUser })
+	got := storedJobs(t, e)[0]
+	if !strings.Contains(got.NeedsUser, "sign in") {
+		t.Fatalf("job %+v", got)
+	}
+	eventually(t, "the notification", func() bool { return len(notes.all()) == 1 })
+	if n := notes.all()[0]; !strings.Contains(n, "Inbox digest needs you") || !strings.Contains(n, "sign in") {
+		t.Fatalf("notification %q", n)
+	}
+	if rep := e.send(map[string]any{"action": "job_update", "id": j.ID, "text": "other"}); rep["ok"] == true {
+		t.Fatal("a job waiting on the user was edited")
+	}
+	e.mustOK(map[string]any{"action": "clarify_answer", "tabId": 60, "requestId": got.RequestID, "id": "q1", "answer": "Signed in."})
+	eventually(t, "the job to complete", func() bool { return storedJobs(t, e)[0].State == scheduler.StateCompleted })
+	if got := storedJobs(t, e)[0]; got.NeedsUser != "" || got.LastError != "" {
+		t.Fatalf("job after the answer %+v", got)
+	}
+}
+
+// A recurring task whose run asked the user and got no answer pauses
+// instead of asking again every interval, and says why.
+func TestRecurringJobUnansweredPauses(t *testing.T) {
+	e := newEnv(t, asksToSignIn())
+	notes := &notifier{}
+	e.r.p.Notify = notes
+	j := storeJob(t, e, 61, true)
+	e.r.Alarm(context.Background(), j.Alarm())
+	eventually(t, "the job to need the user", func() bool { return storedJobs(t, e)[0].State == scheduler.StateNeedsUser })
+	eventually(t, "the question to wait", func() bool { return e.clock.Waiters() > 0 })
+	e.clock.Advance(11 * time.Minute)
+	eventually(t, "the job to pause", func() bool { return storedJobs(t, e)[0].State == scheduler.StatePaused })
+	got := storedJobs(t, e)[0]
+	if got.PausedBy != scheduler.PausedByScheduler || !strings.Contains(got.LastError, "needed your answer") {
+		t.Fatalf("job %+v", got)
+	}
+	eventually(t, "the pause notification", func() bool {
+		for _, n := range notes.all() {
+			if strings.Contains(n, "Paused: It needed your answer") {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// A recurring task whose times passed while the browser was closed runs
+// once at the next start, not once per missed slot, and its next time is
+// an interval after that run.
+func TestMissedRecurringTimesRunOnceAtStart(t *testing.T) {
+	srv := llmtest.New(func(int, llmtest.Request) llmtest.Turn { return llmtest.Turn{Text: "Digest sent."} })
+	e := newEnv(t, srv)
+	j, err := scheduler.New(scheduler.Spec{Kind: scheduler.KindTask, Title: "Digest", Prompt: "Summarize my inbox", Mode: protocol.ModeAsk,
+		Target: scheduler.Target{Kind: scheduler.TargetCurrentTab, TabID: 62, URL: "https://example.com/"}, AfterSeconds: new(int),
+		Recurring: true, IntervalMinutes: 60}, e.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := scheduler.Save(context.Background(), e.local, []scheduler.Job{j}); err != nil {
+		t.Fatal(err)
+	}
+	// The browser was closed for five intervals.
+	e.clock.Advance(5*time.Hour + 10*time.Minute)
+	e2 := e.restart(&pageCounter{})
+	eventually(t, "the missed run", func() bool { return storedJobs(t, e2)[0].Runs == 1 })
+	eventually(t, "the run's end", func() bool { return storedJobs(t, e2)[0].State == scheduler.StatePending })
+	// A second wake (and the alarm browsers may still fire) adds no run.
+	e2.r.Alarm(context.Background(), j.Alarm())
+	time.Sleep(200 * time.Millisecond)
+	got := storedJobs(t, e2)[0]
+	if got.Runs != 1 || len(srv.Requests()) != 1 {
+		t.Fatalf("%d runs, %d model requests: %+v", got.Runs, len(srv.Requests()), got)
+	}
+	if want := e2.clock.Now().Add(time.Hour).UnixMilli(); got.NextRunAt != want {
+		t.Fatalf("next run at %v, want an interval after the run (%v)", time.UnixMilli(got.NextRunAt), time.UnixMilli(want))
+	}
+}
+
+// A restart while a job's run waits on the user keeps the job waiting;
+// the answer to the resumed question puts it back to running and the run
+// completes it.
+func TestJobWaitingOnTheUserSurvivesARestart(t *testing.T) {
+	e := newEnv(t, asksToSignIn())
+	j := storeJob(t, e, 63, false)
+	e.r.Alarm(context.Background(), j.Alarm())
+	eventually(t, "the job to need the user", func() bool { return storedJobs(t, e)[0].State == scheduler.StateNeedsUser })
+	e2 := e.restart(&pageCounter{})
+	eventually(t, "the resumed question", func() bool {
+		ru := e2.r.active(63)
+		return ru != nil && ru.j.hasEvent(protocol.EventClarify, "q1")
+	})
+	if got := storedJobs(t, e2)[0]; got.State != scheduler.StateNeedsUser {
+		t.Fatalf("after the restart %+v", got)
+	}
+	e2.mustOK(map[string]any{"action": "clarify_answer", "tabId": 63, "requestId": storedJobs(t, e2)[0].RequestID, "id": "q1", "answer": "Signed in."})
+	eventually(t, "the job to complete", func() bool { return storedJobs(t, e2)[0].State == scheduler.StateCompleted })
 }

@@ -70,6 +70,43 @@ type journal struct {
 	writeMu sync.Mutex // keeps writes in order: a later snapshot always wins
 
 	observe func(Entry) // the run's trace recorder; nil when traces are off
+
+	// waitingOn is the question or card the run waits on the user for
+	// ("" when none): set by a clarify, approval, plan or allowance event,
+	// cleared by the next event of another kind. onWait, when set (a
+	// scheduled job's run), is called in a goroutine after each change.
+	waitingOn, waitingKind string
+	onWait                 func()
+	// unanswered is the last question or card that expired without the
+	// user's answer ("" when none).
+	unanswered string
+}
+
+// expired records that what the run asked the user expired unanswered.
+func (j *journal) expired(what string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.unanswered = firstNonEmpty(what, "a question")
+}
+
+// expiredQuestion is what expired unanswered in this run, or "".
+func (j *journal) expiredQuestion() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.unanswered
+}
+
+// waitsOnUser reports what the run waits on the user for and the event's
+// kind, or "".
+func (j *journal) waitsOnUser() (what, kind string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.waitingOn, j.waitingKind
+}
+
+// waitKinds are the events that leave a run waiting on the user.
+var waitKinds = map[string]bool{
+	protocol.EventClarify: true, protocol.EventApproval: true, protocol.EventPlanReview: true, protocol.EventAllowance: true,
 }
 
 func newJournal(p platform.Platform, tabID int, requestID, mode string) *journal {
@@ -98,7 +135,19 @@ func resumedJournal(p platform.Platform, tabID int, stored Journal) *journal {
 		stored.Events = []Entry{}
 	}
 	stored.Seq += resumeSeqGap
-	return &journal{p: p, tabID: tabID, state: stored}
+	j := &journal{p: p, tabID: tabID, state: stored}
+	// A run that waited on the user when the worker stopped still does.
+	for k := len(stored.Events) - 1; k >= 0; k-- {
+		ev := stored.Events[k]
+		if ev.Kind == protocol.EventUsage || ev.Kind == protocol.EventTextDelta {
+			continue
+		}
+		if waitKinds[ev.Kind] {
+			j.waitingOn, j.waitingKind = firstNonEmpty(ev.Text, ev.Kind), ev.Kind
+		}
+		break
+	}
+	return j
 }
 
 // add journals ev, broadcasts it and schedules or performs the write.
@@ -135,6 +184,15 @@ func (j *journal) add(ev Entry) {
 		}
 	}
 	s.UpdatedAt = j.p.Clock.Now().UTC().Format(time.RFC3339Nano)
+	if was := j.waitingOn; waitKinds[ev.Kind] || (was != "" && ev.Kind != protocol.EventUsage && ev.Kind != protocol.EventTextDelta) {
+		j.waitingOn, j.waitingKind = "", ""
+		if waitKinds[ev.Kind] {
+			j.waitingOn, j.waitingKind = firstNonEmpty(ev.Text, ev.Kind), ev.Kind
+		}
+		if j.onWait != nil && j.waitingOn != was {
+			go j.onWait()
+		}
+	}
 	if j.observe != nil {
 		j.observe(ev)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
+	"github.com/webbrain/webbrain/wasm/tools"
 )
 
 // Sender is the runtime.MessageSender of a message, as the JS glue passes it.
@@ -65,6 +66,8 @@ type Router struct {
 	// visionSeen: what vision detection found per provider and model.
 	visionSeen visionCache
 	selJobs    selectionJobs
+	// readings are the page_blocker readings per tab (walls.go).
+	readings map[int]*tools.Readings
 }
 
 // New returns a Router over the browser platform p.
@@ -97,6 +100,8 @@ type message struct {
 	// whether to go on after the event.
 	IntervalSeconds int  `json:"intervalSeconds"`
 	Keep            bool `json:"keep"`
+	// Beep is watch_start's /beep tone: "", default, short or long.
+	Beep string `json:"beep"`
 	// Skill is skill_save's {id, markdown, enabled}.
 	Skill json.RawMessage `json:"skill"`
 	// Workflow is workflow_import's file; Params workflow_run's values.

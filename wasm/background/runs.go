@@ -257,7 +257,8 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		features = append(features, tools.FeatureWebMCP)
 	}
 	disp := tools.NewDispatcher(r.p, ru.tabID, ru.mode, cfg.Tier, r.p.Browser, boundary).WithContextWindow(window).
-		AllowHosts(guard.HostsIn(ru.text)).WithFeatures(features...).WithCaptchaKey(s.CaptchaSolverKey)
+		AllowHosts(guard.HostsIn(ru.text)).WithFeatures(features...).WithCaptchaKey(s.CaptchaSolverKey).
+		WithPageReader(pageBlocker(dec), r.readingsOf(ru.tabID))
 	opts := agent.Options{
 		Provider:      prov,
 		Mode:          ru.mode,
@@ -303,6 +304,9 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	}
 	if s.ResearchEscalation && ru.mode == protocol.ModeAsk {
 		opts.Research = r.research(ru, boundary)
+	}
+	if id := jobOf(ru.requestID); id != "" && r.beepWatch(ctx, id) {
+		opts.Beep = r.beepTool(id)
 	}
 	if ru.auto && !ru.handedOff && ru.mode == protocol.ModeAsk {
 		opts.RequestActionMode = r.handOff(ru, cfg.Tier, dec)

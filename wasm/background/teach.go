@@ -193,6 +193,7 @@ func (r *Router) teachStep(ctx context.Context, raw json.RawMessage, sender Send
 		s.Steps = append(s.Steps[:i], append([]workflow.Captured{step}, s.Steps[i:]...)...)
 		if step.Kind == workflow.CapClick || step.Kind == workflow.CapSubmit {
 			s.ActedAt = r.p.Clock.Now().UnixMilli()
+			s.Steps = dropCausedNavigations(s.Steps, i)
 		}
 		return s, nil
 	})
@@ -200,6 +201,26 @@ func (r *Router) teachStep(ctx context.Context, raw json.RawMessage, sender Send
 		return sentenceError(err)
 	}
 	return okReply()
+}
+
+// dropCausedNavigations removes the navigate steps recorded at or after
+// the time of the click or Enter at i and within navCause of it: a single-page app's
+// address change is reported by the tab as soon as the app pushes it,
+// which can be before the recorder's report of the click that caused it
+// is stored. Replaying both would repeat the action's navigation.
+func dropCausedNavigations(steps []workflow.Captured, i int) []workflow.Captured {
+	at := steps[i].At
+	if at <= 0 {
+		return steps
+	}
+	out := make([]workflow.Captured, 0, len(steps))
+	for _, s := range steps {
+		if s.Kind == workflow.CapNavigate && s.At >= at && s.At-at < float64(navCause.Milliseconds()) {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 func sameOrigin(a, b string) bool {
@@ -214,9 +235,10 @@ func sameOrigin(a, b string) bool {
 	return a != "" && origin(a) == origin(b)
 }
 
-// teachPage follows a recording tab to a new document: a navigation no
-// captured action caused becomes a navigate step, and the new document
-// gets the recorder.
+// teachPage follows a recording tab to a new document, or to a new
+// address of the same document (a single-page app's pushState): a
+// navigation no captured action caused becomes a navigate step, and the
+// document gets the recorder (a recorder already running stays as it is).
 func (r *Router) teachPage(ctx context.Context, tabID int) {
 	tab, err := r.p.Tabs.Get(ctx, tabID)
 	if err != nil {

@@ -136,3 +136,37 @@ func TestTeachClosedTabDropsTheRecording(t *testing.T) {
 		t.Fatalf("a closed tab still records: %v", st)
 	}
 }
+
+// A single-page app's pushState reaches the background as an address
+// change of the same document, possibly before the report of the click
+// that caused it: the navigation is still that click's result, not a
+// step of its own, and the session follows the new address.
+func TestTeachFollowsPushStateBeforeTheClickReport(t *testing.T) {
+	e := newEnv(t, signsUp())
+	e.r.p.Content = &formPage{tree: signupTree}
+	url := "https://app.example/inbox"
+	e.r.p.Tabs = movingTab{url: &url}
+	recorder := Sender{ID: "ext", URL: url, TabID: 50}
+	e.mustOK(map[string]any{"action": "teach_start", "tabId": 50})
+	clickAt := float64(e.clock.Now().UnixMilli())
+	// The app pushed its new address; the tab's report wins the race.
+	url = "https://app.example/settings"
+	e.mustOK(map[string]any{"action": "teach_page", "tabId": 50})
+	if r := e.sendAs(recorder, map[string]any{"action": "teach_step", "step": map[string]any{"kind": "click", "role": "link", "name": "Settings",
+		"family": "https://app.example/inbox", "at": clickAt}}); r["ok"] != true {
+		t.Fatalf("teach_step: %v", r)
+	}
+	recorder.URL = url
+	e.sendAs(recorder, map[string]any{"action": "teach_step", "step": map[string]any{"kind": "click", "role": "button", "name": "Save",
+		"family": url, "at": clickAt + 500}})
+	w := e.mustOK(map[string]any{"action": "teach_end", "tabId": 50})["workflow"].(map[string]any)
+	var got []string
+	for _, s := range w["steps"].([]any) {
+		st := s.(map[string]any)
+		got = append(got, fmt.Sprint(st["action"], " ", st["family"]))
+	}
+	want := []string{"click https://app.example/inbox", "click https://app.example/settings"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

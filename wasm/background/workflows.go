@@ -32,6 +32,8 @@ var errRefused = errors.New("refused at the action gate")
 type replayJob struct {
 	wf     workflow.Workflow
 	values map[string]string // parameter name → the user's value; never stored
+	// notes are the replay's repairs, told in its final answer.
+	notes []string
 }
 
 // withWorkflows runs f on the stored workflows under wfMu and saves them
@@ -257,7 +259,11 @@ func (r *Router) replayRun(ru *run) (string, error) {
 			return "", fmt.Errorf("Workflow “%s” stopped at step %d of %d: %v", job.wf.Name, i+1, len(job.wf.Steps), err)
 		}
 	}
-	return fmt.Sprintf("Workflow “%s” ran all %d steps.", job.wf.Name, len(job.wf.Steps)), nil
+	done := fmt.Sprintf("Workflow “%s” ran all %d steps.", job.wf.Name, len(job.wf.Steps))
+	if len(job.notes) > 0 {
+		done += " " + strings.Join(job.notes, " ")
+	}
+	return done, nil
 }
 
 // replayStep checks the page family, resolves the step's one target in a
@@ -284,6 +290,13 @@ func (r *Router) replayStep(ctx context.Context, ru *run, job *replayJob, i int,
 		}
 		n, err = workflow.Resolve(tree, *st.Target)
 	}
+	var repaired *workflow.Target
+	if errors.As(err, new(workflow.NoMatch)) {
+		var to workflow.Target
+		if to, n, err = r.askRepair(ctx, ru, job, i, st, tree, exec); err == nil {
+			repaired = &to
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("%v. Nothing was done at this step", err)
 	}
@@ -309,7 +322,78 @@ func (r *Router) replayStep(ctx context.Context, ru *run, job *replayJob, i int,
 		}
 		return fmt.Errorf("%s %q does not hold the value (%v)", st.Target.Role, st.Target.Name, err)
 	}
+	if repaired != nil {
+		// The postcondition held with the user's choice: it becomes the
+		// step's target, unless the workflow was edited meanwhile.
+		r.saveRepair(ctx, job, i, *st.Target, *repaired)
+	}
 	return nil
+}
+
+// askRepair is the replay's way out when a step's saved target is gone:
+// it offers the user the page's likely replacements (workflow.Candidates,
+// each on exactly one element) on a question card and resolves the one
+// they choose in a fresh tree. No choice, a choice that is no longer
+// unique, or no candidate at all stops the step.
+func (r *Router) askRepair(ctx context.Context, ru *run, job *replayJob, i int, st workflow.Step, tree string, exec func(llm.ToolCall) (string, error)) (workflow.Target, workflow.Node, error) {
+	gone := workflow.NoMatch{Target: *st.Target}
+	cands := workflow.Candidates(tree, *st.Target)
+	if len(cands) == 0 || ru.clar == nil {
+		return workflow.Target{}, workflow.Node{}, gone
+	}
+	const stop = "None of these: stop the workflow"
+	options := make([]string, 0, len(cands)+1)
+	for _, c := range cands {
+		options = append(options, c.Label())
+	}
+	options = append(options, stop)
+	question := fmt.Sprintf("Step %d of “%s”: the %s is not on the page any more. Which element is it now? WebBrain uses your choice for this step, and keeps it for later runs only if the step then succeeds.",
+		i+1, job.wf.Name, st.Target.Label())
+	answer, err := ru.clar.Ask(ctx, fmt.Sprintf("wf_repair_%d", i+1), question, options)
+	if err != nil {
+		return workflow.Target{}, workflow.Node{}, fmt.Errorf("%v; nobody chose a replacement", gone)
+	}
+	var chosen *workflow.Target
+	for k := range cands {
+		if strings.TrimSpace(answer) == cands[k].Label() {
+			chosen = &cands[k]
+		}
+	}
+	if chosen == nil {
+		return workflow.Target{}, workflow.Node{}, fmt.Errorf("%v, and no replacement was chosen", gone)
+	}
+	// The page may have changed while the question waited.
+	fresh, err := exec(toolCall(protocol.ToolGetAccessibilityTree, map[string]any{"filter": "all", "maxChars": 16000}))
+	if err != nil {
+		return workflow.Target{}, workflow.Node{}, fmt.Errorf("the page could not be read: %v", err)
+	}
+	n, err := workflow.Resolve(fresh, *chosen)
+	if err != nil {
+		return workflow.Target{}, workflow.Node{}, err
+	}
+	return *chosen, n, nil
+}
+
+// saveRepair persists a healed step atomically against the version the
+// replay read, and notes the outcome for the final answer.
+func (r *Router) saveRepair(ctx context.Context, job *replayJob, i int, from, to workflow.Target) {
+	now := r.p.Clock.Now().UnixMilli()
+	_, err := r.withWorkflows(ctx, func(list []workflow.Workflow) ([]workflow.Workflow, bool, error) {
+		k := findWorkflow(list, job.wf.ID)
+		if k < 0 {
+			return list, false, errors.New("the workflow was deleted meanwhile")
+		}
+		if err := list[k].ApplyRepair(i, to, job.wf.UpdatedAt, now); err != nil {
+			return list, false, err
+		}
+		return list, true, nil
+	})
+	if err != nil {
+		job.notes = append(job.notes, fmt.Sprintf("Step %d used %s instead of the %s, but %v.", i+1, to.Label(), from.Label(), err))
+		return
+	}
+	job.wf.UpdatedAt = now
+	job.notes = append(job.notes, fmt.Sprintf("Step %d was repaired: the %s is now %s, saved in the workflow.", i+1, from.Label(), to.Label()))
 }
 
 func orUnknown(s string) string {

@@ -31,6 +31,13 @@ func (p *formPage) Send(_ context.Context, _ int, msg json.RawMessage) (json.Raw
 	_ = json.Unmarshal(msg, &m)
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if m.Name == protocol.PageRead { // a page read with the wall readings
+		if m.Args["tool"] == "get_accessibility_tree" {
+			raw, _ := json.Marshal(map[string]any{"ok": true, "result": map[string]any{"text": p.tree}})
+			return raw, nil
+		}
+		return json.RawMessage(`{"ok":true,"result":{"text":"done"}}`), nil
+	}
 	if strings.HasPrefix(m.Name, "wb_") {
 		if p.probe != "" {
 			return json.RawMessage(`{"ok":true,"result":` + p.probe + `}`), nil
@@ -203,5 +210,103 @@ func TestImportedWorkflowGoalAuthorizesNothing(t *testing.T) {
 		if j := e.waitEnd(50); j.Status != protocol.StatusDone || len(page.taken()) != 1 {
 			t.Fatalf("the user's own goal did not authorize the submit: %s %q, actions %q", j.Status, j.Error, page.taken())
 		}
+	}
+}
+
+// replayUntilRepairQuestion saves the recorded sign-up, renames its Join
+// button on the page and runs the workflow until it asks which element
+// the button is now; it returns the workflow's id and the question.
+func replayUntilRepairQuestion(t *testing.T, e *env, page *formPage) (string, Entry) {
+	t.Helper()
+	e.mustOK(map[string]any{"action": "chat_start", "tabId": 50, "text": "Join with ada@example.com", "mode": "act", "requestId": "req-1"})
+	e.waitEnd(50)
+	id := e.mustOK(map[string]any{"action": "workflow_save", "tabId": 50})["workflow"].(map[string]any)["id"].(string)
+	page.mu.Lock()
+	page.tree = "heading \"Sign up\" [ref_1] level=1\n button \"Join now\" [ref_7]\n textbox \"Email\" [ref_2] type=email\n button \"More\" [ref_8]\n button \"More\" [ref_9]"
+	page.mu.Unlock()
+	e.mustOK(map[string]any{"action": "workflow_run", "tabId": 50, "id": id, "params": map[string]any{"email": "bob@example.com"}})
+	var q Entry
+	eventually(t, "the repair question", func() bool {
+		ru := e.r.active(50)
+		if ru == nil {
+			return false
+		}
+		for _, ev := range ru.j.snapshot().Events {
+			if ev.Kind == protocol.EventClarify && ev.ID == "wf_repair_2" {
+				q = ev
+				return true
+			}
+		}
+		return false
+	})
+	return id, q
+}
+
+func storedWorkflow(t *testing.T, e *env, id string) workflow.Workflow {
+	t.Helper()
+	stored, _ := e.local.Get(context.Background(), workflow.StorageKey)
+	var list []workflow.Workflow
+	if err := json.Unmarshal(stored[workflow.StorageKey], &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range list {
+		if w.ID == id {
+			return w
+		}
+	}
+	t.Fatalf("no workflow %s", id)
+	return workflow.Workflow{}
+}
+
+// A renamed button: the replay offers the page's unique candidates, the
+// user's choice is clicked, and since the click succeeded the choice is
+// saved as the step's target, with a repair record.
+func TestReplayRepairsARenamedTargetWithTheUsersChoice(t *testing.T) {
+	e, page := formEnv(t)
+	id, q := replayUntilRepairQuestion(t, e, page)
+	if len(q.Options) != 2 || q.Options[0] != `button "Join now"` || !strings.Contains(q.Options[1], "stop") || !strings.Contains(q.Text, `button "Join"`) {
+		t.Fatalf("question %q options %q (a duplicate More must not be offered)", q.Text, q.Options)
+	}
+	e.mustOK(map[string]any{"action": "clarify_answer", "tabId": 50, "requestId": e.r.active(50).requestID, "id": "wf_repair_2", "answer": `button "Join now"`})
+	j := e.waitEnd(50)
+	if j.Status != protocol.StatusDone || !strings.Contains(j.Final, "Step 2 was repaired") {
+		t.Fatalf("replay ended %s: %q %q", j.Status, j.Final, j.Error)
+	}
+	if got := page.taken(); got[len(got)-1] != `click_ax {"ref":"ref_7"}` {
+		t.Fatalf("actions %q", got)
+	}
+	w := storedWorkflow(t, e, id)
+	if w.Steps[1].Target.Name != "Join now" || len(w.Repairs) != 1 || w.Repairs[0].From.Name != "Join" || w.Repairs[0].Step != 2 {
+		t.Fatalf("stored workflow %+v", w)
+	}
+}
+
+// No choice stops the step, and an edit made while the question waited
+// wins over the repair.
+func TestReplayRepairNeedsAChoiceAndYieldsToEdits(t *testing.T) {
+	e, page := formEnv(t)
+	id, q := replayUntilRepairQuestion(t, e, page)
+	e.mustOK(map[string]any{"action": "clarify_answer", "tabId": 50, "requestId": e.r.active(50).requestID, "id": "wf_repair_2", "answer": q.Options[1]})
+	j := e.waitEnd(50)
+	if j.Status != protocol.StatusError || !strings.Contains(j.Error, "no replacement was chosen") {
+		t.Fatalf("replay ended %s: %q", j.Status, j.Error)
+	}
+	if got := page.taken(); strings.HasPrefix(got[len(got)-1], "click_ax") {
+		t.Fatalf("a click ran without a choice: %q", got)
+	}
+
+	e.mustOK(map[string]any{"action": "workflow_run", "tabId": 50, "id": id, "params": map[string]any{"email": "bob@example.com"}})
+	eventually(t, "the second question", func() bool {
+		ru := e.r.active(50)
+		return ru != nil && ru.j.hasEvent(protocol.EventClarify, "wf_repair_2")
+	})
+	e.mustOK(map[string]any{"action": "workflow_rename", "id": id, "title": "Renamed meanwhile"})
+	e.mustOK(map[string]any{"action": "clarify_answer", "tabId": 50, "requestId": e.r.active(50).requestID, "id": "wf_repair_2", "answer": `button "Join now"`})
+	j = e.waitEnd(50)
+	if j.Status != protocol.StatusDone || !strings.Contains(j.Final, "was changed meanwhile") {
+		t.Fatalf("replay ended %s: %q %q", j.Status, j.Final, j.Error)
+	}
+	if w := storedWorkflow(t, e, id); w.Name != "Renamed meanwhile" || w.Steps[1].Target.Name != "Join" || len(w.Repairs) != 0 {
+		t.Fatalf("the repair overwrote the edit: %+v", w)
 	}
 }

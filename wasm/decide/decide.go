@@ -19,6 +19,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/llm"
@@ -161,6 +162,43 @@ func (d *Decider) ask(ctx context.Context, q Question, in Input) Answer {
 	return Answer{Choice: c.Value, Source: SourceActiveModel, Quote: r.Quote}
 }
 
+// AskPage answers q about page text alone (no request: a question about
+// what the page shows, such as page_blocker): the decision model first,
+// then the active model, which has within to answer. A question about a
+// page authorizes nothing, so an authorizing choice is no answer. No
+// answer is not kept, so a later read can ask again.
+func (d *Decider) AskPage(ctx context.Context, q Question, page string, within time.Duration) Answer {
+	in := Input{Page: page}
+	key := "page\x00" + q.ID + "\x00" + q.Text + "\x00" + page
+	d.mu.Lock()
+	a, ok := d.cache[key]
+	d.mu.Unlock()
+	if ok {
+		return a
+	}
+	if d.decision != nil {
+		a = d.fromDecisionModel(ctx, q, in)
+	}
+	if a.Choice == "" && d.active != nil && ctx.Err() == nil {
+		actx, cancel := context.WithTimeout(ctx, within)
+		r, err := d.call(actx, d.active, q, in, false)
+		cancel()
+		if c, ok := q.choice(r.Choice); err == nil && ok {
+			a = Answer{Choice: c.Value, Source: SourceActiveModel}
+		}
+	}
+	if c, _ := q.choice(a.Choice); c.Authorizing {
+		a = Answer{}
+	}
+	if a.Choice == "" || ctx.Err() != nil {
+		return Answer{}
+	}
+	d.mu.Lock()
+	d.cache[key] = a
+	d.mu.Unlock()
+	return a
+}
+
 type reply struct {
 	Choice     string  `json:"choice"`
 	Confidence float64 `json:"confidence"`
@@ -172,7 +210,9 @@ const maxRequest = 6000
 
 func (d *Decider) call(ctx context.Context, p llm.Provider, q Question, in Input, withConfidence bool) (reply, error) {
 	var b strings.Builder
-	b.WriteString("The user's request:\n<request>\n" + clip.Runes(in.Request, maxRequest) + "\n</request>\n")
+	if in.Request != "" || in.Page == "" {
+		b.WriteString("The user's request:\n<request>\n" + clip.Runes(in.Request, maxRequest) + "\n</request>\n")
+	}
 	if in.Context != "" {
 		b.WriteString("\nWhat WebBrain knows about the conversation:\n" + in.Context + "\n")
 	}

@@ -139,6 +139,15 @@ func (n notifier) Notify(ctx context.Context, id, title, message string) error {
 	return err
 }
 
+// sound implements platform.Sound over wbHost.sound: the promise ends
+// once the tone has played, and fails when it could not.
+type sound struct{ js js.Value }
+
+func (s sound) Play(ctx context.Context, tone string) error {
+	_, err := call(ctx, s.js, "play", tone)
+	return err
+}
+
 // broadcaster implements platform.Broadcaster over wbHost.broadcast, which
 // swallows "no receiver" itself.
 type broadcaster struct{ host js.Value }

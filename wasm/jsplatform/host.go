@@ -60,6 +60,9 @@ func New() platform.Platform {
 	if n := host.Get("notify"); n.Truthy() {
 		p.Notify = notifier{n}
 	}
+	if snd := host.Get("sound"); snd.Truthy() {
+		p.Sound = sound{snd}
+	}
 	if d := host.Get("dns"); d.Truthy() {
 		p.Resolve = resolver{d}
 	}

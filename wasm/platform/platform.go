@@ -333,6 +333,21 @@ type Notifier interface {
 	Notify(ctx context.Context, id, title, message string) error
 }
 
+// Tones of Sound.Play: a watch's /beep alert.
+const (
+	ToneDefault = "default"
+	ToneShort   = "short"
+	ToneLong    = "long"
+)
+
+// Sound plays an alert tone: Chrome's offscreen document or Firefox's
+// background page generates it with Web Audio. Play returns once the
+// tone has played; an error says why it could not (the browser kept the
+// audio context suspended, no document could be opened).
+type Sound interface {
+	Play(ctx context.Context, tone string) error
+}
+
 // Broadcaster delivers an event to every open extension page (the panel).
 // Delivery is best effort: no panel open is not an error.
 type Broadcaster interface {
@@ -369,6 +384,7 @@ type Platform struct {
 	Self      Extension
 	Traces    Tracer      // nil: traces cannot be recorded here
 	Notify    Notifier    // nil: no system notifications
+	Sound     Sound       // nil: no alert tones
 	CSS       StyleSheets // Dev mode's inject_css (Chrome); nil in Firefox
 	Dev       DevCapture  // Dev mode's console and network capture (Chrome); nil in Firefox
 }

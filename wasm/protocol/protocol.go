@@ -413,6 +413,7 @@ const (
 	PageCaptchaApply   = "wb_captcha_apply" // put a solver's token into the widget's response field
 	PageResearch       = "wb_research"      // ChatGPT's composer and answers, in research escalation's helper tab
 	PageText           = "wb_text"          // the whole page's readable text, for research_url
+	PageRead           = "wb_read"          // read_page or the tree with the page_blocker readings (walls)
 	PageField          = "wb_field"         // what a field holds now, for the completion judge's read-back
 	PageTeach          = "wb_teach"         // start teacher mode's recorder in the top document
 	// Dev mode's page halves (wasm/tools/devtools.go, content/dev.mjs).
@@ -492,7 +493,7 @@ var (
 	PageEntries = []string{
 		PageDoc, PageProbe, PageLinks, PageStatus, PageTrustedPrepare, PageTrustedFinish,
 		PageResource, PagePutFile, PageFrames, PageFrameBox, PageViewport, PageCaptcha, PageCaptchaApply,
-		PageResearch, PageText, PageField, PageTeach,
+		PageResearch, PageText, PageRead, PageField, PageTeach,
 		PageDevSource, PageDevStyles, PageDevPatch, PageDevUnpatch, PageDevHighlight, PageDevEval, PageDevMark,
 	}
 

@@ -104,6 +104,20 @@ type Job struct {
 	Baseline  string `json:"baseline,omitempty"`
 	Keep      bool   `json:"keep,omitempty"`
 	HelperTab int    `json:"helperTab,omitempty"`
+
+	// A /beep watch (beep.go): its tone, the event keys its checks
+	// reported (so an event is never alerted twice), the key armed by the
+	// check now running, and when the tone last played.
+	Beep       string   `json:"beep,omitempty"`
+	BeepKeys   []string `json:"beepKeys,omitempty"`
+	ArmedBeep  string   `json:"armedBeep,omitempty"`
+	LastBeepAt int64    `json:"lastBeepAt,omitempty"`
+	// NeedsUser is what the running job waits on the user for (its state
+	// is needs_user_input): a question or a card of its run.
+	NeedsUser string `json:"needsUser,omitempty"`
+	// Warning is a problem of the last run that did not fail it (a
+	// verified event without its beep, a tone the browser kept silent).
+	Warning string `json:"warning,omitempty"`
 }
 
 // Target is where a job runs.
@@ -269,7 +283,7 @@ func firstRun(s Spec, now time.Time) (time.Time, error) {
 // success or partial run between them.
 func (j *Job) Finished(outcome, errText string, now time.Time) {
 	ms := now.UnixMilli()
-	j.LastRunAt, j.UpdatedAt, j.LastOutcome, j.LastError, j.RequestID = ms, ms, outcome, errText, ""
+	j.LastRunAt, j.UpdatedAt, j.LastOutcome, j.LastError, j.RequestID, j.NeedsUser = ms, ms, outcome, errText, "", ""
 	j.Runs++
 	j.Deferrals = 0
 	failed := outcome == OutcomeFailed || outcome == OutcomeError
@@ -300,6 +314,39 @@ func (j *Job) Finished(outcome, errText string, now time.Time) {
 	}
 	j.State = StatePending
 	j.NextRunAt = now.Add(time.Duration(j.Schedule.IntervalMinutes) * time.Minute).UnixMilli()
+}
+
+// WaitsOnUser moves a running job to needs_user_input while its run
+// waits for the user's answer to what (a question or a card), and back to
+// running once nothing is waited on (what is ""). It reports a change.
+func (j *Job) WaitsOnUser(what string, now time.Time) bool {
+	switch {
+	case what != "" && j.State == StateRunning:
+		j.State, j.NeedsUser = StateNeedsUser, clipRunes(what, 300)
+	case what == "" && j.State == StateNeedsUser:
+		j.State, j.NeedsUser = StateRunning, ""
+	case what != "" && j.State == StateNeedsUser && j.NeedsUser != clipRunes(what, 300):
+		j.NeedsUser = clipRunes(what, 300)
+	default:
+		return false
+	}
+	j.UpdatedAt = now.UnixMilli()
+	return true
+}
+
+// Unanswered applies the end of a run that asked the user something and
+// got no answer in time: it needs the user, so a recurring job pauses
+// (it would only ask again), and a once job fails saying so.
+func (j *Job) Unanswered(question string, now time.Time) {
+	j.NeedsUser = ""
+	j.LastError = "It needed your answer and got none: " + clipRunes(question, 200)
+	if j.Schedule.Kind == Recurring && !j.IsWatch() {
+		j.State, j.PausedBy, j.UpdatedAt = StatePaused, PausedByScheduler, now.UnixMilli()
+		return
+	}
+	if !j.IsWatch() {
+		j.State, j.LastOutcome, j.UpdatedAt = StateFailed, OutcomeFailed, now.UnixMilli()
+	}
 }
 
 // Outcomes beyond a run's own.

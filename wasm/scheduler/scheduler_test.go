@@ -1,6 +1,8 @@
 package scheduler
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -121,13 +123,13 @@ func TestABusyTabDefersThenFails(t *testing.T) {
 }
 
 func TestWatchChecksUntilTheEventThenCompletes(t *testing.T) {
-	if _, err := NewWatch("price below 50", "https://shop.example/item", 4, 10*time.Second, false, t0); err == nil {
+	if _, err := NewWatch("price below 50", "https://shop.example/item", 4, 10*time.Second, false, "", t0); err == nil {
 		t.Fatal("a 10 s interval was accepted")
 	}
-	if _, err := NewWatch("  ", "https://shop.example/item", 4, 0, false, t0); err == nil {
+	if _, err := NewWatch("  ", "https://shop.example/item", 4, 0, false, "", t0); err == nil {
 		t.Fatal("an empty condition was accepted")
 	}
-	j, err := NewWatch("price below 50", "https://shop.example/item", 4, 0, false, t0)
+	j, err := NewWatch("price below 50", "https://shop.example/item", 4, 0, false, "", t0)
 	if err != nil || !j.IsWatch() || j.NextRunAt != t0.UnixMilli() || j.Schedule.IntervalSeconds != 60 || j.Mode != "ask" {
 		t.Fatalf("%+v %v", j, err)
 	}
@@ -146,7 +148,7 @@ func TestWatchChecksUntilTheEventThenCompletes(t *testing.T) {
 }
 
 func TestWatchStopsAfterThreeFailedChecksAndKeepGoesOn(t *testing.T) {
-	j, _ := NewWatch("new comment", "https://forum.example/t/1", 4, 0, true, t0)
+	j, _ := NewWatch("new comment", "https://forum.example/t/1", 4, 0, true, "", t0)
 	j.WatchFinished("success", "A new comment by Bo.", "", t0)
 	if j.State != StatePending || j.Baseline != "A new comment by Bo." {
 		t.Fatalf("a --keep watch after an event %+v", j)
@@ -156,5 +158,54 @@ func TestWatchStopsAfterThreeFailedChecksAndKeepGoesOn(t *testing.T) {
 	}
 	if j.State != StateFailed {
 		t.Fatalf("after three failed checks %s", j.State)
+	}
+}
+
+func TestBeepArmsOncePerEvent(t *testing.T) {
+	if _, err := NewWatch("price below 50", "https://shop.example/item", 4, 0, false, "loud", t0); err == nil {
+		t.Fatal("an unknown tone was accepted")
+	}
+	j, err := NewWatch("price below 50", "https://shop.example/item", 4, 0, true, "short", t0)
+	if err != nil || j.Beep != "short" {
+		t.Fatalf("%+v %v", j, err)
+	}
+	if err := j.ArmBeep("  "); !errors.Is(err, ErrBeepKey) {
+		t.Fatalf("empty key: %v", err)
+	}
+	if err := j.ArmBeep("Price 45 EUR"); err != nil {
+		t.Fatal(err)
+	}
+	if !j.TakeBeep("success") || j.ArmedBeep != "" || j.Warning != "" {
+		t.Fatalf("an armed success did not beep: %+v", j)
+	}
+	// The same event seen again, in other spacing and case, is a duplicate.
+	if err := j.ArmBeep("price  45 eur"); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("duplicate: %v", err)
+	}
+	if j.TakeBeep("success") {
+		t.Fatal("a success without a fresh key beeped")
+	}
+	if j.Warning == "" {
+		t.Fatal("a success without beep left no warning")
+	}
+	// An armed key whose check did not succeed stays reported, silent.
+	if err := j.ArmBeep("price 40 eur"); err != nil {
+		t.Fatal(err)
+	}
+	if j.TakeBeep("partial") || j.Warning != "" {
+		t.Fatalf("a partial check beeped or warned: %+v", j)
+	}
+	if err := j.ArmBeep("price 40 eur"); !errors.Is(err, ErrDuplicate) {
+		t.Fatalf("a key armed by a failed check was forgotten: %v", err)
+	}
+	for i := 0; i < MaxBeepKeys+5; i++ {
+		_ = j.ArmBeep(fmt.Sprintf("event %d", i))
+	}
+	if len(j.BeepKeys) != MaxBeepKeys || j.BeepKeys[len(j.BeepKeys)-1] != fmt.Sprintf("event %d", MaxBeepKeys+4) {
+		t.Fatalf("keys %d, last %q", len(j.BeepKeys), j.BeepKeys[len(j.BeepKeys)-1])
+	}
+	plain, _ := NewWatch("x", "https://a.example/", 4, 0, false, "", t0)
+	if err := plain.ArmBeep("k"); !errors.Is(err, ErrNoBeep) || plain.TakeBeep("success") || plain.Warning != "" {
+		t.Fatalf("a watch without /beep: %v %+v", err, plain)
 	}
 }

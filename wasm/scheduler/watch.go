@@ -28,7 +28,7 @@ const (
 
 // NewWatch returns a watch of condition on pageURL, opened from tab, its
 // first check due now.
-func NewWatch(condition, pageURL string, tab int, every time.Duration, keep bool, now time.Time) (Job, error) {
+func NewWatch(condition, pageURL string, tab int, every time.Duration, keep bool, beep string, now time.Time) (Job, error) {
 	condition = strings.TrimSpace(condition)
 	switch {
 	case condition == "":
@@ -37,6 +37,9 @@ func NewWatch(condition, pageURL string, tab int, every time.Duration, keep bool
 		return Job{}, fmt.Errorf("the condition is longer than %d characters", MaxPrompt)
 	case !strings.HasPrefix(pageURL, "https://") && !strings.HasPrefix(pageURL, "http://"):
 		return Job{}, errors.New("a watch needs a web page in the tab")
+	}
+	if !validTone(beep) {
+		return Job{}, errors.New("/beep takes short or long, or nothing for the default tone")
 	}
 	if every == 0 {
 		every = WatchDefault
@@ -48,7 +51,7 @@ func NewWatch(condition, pageURL string, tab int, every time.Duration, keep bool
 	return Job{
 		ID: newID(), Kind: KindTask, Source: SourceWatch, Title: "Watch: " + firstWords(condition, 8), Prompt: condition,
 		Mode: protocol.ModeAsk, Target: Target{Kind: TargetURL, TabID: tab, URL: pageURL},
-		Schedule: Schedule{Kind: Recurring, IntervalSeconds: int(every.Seconds())}, Keep: keep,
+		Schedule: Schedule{Kind: Recurring, IntervalSeconds: int(every.Seconds())}, Keep: keep, Beep: beep,
 		State: StatePending, NextRunAt: ms, CreatedAt: ms, UpdatedAt: ms,
 	}, nil
 }
@@ -62,7 +65,7 @@ func (j Job) IsWatch() bool { return j.Source == SourceWatch }
 // which keeps the baseline, and three in a row stop the watch.
 func (j *Job) WatchFinished(outcome, answer, errText string, now time.Time) {
 	ms := now.UnixMilli()
-	j.LastRunAt, j.UpdatedAt, j.LastOutcome, j.LastError, j.RequestID = ms, ms, outcome, errText, ""
+	j.LastRunAt, j.UpdatedAt, j.LastOutcome, j.LastError, j.RequestID, j.NeedsUser = ms, ms, outcome, errText, "", ""
 	j.Runs++
 	j.Deferrals = 0
 	next := now.Add(time.Duration(j.Schedule.IntervalSeconds) * time.Second).UnixMilli()

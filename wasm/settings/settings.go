@@ -47,6 +47,9 @@ type Settings struct {
 	// ScheduledTasks lets due scheduled jobs run; off, they pause when
 	// their time comes. Absent: true.
 	ScheduledTasks bool `json:"scheduledTasksEnabled"`
+	// NotifySound lets a watch started with /beep play its alert tone
+	// when the event happens. Absent: true.
+	NotifySound bool `json:"notifySound"`
 	// ResearchEscalation offers delegate_research in Ask: with the user's
 	// approval each time, a question goes to ChatGPT in their signed-in
 	// tab. Off by default.
@@ -102,6 +105,7 @@ func Defaults() Settings {
 		Memory:           true,
 		MemoryAutoLearn:  true,
 		ScheduledTasks:   true,
+		NotifySound:      true,
 	}
 }
 
@@ -195,7 +199,7 @@ func Decode(raw json.RawMessage) (Settings, error) { return decode(raw, "") }
 func decode(raw json.RawMessage, prefix string) (Settings, error) {
 	// Settings saved before these fields existed keep them on.
 	s := Settings{SiteAdapters: true, AskBeforeActions: true, Planner: protocol.PlannerTry, PlanReview: protocol.ReviewStrict,
-		Memory: true, MemoryAutoLearn: true, ScheduledTasks: true}
+		Memory: true, MemoryAutoLearn: true, ScheduledTasks: true, NotifySound: true}
 	if len(raw) == 0 || isNull(raw) {
 		return s, &FieldError{Field: join(prefix, ""), Message: "The settings are missing."}
 	}

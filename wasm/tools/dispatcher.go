@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
@@ -42,6 +43,12 @@ type Dispatcher struct {
 	// mastodon are the hosts verified as Mastodon instances in this run
 	// (verifyMastodon).
 	mastodon map[string]bool
+	// pageReader and readings let page reads find and apply walls
+	// (walls.go); gate is the wall the last page read applied.
+	pageReader PageReader
+	readings   *Readings
+	gateMu     sync.Mutex
+	gate       PageGate
 }
 
 // NewDispatcher returns a Dispatcher for the tab that wraps page content
@@ -172,9 +179,13 @@ func (d *Dispatcher) runContentIn(ctx context.Context, frame int, t *tool, args 
 	}
 	var text, note string
 	var toolErr error
-	if d.usesTrustedInput(t) {
+	switch {
+	case d.usesTrustedInput(t):
 		text, note, toolErr = d.sendTrusted(ctx, frame, t, args, msg, receipt)
-	} else {
+	case d.pageReader != nil && d.readings != nil && isPageRead(t.name):
+		text, toolErr = d.readWalled(ctx, frame, t, args)
+		note = d.b.dialogNote(d.takeDialogs(ctx))
+	default:
 		text, toolErr = d.send(ctx, frame, t, msg)
 		// A dialog the page opened (a timer, a synthetic action) is
 		// reported with the result it happened during.

@@ -90,3 +90,18 @@ func RequestActionModeSpec() llm.ToolSpec {
 		Parameters: json.RawMessage(`{"type":"object","properties":{"evidence":{"type":"string"}},"required":["evidence"]}`),
 	}
 }
+
+// Beep is offered only to the checks of a watch started with /beep
+// (docs/decisions/scheduler.md); the background's scheduler answers it.
+const Beep = "beep"
+
+// BeepSpec is its schema.
+func BeepSpec() llm.ToolSpec {
+	return llm.ToolSpec{
+		Name: Beep,
+		Description: "Arm this watch's sound alert for the event you just saw, before you call done with status success. It plays nothing itself: the tone plays after a verified success. " +
+			"event_key: a short name that identifies this one occurrence (for example the item and the new price), the same words each time the same occurrence is seen. " +
+			"A duplicate answer means the event was already reported: do not act on it again; end the check with done status partial. message: optional, a few words for the user.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"event_key":{"type":"string"},"message":{"type":"string"}},"required":["event_key"]}`),
+	}
+}

@@ -87,6 +87,8 @@ type Workflow struct {
 	// Imported: read from a file, so its goal is not the user's own words
 	// and authorizes nothing at the action gate.
 	Imported bool `json:"imported,omitempty"`
+	// Repairs are the steps whose targets a replay healed (repair.go).
+	Repairs []Repair `json:"repairs,omitempty"`
 }
 
 // Family is the origin/path family of a page URL: scheme, host and port,
@@ -158,6 +160,14 @@ func (w *Workflow) Validate() error {
 	for i, s := range w.Steps {
 		if err := s.validate(params); err != nil {
 			return fmt.Errorf("step %d: %v", i+1, err)
+		}
+	}
+	if len(w.Repairs) > MaxRepairs {
+		return errors.New("the workflow lists too many repairs")
+	}
+	for _, r := range w.Repairs {
+		if r.Step < 1 || r.Step > len(w.Steps) || r.To.Role == "" || r.To.Name == "" {
+			return errors.New("a repair names no step or no target")
 		}
 	}
 	return nil
