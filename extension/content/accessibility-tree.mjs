@@ -69,7 +69,7 @@ const registry = {ids: new WeakMap(), refs: new Map(), info: new Map(), next: 1,
 
 // biome-ignore format: a table, packed as written
 const SKIP_TAGS = new Set(['script', 'style', 'template', 'head', 'meta', 'link', 'base',
-  'datalist', 'param', 'source', 'track', 'map', 'object', 'embed', 'canvas', 'br', 'wbr', 'hr']);
+  'datalist', 'param', 'source', 'track', 'map', 'object', 'embed', 'br', 'wbr', 'hr']);
 // biome-ignore format: a table, packed as written
 const LEAF_TAGS = new Set(['input', 'textarea', 'select', 'img', 'svg', 'iframe', 'frame', 'progress', 'meter',
   'video', 'audio', 'math']);
@@ -235,6 +235,9 @@ class Walker {
       expandSelect: null,
       flexItems: false,
       prev: null,
+      clip: null,
+      clipHold: false,
+      optionParent: '',
     };
   }
 
@@ -293,7 +296,8 @@ class Walker {
     // cannot reach is left out: inert, not rendered, transparent, clipped
     // to nothing, of no size, covered, in a closed <details> or outside an
     // open modal dialog.
-    if (el.hasAttribute('inert')) return;
+    const attrs = el.hasAttributes();
+    if (attrs && el.hasAttribute('inert')) return;
     if (this.withheld && this.withheld(el)) return;
     if (tag === 'noscript' && !el.firstElementChild) return; // scripting on: its content is raw text
     const st = this.style(el);
@@ -313,10 +317,38 @@ class Walker {
         return;
       }
       if (st.opacity === '0' && !formControl) return;
-      if (rect.width > 0 && rect.height > 0 && (rect.right + ctx.sx <= 0 || rect.bottom + ctx.sy <= 0)) return; // parked off the page
+      if (rect.width > 0 && rect.height > 0 && (rect.right + ctx.sx <= 0 || rect.bottom + ctx.sy <= 0)) {
+        // Parked off the page (text-indent: -9999px): its text may still
+        // name the control it is in.
+        if (ctx.inInteractive) this.namingText(el, out);
+        return;
+      }
     }
     const sized = !rect || rect.width > 0 || rect.height > 0;
     if (!sized && st.overflow !== 'visible') return; // nothing of it can show
+    // Clipped to nothing by an ancestor that hides its overflow (a carousel's
+    // other slides, an accordion collapsed to no height). A fixed box, or an
+    // absolute one whose containing block is outside the clipping box,
+    // escapes the clip.
+    let clipBox = ctx.clip;
+    // An inline box is never absolute or fixed: its position is not read.
+    const pos = clipBox && rect && display !== 'inline' ? st.position : 'static';
+    if (clipBox && rect) {
+      if (pos === 'fixed' || (pos === 'absolute' && !ctx.clipHold)) clipBox = null;
+      else if (
+        rect.width > 0 &&
+        rect.height > 0 &&
+        (rect.right <= clipBox.l + 0.5 ||
+          rect.left >= clipBox.r - 0.5 ||
+          rect.bottom <= clipBox.t + 0.5 ||
+          rect.top >= clipBox.b - 0.5)
+      ) {
+        // Its text may still name the control it is in (text moved out of
+        // an icon button's box).
+        if (ctx.inInteractive) this.namingText(el, out);
+        return;
+      }
+    }
     const inView =
       this.filter !== 'visible'
         ? true
@@ -344,8 +376,8 @@ class Walker {
     const pointerCandidate =
       !interactive &&
       (TRANSPARENT.has(role) || POINTER_ROLES.has(role)) &&
-      cursor === 'pointer' &&
-      ctx.cursor !== 'pointer' &&
+      (cursor === 'pointer' || cursor === 'grab' || cursor === 'move') &&
+      ctx.cursor !== cursor &&
       tag !== 'body' &&
       tag !== 'html' &&
       !!rect &&
@@ -354,7 +386,7 @@ class Walker {
     if (interactive && visible && rect && this.covered(el, rect, ctx)) return;
 
     const overlay = !ctx.inOverlay && visible && sized && rect && isOverlay(el, tag, role, st, rect, ctx);
-    const ariaHidden = el.getAttribute('aria-hidden') === 'true';
+    const ariaHidden = attrs && el.getAttribute('aria-hidden') === 'true';
 
     const child = {
       doc: ctx.doc,
@@ -366,7 +398,8 @@ class Walker {
       textOk: visible,
       inView: inView,
       inInteractive: ctx.inInteractive || interactive,
-      skipText: ctx.skipText || (tag === 'label' && !!el.control) || tag === 'legend' || tag === 'caption',
+      // A canvas's fallback content is not drawn: its text only names.
+      skipText: ctx.skipText || (tag === 'label' && !!el.control) || tag === 'legend' || tag === 'caption' || tag === 'canvas',
       // aria-hidden inside a control hides decoration (an icon glyph) from
       // its name; the control's own text still names it.
       decor: interactive ? false : ctx.decor || (ariaHidden && ctx.inInteractive),
@@ -375,7 +408,16 @@ class Walker {
       expandSelect: ctx.expandSelect,
       flexItems: /^(inline-)?(flex|grid)$/.test(display),
       prev: null,
+      clip: clipBox,
+      clipHold: clipBox ? ctx.clipHold || pos !== 'static' : false,
+      // Role-less children of a list box or menu are its options or items
+      // (React Select's options, a menu of plain divs).
+      optionParent:
+        tag === 'select' ? '' : role === 'listbox' ? 'option' : role === 'menu' || role === 'menubar' ? 'menuitem' : '',
     };
+    // Inline boxes do not clip (overflow does not apply to them); the
+    // page's own overflow is the viewport's.
+    if (rect && display !== 'inline' && tag !== 'body' && tag !== 'html') clipChildren(child, st, rect);
 
     const items = [];
     const before = this.assigned;
@@ -385,10 +427,20 @@ class Walker {
 
     let weak = false;
     if (!interactive && !childRefs && visible && sized && inView) {
-      if (pointerCandidate || (tag === 'li' && menuList(el.parentElement))) {
+      const option = ctx.optionParent && TRANSPARENT.has(role) && items.length > 0;
+      const drawn = pointerCandidate || buttonClass(el, role);
+      if (drawn || option || (tag === 'li' && menuList(el.parentElement))) {
         if (this.covered(el, rect, ctx)) return;
         interactive = true;
-        weak = pointerCandidate && ctx.inInteractive;
+        weak = drawn && ctx.inInteractive;
+        if (option) role = ctx.optionParent;
+        else if (TRANSPARENT.has(role) || role === 'listitem') role = 'clickable';
+      }
+    } else if (pointerCandidate && childRefs && visible && sized && inView && ownContent(items)) {
+      // A clickable card: the pointer box around its own buttons is a
+      // target too, when it shows something besides them.
+      if (!this.covered(el, rect, ctx)) {
+        interactive = true;
         if (TRANSPARENT.has(role) || role === 'listitem') role = 'clickable';
       }
     }
@@ -435,6 +487,13 @@ class Walker {
     pushSep(out, block ? 'br' : ' ');
     out.push(node);
     pushSep(out, block ? 'br' : ' ');
+  }
+
+  // namingText adds el's text as text that is not drawn but names the
+  // control around it.
+  namingText(el, out) {
+    const t = domText(el, this);
+    if (t) out.push({text: t, hidden: true});
   }
 
   // covered reports whether other boxes hide el wholly where it is on
@@ -520,7 +579,10 @@ class Walker {
         const frameCtx = this.frameContext(doc, ctx);
         frameCtx.textOk = ctx.textOk;
         frameCtx.inView = ctx.inView;
-        this.children(doc.body, frameCtx, out);
+        // An editor's frame (TinyMCE, CKEditor 4) is one field: its body
+        // is contenteditable or the document is in design mode.
+        if (doc.body.isContentEditable || doc.designMode === 'on') this.element(doc.body, frameCtx, out);
+        else this.children(doc.body, frameCtx, out);
       }
       return;
     }
@@ -538,9 +600,31 @@ function labelFor(hit, el) {
   return !!label && label.control === el;
 }
 
+// ownContent reports whether items show something outside the controls
+// among them: text, or a named element without a ref.
+function ownContent(items) {
+  for (const it of items) {
+    if (it.text !== undefined) {
+      if (!it.hidden && !it.decor && it.text.trim()) return true;
+    } else if (it.group) {
+      if (ownContent(it.items)) return true;
+    } else if (it.role && !it.ref && (it.name || ownContent(it.children))) return true;
+  }
+  return false;
+}
+
 function pushSep(out, sep) {
   if (sep === 'br') out.push(BR);
   else if (sep) out.push(SPACE);
+}
+
+// A role-less box a stylesheet draws as a button ("btn", "close-btn",
+// "card__button"; not "btn-group") is a click target.
+const BUTTON_CLASS = /(?:^|\s)(?:btn|button|clickable)(?:\s|$)|[-_](?:btn|button)(?:\s|$)/i;
+function buttonClass(el, role) {
+  if (!TRANSPARENT.has(role)) return false;
+  const c = el.getAttribute('class');
+  return !!c && BUTTON_CLASS.test(c);
 }
 
 // A role-less list item in a menu or tree view is a click target.
@@ -553,6 +637,43 @@ function menuList(list) {
 }
 
 // ---------- visibility ----------
+
+// clipChildren narrows the box el's descendants are clipped to (child.clip,
+// viewport coordinates) by el's overflow, axis by axis: hidden or clip cuts
+// to el's box; a scrolling axis lifts the clip on that axis (the model
+// scrolls the content into view); visible keeps the ancestors' clip.
+// child.clipHold says whether an absolute descendant stays clipped (its
+// containing block is inside the clipping box).
+function clipChildren(child, st, rect) {
+  // One read of the shorthand ("hidden", or "hidden auto" for x and y).
+  const o = st.overflow;
+  if (o === 'visible') return;
+  const sp = o.indexOf(' ');
+  const ox = sp < 0 ? o : o.slice(0, sp);
+  const oy = sp < 0 ? o : o.slice(sp + 1);
+  const c = child.clip || {l: -Infinity, t: -Infinity, r: Infinity, b: Infinity};
+  const n = {l: c.l, t: c.t, r: c.r, b: c.b};
+  let cuts = false;
+  if (ox === 'hidden' || ox === 'clip') {
+    n.l = Math.max(n.l, rect.left);
+    n.r = Math.min(n.r, rect.right);
+    cuts = true;
+  } else if (ox !== 'visible') {
+    n.l = -Infinity;
+    n.r = Infinity;
+  }
+  if (oy === 'hidden' || oy === 'clip') {
+    n.t = Math.max(n.t, rect.top);
+    n.b = Math.min(n.b, rect.bottom);
+    cuts = true;
+  } else if (oy !== 'visible') {
+    n.t = -Infinity;
+    n.b = Infinity;
+  }
+  const open = n.l === -Infinity && n.r === Infinity && n.t === -Infinity && n.b === Infinity;
+  child.clip = open ? null : n;
+  if (cuts) child.clipHold = st.position !== 'static' || st.transform !== 'none';
+}
 
 // Visually-hidden ("sr-only") technique: clipped to nothing, or a 1px box
 // that hides its overflow.
@@ -579,6 +700,7 @@ function isOverlay(el, tag, role, st, rect, ctx) {
 // ---------- roles ----------
 
 function explicitRole(el) {
+  if (!el.hasAttributes()) return '';
   const attr = el.getAttribute('role');
   if (!attr) return '';
   for (const r of attr.trim().toLowerCase().split(/\s+/)) if (ROLES.has(r)) return r;
@@ -632,7 +754,7 @@ function implicitRole(el, tag, walker) {
     case 'option': return 'option'; // a <select>'s, which leaf() lists
     case 'fieldset': return 'group';
     case 'img': return el.getAttribute('alt') === '' ? 'none' : 'img';
-    case 'svg': return 'img';
+    case 'svg': case 'canvas': return 'img';
     case 'iframe': case 'frame': return 'iframe';
     case 'progress': return 'progressbar';
     case 'meter': return 'meter';
@@ -648,7 +770,15 @@ function implicitRole(el, tag, walker) {
       return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
     }
     default:
-      if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable)) return 'textbox';
+      // An editing host carries the attribute (isContentEditable is read
+      // only then: it is not free).
+      if (
+        el.hasAttribute('contenteditable') &&
+        el.isContentEditable &&
+        !(el.parentElement && el.parentElement.isContentEditable)
+      )
+        return 'textbox';
+      if (tag === 'body' && el.ownerDocument.designMode === 'on') return 'textbox';
       return 'generic';
   }
 }
@@ -682,6 +812,7 @@ function isInteractive(el, tag, role) {
   if (INTERACTIVE_ROLES.has(role)) return !(role === 'option' && tag === 'option');
   if (tag === 'iframe' || tag === 'frame' || tag === 'summary') return true;
   if (role === 'listbox' && tag === 'select') return true;
+  if (!el.hasAttributes()) return false; // the rest are attributes
   if ((tag === 'video' || tag === 'audio') && el.hasAttribute('controls')) return true;
   if (clickAttr(el)) return true;
   const ti = el.getAttribute('tabindex');
@@ -694,6 +825,9 @@ function isInteractive(el, tag, role) {
 function clickAttr(el) {
   if (el.hasAttribute('onclick') || el.hasAttribute('ng-click') || el.hasAttribute('data-ng-click')) return true;
   if (el.hasAttribute('@click') || el.hasAttribute('v-on:click') || el.hasAttribute('x-on:click')) return true;
+  // Bootstrap's toggles, Livewire, Phoenix LiveView, htmx.
+  if (el.hasAttribute('data-bs-toggle') || el.hasAttribute('data-toggle') || el.hasAttribute('wire:click')) return true;
+  if (el.hasAttribute('phx-click') || el.hasAttribute('hx-get') || el.hasAttribute('hx-post')) return true;
   const js = el.getAttribute('jsaction');
   return js !== null && (js.includes('click') || (!!js.trim() && !js.includes(':')));
 }
@@ -727,7 +861,9 @@ function domText(node, walker, skip) {
       return;
     }
     if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
-    const kids = n.shadowRoot ? n.shadowRoot.childNodes : n.childNodes;
+    // A slot reads as what is slotted into it (a web component's label).
+    const slotted = tag === 'slot' ? n.assignedNodes({flatten: true}) : null;
+    const kids = slotted && slotted.length ? slotted : n.shadowRoot ? n.shadowRoot.childNodes : n.childNodes;
     const block = walker && !walker.style(n).display.startsWith('inline');
     if (block) s += ' ';
     for (let i = 0; i < kids.length; i++) visit(kids[i]);
@@ -767,10 +903,12 @@ function labelsText(el, walker) {
 // Name from aria-labelledby, aria-label or the host language; content,
 // title and placeholder come later (see fallbackName and finish).
 function explicitName(el, tag, walker, proxy) {
-  const lb = labelledBy(el, walker);
-  if (lb) return clip(lb, NAME_MAX);
-  const al = el.getAttribute('aria-label');
-  if (al && al.trim()) return clip(squash(al), NAME_MAX);
+  if (el.hasAttributes()) {
+    const lb = labelledBy(el, walker);
+    if (lb) return clip(lb, NAME_MAX);
+    const al = el.getAttribute('aria-label');
+    if (al && al.trim()) return clip(squash(al), NAME_MAX);
+  }
   let n = '';
   if (proxy) n = domText(el, walker);
   else if (tag === 'input') {
@@ -797,6 +935,23 @@ function explicitName(el, tag, walker, proxy) {
   return clip(squash(n), NAME_MAX);
 }
 
+// optionList is a closed <select>'s options as its line shows them: their
+// names when they are few and short ("S|M|L"), else how many there are
+// (read the select with refId to list them).
+function optionList(select) {
+  const opts = select.options;
+  if (opts.length > 8) return String(opts.length);
+  const names = [];
+  let len = 0;
+  for (const o of opts) {
+    const n = optionName(o);
+    len += n.length + 1;
+    if (len > 100 || n.includes('|')) return String(opts.length);
+    names.push(n);
+  }
+  return quote(names.join('|'));
+}
+
 // optionName is what a <select>'s option is called.
 function optionName(opt) {
   return squash(opt.label || opt.textContent);
@@ -805,8 +960,15 @@ function optionName(opt) {
 function fallbackName(el, role) {
   const title = el.getAttribute('title');
   if (title && title.trim()) return clip(squash(title), NAME_MAX);
+  if (el.localName === 'body') {
+    // An editor frame's body is called what its frame is.
+    const view = el.ownerDocument.defaultView;
+    const frame = view && view.frameElement;
+    if (frame && frame.title) return clip(squash(frame.title), NAME_MAX);
+  }
   if (role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton') {
-    const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
+    // data-placeholder: an editor's placeholder drawn by CSS (Quill, ProseMirror).
+    const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || el.getAttribute('data-placeholder');
     if (ph && ph.trim()) return clip(squash(ph), NAME_MAX);
   }
   return '';
@@ -858,7 +1020,7 @@ const ICON_WORDS = {'ellipsis v': 'more', 'ellipsis h': 'more', 'ellipsis vertic
   '×': 'close', '✕': 'close', '✖': 'close', '⋮': 'more', '⋯': 'more', '…': 'more', '☰': 'menu', '≡': 'menu',
   '›': 'next', '‹': 'previous', '»': 'next', '«': 'previous', '+': 'add', '🔍': 'search'};
 const ICON_CLASS =
-  /^(?:fa[srlbdk]?|fa-solid|fa-regular|fa-brands|bi|mdi|ion|ionicon|icon|icons|glyphicon|octicon|ti|la[sbr]?|ri|uil|feather|ico|ic|zmdi|typcn)[-_](.+)$/i;
+  /^(?:fa[srlbdk]?|fa-solid|fa-regular|fa-brands|bi|mdi|ion|ionicon|icon|icons|glyphicon|octicon|ti|la[sbr]?|ri|uil|feather|ico|ic|zmdi|typcn|ql)[-_](.+)$/i;
 const ICON_NOISE =
   /^(fw|lg|xs|sm|[1-9]x|solid|regular|light|thin|duotone|outline|outlined|filled|round|rounded|sharp|o|alt|inverse|spin|pulse|border|stack|flip.*|rotate.*|wrap|wrapper|container|btn|button|box|link)$/;
 
@@ -899,6 +1061,19 @@ function iconName(el) {
   return '';
 }
 
+// tooltipName is the text a tooltip library shows on hover, kept in an
+// attribute (Bootstrap moves title into data-bs-original-title).
+function tooltipName(el) {
+  for (const a of TOOLTIP_ATTRS) {
+    const v = el.getAttribute(a);
+    if (v && v.trim()) return clip(squash(v), NAME_MAX);
+  }
+  return '';
+}
+// biome-ignore format: a table, packed as written
+const TOOLTIP_ATTRS = ['data-bs-original-title', 'data-original-title', 'data-tooltip', 'data-tip', 'data-title',
+  'data-bs-title', 'data-tippy-content', 'data-balloon', 'data-hint', 'mattooltip', 'ngbtooltip', 'data-tooltip-content'];
+
 // placeHint says where an otherwise nameless control is on the page.
 function placeHint(el) {
   const r = el.getBoundingClientRect();
@@ -912,6 +1087,8 @@ function placeHint(el) {
 }
 
 // ---------- states and properties ----------
+
+const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'scrollbar', 'meter']);
 
 // Query parameters that only track the click.
 const TRACKING =
@@ -1010,9 +1187,10 @@ function attributes(node, el, tag, proxy, ctx) {
     const chosen = Array.prototype.filter.call(src.selectedOptions || [], (o) => o.textContent.trim());
     if (chosen.length && role === 'combobox')
       a.push('value=' + quote(clip(squash(chosen[0].label || chosen[0].textContent), VALUE_MAX)));
-    if (role === 'combobox' && ctx.expandSelect !== src) a.push('options=' + src.options.length);
-  } else if (role === 'textbox' && el.isContentEditable) {
-    const t = squash(el.textContent);
+    if (role === 'combobox' && ctx.expandSelect !== src) a.push('options=' + optionList(src));
+  } else if (role === 'textbox' && (el.isContentEditable || tag === 'body')) {
+    // A frame's body (an editor) holds its scripts too: its rendered text.
+    const t = squash(tag === 'body' ? el.innerText : el.textContent);
     if (t) a.push('value=' + quote(clip(t, VALUE_MAX)));
     node.children = [];
   }
@@ -1021,7 +1199,27 @@ function attributes(node, el, tag, proxy, ctx) {
   if (role === 'textbox' && (ml === 'true' || (ml !== 'false' && (src.localName === 'textarea' || el.isContentEditable)))) {
     a.push('multiline');
   }
+  // A rich-text field (contenteditable) takes typing but no value setting.
+  if (
+    role === 'textbox' &&
+    src === el &&
+    el.localName !== 'textarea' &&
+    el.localName !== 'input' &&
+    (el.isContentEditable || tag === 'body')
+  ) {
+    a.push('contenteditable');
+  }
   if (tag === 'progress' || tag === 'meter') a.push('value=' + el.value + (el.max ? '/' + el.max : ''));
+  else if (src.localName !== 'input' && RANGE_ROLES.has(role)) {
+    // A custom slider or progress bar: its value, as text when the page gives one.
+    const vt = el.getAttribute('aria-valuetext');
+    const vn = el.getAttribute('aria-valuenow');
+    if ((vt && vt.trim()) || vn) a.push('value=' + quote(clip(squash(vt && vt.trim() ? vt : vn), VALUE_MAX)));
+    const min = el.getAttribute('aria-valuemin');
+    const max = el.getAttribute('aria-valuemax');
+    if (min) a.push('min=' + min);
+    if (max) a.push('max=' + max);
+  }
   const checked = ariaBool(el, 'aria-checked');
   if (checked !== null && src === el && el.localName !== 'input') {
     a.push(checked === 'true' ? 'checked' : checked === 'mixed' ? 'checked=mixed' : 'unchecked');
@@ -1050,7 +1248,8 @@ function attributes(node, el, tag, proxy, ctx) {
   if (src.required || ariaBool(el, 'aria-required') === 'true') a.push('required');
   if ((src.readOnly && /^(input|textarea)$/.test(src.localName)) || ariaBool(el, 'aria-readonly') === 'true') a.push('readonly');
   if (ariaBool(el, 'aria-invalid') === 'true') a.push('invalid');
-  if (deepActive(ctx.doc) === el) a.push('focused');
+  // An unfocused document's active element is its body.
+  if (deepActive(ctx.doc) === el && (tag !== 'body' || ctx.doc.hasFocus())) a.push('focused');
   const ph = src.getAttribute && src.getAttribute('placeholder');
   if (
     ph &&
@@ -1172,7 +1371,8 @@ function finish(node) {
   for (const it of merged) if (it.group) finishGroup(it);
   node.children = merged;
   if (NAME_FROM_CONTENT.has(node.role) || node.role === 'listitem') {
-    const content = contentName(merged);
+    // A clickable card is named by what it shows, not by its buttons.
+    const content = (node.role === 'clickable' && contentName(merged.filter((it) => !it.ref))) || contentName(merged);
     const allText = merged.every((it) => it.text !== undefined);
     if (
       node.role === 'listitem' ||
@@ -1202,8 +1402,15 @@ function finish(node) {
     node.name = iconName(node.el) || node.name;
   }
   if (!node.name && node.fallback) node.name = node.fallback;
+  // An icon with a count badge (a cart with "3") is named by both.
+  if (node.ref && !node.explicit && /^\d[\d,.]*\+?$/.test(node.name)) {
+    const icon = iconName(node.el);
+    if (icon && icon !== node.name) node.name = icon + ' ' + node.name;
+  }
+  // A control named by a glyph ("×", "›") reads as what the glyph does.
+  if (node.ref && node.name && node.name.length <= 2 && ICON_WORDS[node.name]) node.name = ICON_WORDS[node.name];
   if (node.ref && !node.name) {
-    node.name = iconName(node.el);
+    node.name = tooltipName(node.el) || iconName(node.el);
     if (!node.name) node.attrs.push('hint=' + quote(hintFor(node.el) || placeHint(node.el)));
   }
   let kids = node.children.filter((it) => !it.hidden && !it.decor);

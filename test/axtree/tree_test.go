@@ -175,8 +175,8 @@ func TestRefsShortTextsAndHints(t *testing.T) {
 		`clickable "Focusable box" `+ref,
 		`checkbox "I agree to the terms" `+ref+` unchecked`,
 		`checkbox "Hidden native checkbox" `+ref+` checked`,
-		`combobox `+ref+` value="Medium" options=3 hint="size"`,
-		`textbox "Editor" `+ref+` value="Draft text" multiline`,
+		`combobox `+ref+` value="Medium" options="Small|Medium|Large" hint="size"`,
+		`textbox "Editor" `+ref+` value="Draft text" multiline contenteditable`,
 	)
 	if hasLine(r.Tree, `text "I agree to the terms"`) {
 		t.Errorf("label text repeated beside its checkbox:\n%s", r.Tree)
@@ -221,6 +221,9 @@ func TestSameOriginIframe(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^iframe "Same origin frame" ` + ref + `\n "Inner frame text"\n button "Inner button" ` + ref + `$`).MatchString(r.Tree) {
 		t.Errorf("iframe content not nested under the iframe:\n%s", r.Tree)
 	}
+	// An editor's frame is one multi-line field (contenteditable body, design mode).
+	mustLines(t, r.Tree, `textbox "Message body" `+ref+` value="Hello there" multiline contenteditable`,
+		`textbox "Design area" `+ref+` value="Designed" multiline contenteditable`)
 	p.open("/edge/basic_iframe_site/basic_iframe.html")
 	r = p.tree(map[string]any{"filter": "all", "maxChars": 0})
 	if !hasLine(r.Tree, `iframe.*`+ref+`.*`) || r.TotalLines < 3 {
@@ -326,7 +329,7 @@ func TestReach(t *testing.T) {
 	})
 	t.Run("multiline", func(t *testing.T) {
 		mustLines(t, tree, `textbox "Subject" `+ref, `textbox "Body" `+ref+` multiline`,
-			`textbox "Notes" `+ref+` multiline`, `textbox "Single" `+ref)
+			`textbox "Notes" `+ref+` multiline contenteditable`, `textbox "Single" `+ref+` contenteditable`)
 	})
 	t.Run("click signals", func(t *testing.T) {
 		for _, name := range []string{"Pointer item", "Plain menu item", "Pointer span", "Js action", "Angular click", "Vue click"} {
@@ -372,5 +375,105 @@ func TestCompaction(t *testing.T) {
 		if strings.TrimSpace(l) == "list" || strings.TrimSpace(l) == "listitem" {
 			t.Errorf("an unnamed list or list item has a line:\n%s", tree)
 		}
+	}
+}
+
+// TestWidgets: controls built the way UI libraries build them are shown as
+// a sighted user sees and operates them (widgets.html).
+func TestWidgets(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/widgets.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`option "Chocolate" `+ref, `option "Vanilla" `+ref, // role-less options of a list box (React Select)
+		`combobox "Flavour" `+ref+` expanded`,
+		`checkbox "Remember me" `+ref+` checked`, // a transparent input over its drawing (MUI)
+		`slider "Volume" `+ref+` value="30" min=0 max=100`,
+		`switch "Wi-Fi" `+ref+` checked`,
+		`clickable "Dark mode" `+ref,
+		`clickable "Drag to reorder" `+ref, // a grab cursor
+		`button "Shipping" `+ref+` collapsed`,
+		`link "Slide one" `+ref+` href=/s1`,
+		`link "Blue shoe" `+ref+` href=/product/1`, `button "Save" `+ref, `button "Share" `+ref,
+		`clickable "Red hat \$20" `+ref, `button "Like" `+ref, `button "Cart" `+ref, // a pointer card and its own buttons
+		`link "Nav A" `+ref+` href=/a`,
+		`button "Delete item" `+ref, // a tooltip library's attribute
+		`button "bold" `+ref,        // an editor toolbar's class
+		`button "Products" `+ref+` haspopup=menu`,
+		`clickable "Game board" `+ref, `button "Play" `+ref, // a canvas and its fallback control
+		`checkbox "Subscribe" `+ref+` unchecked`,                    // a web component's hidden input, named by slotted text
+		`textbox "Full name" `+ref,                                  // a web component's label slot
+		`textbox "Write a reply" `+ref+` multiline contenteditable`, // an editor's CSS-drawn placeholder
+		`combobox "Size" `+ref+` value="Medium" options="Small\|Medium\|Large"`,
+	)
+	if strings.Contains(tree, `clickable "Nav A`) {
+		t.Errorf("a pointer box holding only links is a target of its own:\n%s", tree)
+	}
+	for _, hidden := range []string{"Shipping rates", "Slide two", "Slide three", "Hidden product", "Your browser has no canvas", `value="10"`} {
+		if strings.Contains(tree, hidden) {
+			t.Errorf("%q is not on screen but is in the tree:\n%s", hidden, tree)
+		}
+	}
+}
+
+// TestClipping: what an ancestor's overflow cuts off is left out; what
+// scrolls into view, escapes the clip or names its control stays
+// (layout.html).
+func TestClipping(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/layout.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`button "Close menu" `+ref,                                                // text moved out of the button's box still names it
+		`link "Row one" `+ref+` href=/r/1`, `link "Row last" `+ref+` href=/r/130`, // rows of a scrolled list
+		`button "Far down" `+ref, // overflow-x: hidden scrolls on y
+		`link "Escaped link" `+ref+` href=/escaped`,
+	)
+	if strings.Contains(tree, "Clipped pop") {
+		t.Errorf("a popup cut off by its menu's overflow is in the tree:\n%s", tree)
+	}
+}
+
+// TestPatterns: common page furniture keeps its states and names, and boxes
+// drawn as buttons are click targets (patterns.html).
+func TestPatterns(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/patterns.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`dialog overlay`, `button "Got it" `+ref,
+		`searchbox "Search products" `+ref,
+		`tab "Overview" `+ref+` selected`, `tab "Reviews 12" `+ref,
+		`button "More filters" `+ref+` collapsed`, `button "Price" `+ref+` expanded`,
+		`slider "Max price" `+ref+` value="120" min=0 max=500`,
+		`textbox "Email" `+ref+` type=email value="a@b.co"`,
+		`textbox "Coupon code" `+ref, `spinbutton "Quantity" `+ref+` value="2"`,
+		`textbox "Review" `+ref+` multiline`, `textbox "Comment" `+ref+` multiline contenteditable`, `textbox "City" `+ref,
+		`button "Checkout" `+ref+` disabled`, `button "Bold" `+ref+` pressed`,
+		`clickable "Apply filters" `+ref, // class "btn"
+		`clickable "close" `+ref,         // class "close-btn", glyph "×"
+		`clickable "Show more" `+ref,     // data-bs-toggle
+		`text "Group text"`,              // "btn-group" is a container
+		`radio "Standard" `+ref+` checked`, `radio "Express" `+ref+` unchecked`,
+		`menuitem "Billing" `+ref+` disabled`,
+		`link "shopping cart 3" `+ref+` href=/cart`, // an icon and its count badge
+		`link "2" `+ref+` href=/page/2`,
+		`text "Price: \$12.99"`,
+	)
+	if strings.Contains(tree, "In stock") {
+		t.Errorf("the contents of a closed <details> are in the tree:\n%s", tree)
+	}
+}
+
+// TestConsentBanner: a cookie banner over a backdrop leaves the page behind
+// it unreachable; only the banner's controls have refs (consent.html).
+func TestConsentBanner(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/consent.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	mustLines(t, tree, `dialog "Cookies" overlay`, `button "Accept all" `+ref, `button "Reject all" `+ref,
+		`link "Privacy policy" `+ref+` href=/privacy`)
+	if strings.Contains(tree, "Behind") {
+		t.Errorf("controls under the banner's backdrop are in the tree:\n%s", tree)
 	}
 }

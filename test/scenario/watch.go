@@ -28,8 +28,9 @@ func WatchChecksInABackgroundTab(t *testing.T, d Driver) {
 	s.Send("ask", "/watch the article mentions lanterns")
 	WaitFor(t, s, "the watch notice", 10*time.Second,
 		`[...document.querySelectorAll('#transcript .msg.notice')].some(n => n.textContent.startsWith('Watching this page'))`)
+	// Other scenarios in the same browser may have left watches of their own.
 	state := func() string {
-		return Eval[string](t, s, Panel, fmt.Sprintf(`%s.runtime.sendMessage({action: 'jobs_list'}).then(r => r.jobs.filter(j => j.source === 'watch').map(j => j.state).join(','))`, extAPI))
+		return Eval[string](t, s, Panel, fmt.Sprintf(`%s.runtime.sendMessage({action: 'jobs_list'}).then(r => r.jobs.filter(j => j.source === 'watch' && j.prompt.includes('the article mentions lanterns')).map(j => j.state).join(','))`, extAPI))
 	}
 	deadline := time.Now().Add(RunTimeout)
 	for state() != "completed" {
