@@ -125,7 +125,7 @@ func (r *Router) restore(ctx context.Context, m message) reply {
 	if rep := needTab(m); rep != nil {
 		return rep
 	}
-	if r.active(m.TabID) != nil {
+	if r.settle(ctx, m.TabID) != nil {
 		return failf("Wait until the current run ends (or stop it) before continuing an older conversation here.")
 	}
 	rec, err := r.history().Get(ctx, m.ID)

@@ -112,8 +112,10 @@ func TestRestoreRefusedWhileARunIsActive(t *testing.T) {
 	e.setChat(3, map[string]any{"role": "user", "text": "old"})
 	e.mustOK(map[string]any{"action": "clear_conversation", "tabId": 3})
 	id := entries(t, e.mustOK(map[string]any{"action": "history_list"}))[0]["id"]
+	ru := e.r.newRun(5, "req-1", protocol.ModeAct, "go")
+	ru.j = newJournal(e.r.p, 5, "req-1", protocol.ModeAct)
 	e.r.mu.Lock()
-	e.r.runs[5] = &run{tabID: 5}
+	e.r.runs[5] = ru
 	e.r.mu.Unlock()
 	if rep := e.send(map[string]any{"action": "history_restore", "id": id, "tabId": 5}); rep["ok"] != false {
 		t.Fatalf("restore during a run: %v", rep)

@@ -92,14 +92,8 @@ func (r *Router) chatStart(m message) reply {
 	if m.Capture != "" && m.Capture != protocol.CaptureScreenshot {
 		return failf("Unknown capture %q: WebBrain can capture %q around a run.", m.Capture, protocol.CaptureScreenshot)
 	}
-	// A run that already journaled its end is only saving what it left:
-	// the panel sends the next queued message as soon as it sees the end.
-	if ru := r.active(m.TabID); ru != nil && ru.j.terminal() {
-		select {
-		case <-ru.done:
-		case <-time.After(clearWait):
-		}
-	}
+	// The panel sends the next queued message as soon as it sees the end.
+	r.settle(context.Background(), m.TabID)
 	var sel *pendingSelection
 	if m.Selection != "" {
 		ctx, cancel := context.WithTimeout(context.Background(), storageWriteTimeout)
@@ -407,6 +401,23 @@ func (r *Router) active(tabID int) *run {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.runs[tabID]
+}
+
+// settle returns the tab's active run after waiting (up to clearWait) for
+// one that has already journaled its end: such a run is only saving what
+// it left, and the user who saw its answer may act on the tab at once.
+func (r *Router) settle(ctx context.Context, tabID int) *run {
+	ru := r.active(tabID)
+	if ru == nil || !ru.j.terminal() {
+		return ru
+	}
+	select {
+	case <-ru.done:
+		return r.active(tabID)
+	case <-time.After(clearWait):
+	case <-ctx.Done():
+	}
+	return ru
 }
 
 func (r *Router) abort(m message) reply {

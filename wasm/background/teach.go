@@ -104,7 +104,7 @@ func (r *Router) teachAction(ctx context.Context, m message) reply {
 }
 
 func (r *Router) teachStart(ctx context.Context, tabID int) reply {
-	if r.active(tabID) != nil {
+	if r.settle(ctx, tabID) != nil {
 		return failf("A run is active in this tab; start teaching when it has ended.")
 	}
 	tab, err := r.p.Tabs.Get(ctx, tabID)

@@ -145,7 +145,7 @@ func (r *Router) newWorkflow(ctx context.Context, m message) (workflow.Workflow,
 	if m.TabID <= 0 {
 		return workflow.Workflow{}, errors.New("the message needs the tab id (tabId)")
 	}
-	if ru := r.active(m.TabID); ru != nil {
+	if r.settle(ctx, m.TabID) != nil {
 		return workflow.Workflow{}, errors.New("a run is active in this tab; save the workflow when it has ended")
 	}
 	w, err := workflow.Compile(r.loadConversation(ctx, m.TabID))

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -148,6 +149,36 @@ func TestWorkflowIsSavedWithoutValuesAndReplayedWithNewOnes(t *testing.T) {
 	e.mustOK(map[string]any{"action": "workflow_delete", "id": id})
 	if list := e.mustOK(map[string]any{"action": "workflows_list"})["workflows"].([]any); len(list) != 0 {
 		t.Fatalf("after delete %v", list)
+	}
+}
+
+// A run whose answer is on screen may still be saving what it left; a
+// save the user asks for at once waits for it instead of refusing.
+func TestWorkflowSaveWaitsForARunThatHasAnswered(t *testing.T) {
+	e, _ := formEnv(t)
+	e.mustOK(map[string]any{"action": "chat_start", "tabId": 50, "text": "Join with ada@example.com", "mode": "act", "requestId": "req-1"})
+	e.waitEnd(50)
+
+	ending := e.r.newRun(50, "req-2", protocol.ModeAct, "Anything else")
+	ending.j = newJournal(e.r.p, 50, "req-2", protocol.ModeAct)
+	ending.j.add(Entry{Event: agent.Event{Kind: protocol.EventFinal, Text: "Done."}})
+	e.r.mu.Lock()
+	e.r.runs[50] = ending
+	e.r.mu.Unlock()
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		e.r.finish(ending)
+	}()
+	e.mustOK(map[string]any{"action": "workflow_save", "tabId": 50, "title": "Join"})
+
+	running := e.r.newRun(50, "req-3", protocol.ModeAct, "Still going")
+	running.j = newJournal(e.r.p, 50, "req-3", protocol.ModeAct)
+	e.r.mu.Lock()
+	e.r.runs[50] = running
+	e.r.mu.Unlock()
+	defer e.r.finish(running)
+	if got := e.send(map[string]any{"action": "workflow_save", "tabId": 50, "title": "Join"}); got["ok"] != false {
+		t.Fatalf("a save during a run that has not answered: %v", got)
 	}
 }
 
