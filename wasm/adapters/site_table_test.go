@@ -71,6 +71,17 @@ var siteCases = []struct {
 	{"coursera", []string{"https://www.coursera.org/learn/machine-learning"}, []string{"https://www.coursera.org.evil.net/", "https://evil-coursera.org/"}},
 	{"khan-academy", []string{"https://www.khanacademy.org/math"}, []string{"https://www.khanacademy.org.evil.net/", "https://evil-khanacademy.org/"}},
 	{"duolingo", []string{"https://www.duolingo.com/learn"}, []string{"https://www.duolingo.com.evil.net/", "https://evil-duolingo.com/"}},
+	{"bank-of-america", []string{"https://secure.bankofamerica.com/myaccounts/signin/signIn.go"}, []string{"https://secure.bankofamerica.com.evil.net/", "https://evil-bankofamerica.com/", "https://bankofamerica-login.com/"}},
+	{"wells-fargo", []string{"https://connect.secure.wellsfargo.com/auth/login/present"}, []string{"https://connect.secure.wellsfargo.com.evil.net/", "https://evil-wellsfargo.com/"}},
+	{"revolut", []string{"https://app.revolut.com/home"}, []string{"https://app.revolut.com.evil.net/", "https://evil-revolut.com/"}},
+	{"wise", []string{"https://wise.com/home", "https://wise.com/send"}, []string{"https://wise.com.evil.net/", "https://evil-wise.com/", "https://otherwise.com/"}},
+	{"stripe", []string{"https://dashboard.stripe.com/payments"}, []string{"https://checkout.stripe.com/c/pay/x", "https://dashboard.stripe.com.evil.net/", "https://evil-stripe.com/"}},
+	{"chatgpt", []string{"https://chatgpt.com/c/abc", "https://chat.openai.com/"}, []string{"https://chatgpt.com.evil.net/", "https://evil-chatgpt.com/", "https://openai.com/"}},
+	{"claude", []string{"https://claude.ai/chat/abc"}, []string{"https://claude.ai.evil.net/", "https://evil-claude.ai/", "https://docs.claude.com/"}},
+	{"gemini", []string{"https://gemini.google.com/app/abc"}, []string{"https://gemini.google.com.evil.net/", "https://evil-google.com/gemini"}},
+	{"perplexity", []string{"https://www.perplexity.ai/search/abc", "https://perplexity.ai/"}, []string{"https://www.perplexity.ai.evil.net/", "https://evil-perplexity.ai/"}},
+	{"copilot", []string{"https://copilot.microsoft.com/chats/abc"}, []string{"https://copilot.microsoft.com.evil.net/", "https://evil-microsoft.com/copilot"}},
+	{"deepseek", []string{"https://chat.deepseek.com/a/chat/s/abc"}, []string{"https://chat.deepseek.com.evil.net/", "https://evil-deepseek.com/"}},
 }
 
 // Each new site's adapter matches its own addresses and no look-alike.
