@@ -82,6 +82,7 @@ var siteCases = []struct {
 	{"perplexity", []string{"https://www.perplexity.ai/search/abc", "https://perplexity.ai/"}, []string{"https://www.perplexity.ai.evil.net/", "https://evil-perplexity.ai/"}},
 	{"copilot", []string{"https://copilot.microsoft.com/chats/abc"}, []string{"https://copilot.microsoft.com.evil.net/", "https://evil-microsoft.com/copilot"}},
 	{"deepseek", []string{"https://chat.deepseek.com/a/chat/s/abc"}, []string{"https://chat.deepseek.com.evil.net/", "https://evil-deepseek.com/"}},
+	{"cnet", []string{"https://www.cnet.com/tech/mobile/x/", "https://cnet.com/es/noticias/x/"}, []string{"https://www.cnet.com.evil.net/", "https://evil-cnet.com/"}},
 }
 
 // Each new site's adapter matches its own addresses and no look-alike.
