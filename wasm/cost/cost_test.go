@@ -66,15 +66,15 @@ func TestLookup(t *testing.T) {
 
 // Every table entry is a usable price.
 func TestTableIsSane(t *testing.T) {
-	for vendor, models := range prices.Models {
+	for vendor, models := range prices().Models {
 		for id, p := range models {
 			if !p.Valid() || p.Input <= 0 || p.Output <= 0 || p.Cached > p.Input {
 				t.Errorf("%s %s: %+v", vendor, id, p)
 			}
 		}
 	}
-	for host, vendor := range prices.Hosts {
-		if vendor != "openrouter" && prices.Models[vendor] == nil {
+	for host, vendor := range prices().Hosts {
+		if vendor != "openrouter" && prices().Models[vendor] == nil {
 			t.Errorf("host %s names vendor %s without prices", host, vendor)
 		}
 	}

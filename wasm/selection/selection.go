@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -74,7 +75,7 @@ type Request struct {
 	ContinueFrom string
 }
 
-var langTag = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$`)
+var langTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$`) })
 
 // Validate checks what the page sent: a known kind, a selection within
 // the card's limit and a plain language tag.
@@ -90,7 +91,7 @@ func (q Request) Validate() error {
 	if Len16(q.Text) > MaxInlineChars {
 		return fmt.Errorf("The selection is longer than %d characters: ask about it in the side panel.", MaxInlineChars)
 	}
-	if q.Target != "" && !langTag.MatchString(q.Target) {
+	if q.Target != "" && !langTag().MatchString(q.Target) {
 		return errors.New("The target language is not a language tag.")
 	}
 	if Len16(q.ContinueFrom) > MaxAnswerChars {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -306,12 +307,12 @@ var unsupportedTypes = map[string]string{
 	"vertex_anthropic": "Claude on Google Vertex AI is not supported.",
 }
 
-var idChars = regexp.MustCompile(`[^a-z0-9-]+`)
+var idChars = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9-]+`) })
 
 // originalID turns the original's provider id ("azure_openai") into an id
 // of the kind this product uses ("azure-openai").
 func originalID(id string) string {
-	out := strings.Trim(idChars.ReplaceAllString(strings.ToLower(id), "-"), "-")
+	out := strings.Trim(idChars().ReplaceAllString(strings.ToLower(id), "-"), "-")
 	if out == "" {
 		return "provider"
 	}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/netaddr"
@@ -66,10 +67,11 @@ type Tool struct {
 	host string // the endpoint's host
 }
 
+// Compiled on first use: nothing is built when the worker wakes.
 var (
-	toolNameRe   = regexp.MustCompile(`^[a-z][a-z0-9_]{2,47}$`)
-	headerNameRe = regexp.MustCompile(`^[A-Za-z0-9-]{1,64}$`)
-	placeholder  = regexp.MustCompile(`\{([A-Za-z0-9_]+)\}`)
+	toolNameRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{2,47}$`) })
+	headerNameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9-]{1,64}$`) })
+	placeholder  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{([A-Za-z0-9_]+)\}`) })
 )
 
 // forbiddenHeaders are headers a manifest cannot set: the browser's own,
@@ -121,7 +123,7 @@ func parseManifest(raw string) ([]Tool, error) {
 
 func (t *Tool) validate() error {
 	switch {
-	case !toolNameRe.MatchString(t.Name):
+	case !toolNameRe().MatchString(t.Name):
 		return errors.New("name: 3-48 lowercase letters, digits and underscores, starting with a letter")
 	case tools.Builtin(t.Name):
 		return errors.New("name: that is one of WebBrain's own tools; choose another name")
@@ -202,7 +204,7 @@ func (t *Tool) validateEndpoint(types map[string]string) error {
 	if why := netaddr.Private(u.Hostname()); why != "" {
 		return fmt.Errorf("endpoint: %s is %s; skill tools reach only public hosts", u.Hostname(), why)
 	}
-	for _, m := range placeholder.FindAllStringSubmatch(t.Endpoint, -1) {
+	for _, m := range placeholder().FindAllStringSubmatch(t.Endpoint, -1) {
 		if _, ok := types[m[1]]; !ok {
 			return fmt.Errorf("endpoint: {%s} is not a parameter", m[1])
 		}
@@ -218,7 +220,7 @@ func (t *Tool) validateHeaders() error {
 	for k, v := range t.Headers {
 		low := strings.ToLower(k)
 		switch {
-		case !headerNameRe.MatchString(k):
+		case !headerNameRe().MatchString(k):
 			return fmt.Errorf("headers: %q is not a header name", k)
 		case slices.Contains(forbiddenHeaders, low) || strings.HasPrefix(low, "sec-") || strings.HasPrefix(low, "proxy-"):
 			return fmt.Errorf("headers: a skill cannot set %s (the browser sets it, or it carries credentials)", k)
@@ -285,7 +287,7 @@ func (t Tool) Build(raw, tabURL string) (call tools.HTTPCall, values []string, e
 	used := map[string]bool{}
 	var missing string
 	fill := func(part string, esc func(string) string) string {
-		return placeholder.ReplaceAllStringFunc(part, func(m string) string {
+		return placeholder().ReplaceAllStringFunc(part, func(m string) string {
 			name := m[1 : len(m)-1]
 			used[name] = true
 			v, ok := args[name]
@@ -391,12 +393,14 @@ var knownMastodon = []string{"mastodon.social", "mastodon.online", "mas.to", "ms
 
 // mastodonStatusPath matches a status permalink: /@user/123 (a remote
 // user's /@user@host/123 too) or /users/user/statuses/123.
-var mastodonStatusPath = regexp.MustCompile(`^/(@[A-Za-z0-9_]+(@[A-Za-z0-9.-]+)?/[0-9]+|users/[A-Za-z0-9_]+/statuses/[0-9]+)$`)
+var mastodonStatusPath = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^/(@[A-Za-z0-9_]+(@[A-Za-z0-9.-]+)?/[0-9]+|users/[A-Za-z0-9_]+/statuses/[0-9]+)$`)
+})
 
 // mastodonStatus returns u as a Mastodon status permalink without query
 // and fragment, when it is one: https on the default port.
 func mastodonStatus(u *url.URL) (string, bool) {
-	if u.Scheme != "https" || u.Port() != "" || !mastodonStatusPath.MatchString(u.Path) {
+	if u.Scheme != "https" || u.Port() != "" || !mastodonStatusPath().MatchString(u.Path) {
 		return "", false
 	}
 	c := url.URL{Scheme: "https", Host: strings.ToLower(u.Host), Path: u.Path}
