@@ -229,3 +229,12 @@ func TestAllowance(t *testing.T) {
 		t.Fatal(m)
 	}
 }
+
+func TestWithoutSnapshot(t *testing.T) {
+	for in, want := range map[string]string{"gpt-4o-2024-08-06": "gpt-4o", "claude-sonnet-4-20250514": "claude-sonnet-4", "x-latest": "x",
+		"gpt-4o-2024-8-06": "gpt-4o-2024-8-06", "m-2025051": "m-2025051", "20250514": "20250514", "a-2024-08-06x": "a-2024-08-06x", "o3": "o3"} {
+		if got := withoutSnapshot(in); got != want {
+			t.Errorf("withoutSnapshot(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -10,10 +10,10 @@ import (
 	"encoding/json"
 	"math"
 	"net/url"
-	"regexp"
 	"strings"
 	"sync"
 
+	"github.com/webbrain/webbrain/wasm/ascii"
 	"github.com/webbrain/webbrain/wasm/netaddr"
 )
 
@@ -113,12 +113,24 @@ func Lookup(m Model, overrides map[string]Price) (p Price, source string, ok boo
 	}
 	// A dated snapshot or alias of a listed model costs what it does,
 	// unless the table lists the snapshot itself (above).
-	if p, ok := models[snapshotSuffix().ReplaceAllString(id, "")]; ok {
+	if p, ok := models[withoutSnapshot(id)]; ok {
 		return p, SourceTable, true
 	}
 	return Price{}, "", false
 }
 
-// snapshotSuffix is a dated model id's date (-2024-08-06, -20250514) or
-// Anthropic's -latest alias.
-var snapshotSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-(\d{4}-\d{2}-\d{2}|\d{8}|latest)$`) })
+// withoutSnapshot drops a dated model id's date (-2024-08-06, -20250514)
+// or Anthropic's -latest alias.
+func withoutSnapshot(id string) string {
+	if base, ok := strings.CutSuffix(id, "-latest"); ok {
+		return base
+	}
+	if n := len(id) - 9; n >= 0 && id[n] == '-' && ascii.Run(id[n+1:], ascii.Digit, 8, 8) {
+		return id[:n]
+	}
+	if n := len(id) - 11; n >= 0 && id[n] == '-' && id[n+5] == '-' && id[n+8] == '-' &&
+		ascii.Run(id[n+1:n+5], ascii.Digit, 4, 4) && ascii.Run(id[n+6:n+8], ascii.Digit, 2, 2) && ascii.Run(id[n+9:], ascii.Digit, 2, 2) {
+		return id[:n]
+	}
+	return id
+}
