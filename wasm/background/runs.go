@@ -89,8 +89,8 @@ func (r *Router) chatStart(m message) reply {
 	if strings.TrimSpace(m.Text) == "" {
 		return failf("The message is empty.")
 	}
-	if m.Capture != "" && m.Capture != protocol.CaptureScreenshot {
-		return failf("Unknown capture %q: WebBrain can capture %q around a run.", m.Capture, protocol.CaptureScreenshot)
+	if m.Capture != "" && m.Capture != protocol.CaptureScreenshot && m.Capture != protocol.CaptureRecord {
+		return failf("Unknown capture %q: WebBrain can capture %q or %q around a run.", m.Capture, protocol.CaptureScreenshot, protocol.CaptureRecord)
 	}
 	// The panel sends the next queued message as soon as it sees the end.
 	r.settle(context.Background(), m.TabID)
@@ -119,8 +119,8 @@ func (r *Router) chatStart(m message) reply {
 	if sel != nil {
 		ru.note, ru.noteData = selectionNote(*sel)
 	}
-	if m.Capture == protocol.CaptureScreenshot {
-		ru.shots = newShots(m.SaveAs, r.p.Clock.Now())
+	if m.Capture != "" {
+		ru.shots = newShots(m.SaveAs, m.Capture == protocol.CaptureRecord, r.p.Clock.Now())
 	}
 	ru.j = newJournal(r.p, m.TabID, id, m.Mode)
 	ru.clar = newClarifier(ru.j, r.p.Clock)
