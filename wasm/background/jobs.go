@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/scheduler"
 	"github.com/webbrain/webbrain/wasm/settings"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Scheduled jobs (docs/decisions/scheduler.md): the schedule_* tools
@@ -501,20 +503,28 @@ func (r *Router) scheduleTool(ru *run) func(ctx context.Context, call llm.ToolCa
 // approveJob asks the user to approve a new task on a card.
 func (r *Router) approveJob(ctx context.Context, ru *run, call llm.ToolCall, j scheduler.Job) (string, error) {
 	when := time.UnixMilli(j.NextRunAt).UTC().Format("2006-01-02 15:04 UTC")
-	where := "This tab"
+	where := uitext.T("bg_job_runs_here", "This tab")
 	if j.Target.Kind == scheduler.TargetURL {
-		where = "A background tab at " + j.Target.URL
+		where = uitext.T("bg_job_runs_at", "A background tab at $url$", "url", j.Target.URL)
 	}
-	details := []guard.Detail{{Label: "Task", Value: j.Title}, {Label: "Prompt", Value: j.Prompt}, {Label: "Mode", Value: j.Mode},
-		{Label: "Runs in", Value: where}, {Label: "First run", Value: when}}
+	details := []guard.Detail{
+		guard.NewDetail(uitext.T("bg_label_task", "Task"), j.Title),
+		guard.NewDetail(uitext.T("bg_label_prompt", "Prompt"), j.Prompt),
+		guard.NewDetail(uitext.T("bg_label_mode", "Mode"), j.Mode),
+		guard.NewDetailText(uitext.T("bg_label_runs_in", "Runs in"), where),
+		guard.NewDetail(uitext.T("bg_label_first_run", "First run"), when),
+	}
 	if j.Schedule.Kind == scheduler.Recurring {
-		details = append(details, guard.Detail{Label: "Repeats", Value: fmt.Sprintf("every %d minutes", j.Schedule.IntervalMinutes)})
+		details = append(details, guard.NewDetailText(uitext.T("bg_label_repeats", "Repeats"),
+			uitext.T("bg_job_every_minutes", "every $minutes$ minutes", "minutes", strconv.Itoa(j.Schedule.IntervalMinutes))))
 	}
+	text := uitext.T("bg_approval_schedule", "Schedule a task that runs later in this tab with your authority: “$title$”.", "title", j.Title)
+	reason := uitext.T("bg_reason_schedule", "A scheduled task runs without you watching, so WebBrain asks before creating one.")
 	d, err := ru.appr.Approve(ctx, guard.Approval{
 		ID: "appr_" + call.ID, Tool: call.Name, Category: protocol.CategorySchedule,
-		Text: "Schedule a task that runs later in this tab with your authority: “" + j.Title + "”.",
+		Text: text.English, TextMsg: text.Msg,
 		Site: guard.HostOf(j.Target.URL), URL: j.Target.URL, Details: details,
-		Reasons: []string{"A scheduled task runs without you watching, so WebBrain asks before creating one."},
+		Reasons: []string{reason.English}, ReasonMsgs: []*uitext.Msg{reason.Msg},
 		Choices: []string{string(guard.Approve), string(guard.Decline)},
 	})
 	if err != nil {
