@@ -7,6 +7,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // DefaultMaxSteps is used when Options.MaxSteps is 0 (the settings
@@ -324,11 +325,12 @@ func (r *run) fail(ctx context.Context, err error) (Outcome, error) {
 	if ctx.Err() != nil {
 		return r.outcome(""), ctx.Err()
 	}
-	msg := err.Error()
+	msg := uitext.Plain(err.Error())
 	var le *llm.Error
 	if errors.As(err, &le) {
-		msg = le.Message // already plain language for the user
+		msg, _ = le.UIText() // already plain language for the user
 	}
-	r.emit(Event{Kind: protocol.EventError, Text: "The model request failed: " + msg})
+	t := uitext.T("bg_err_model_failed", "The model request failed: $error$", "error", msg)
+	r.emit(Event{Kind: protocol.EventError, Text: t.English, Msg: t.Msg})
 	return r.outcome(""), err
 }

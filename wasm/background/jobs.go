@@ -279,6 +279,7 @@ func (r *Router) jobRunEnded(ru *run) {
 		return
 	}
 	outcome, errText := scheduler.OutcomeError, ""
+	var errMsg *uitext.Msg
 	switch snap := ru.j.snapshot(); snap.Status {
 	case protocol.StatusDone:
 		outcome = ru.j.outcome()
@@ -286,6 +287,9 @@ func (r *Router) jobRunEnded(ru *run) {
 		outcome = scheduler.OutcomeStopped
 	default:
 		errText = snap.Error
+		if e, ok := ru.j.last(protocol.EventError); ok && e.Text == errText {
+			errMsg = e.Msg
+		}
 	}
 	ctx := context.Background()
 	beep := false
@@ -303,6 +307,7 @@ func (r *Router) jobRunEnded(ru *run) {
 			return jobs, true, nil
 		}
 		jobs[i].Finished(outcome, errText, r.p.Clock.Now())
+		jobs[i].LastErrorMsg = errMsg
 		if q := ru.j.expiredQuestion(); q != "" && outcome != scheduler.OutcomeStopped && outcome != "success" {
 			jobs[i].Unanswered(q, r.p.Clock.Now())
 		}
@@ -367,7 +372,8 @@ func (r *Router) playBeep(ctx context.Context, j scheduler.Job) {
 			return jobs, false, nil
 		}
 		if err != nil {
-			jobs[i].Warning = "The alert tone could not play: " + err.Error()
+			t := uitext.T("bg_job_tone_failed", "The alert tone could not play: $error$", "error", err.Error())
+			jobs[i].Warning, jobs[i].WarningMsg = t.English, t.Msg
 		} else {
 			jobs[i].LastBeepAt = r.p.Clock.Now().UnixMilli()
 		}
@@ -381,6 +387,7 @@ func (r *Router) playBeep(ctx context.Context, j scheduler.Job) {
 // watches a scheduled run.
 func (r *Router) jobWaits(id, requestID string, j *journal) {
 	what, kind := j.waitsOnUser()
+	whatText := uitext.Text{English: what, Msg: j.waitingText()}
 	ctx, cancel := context.WithTimeout(context.Background(), storageWriteTimeout)
 	defer cancel()
 	var title string
@@ -391,7 +398,7 @@ func (r *Router) jobWaits(id, requestID string, j *journal) {
 			return jobs, false, nil
 		}
 		was := jobs[i].State
-		if !jobs[i].WaitsOnUser(what, r.p.Clock.Now()) {
+		if !jobs[i].WaitsOnUser(whatText, r.p.Clock.Now()) {
 			return jobs, false, nil
 		}
 		title, entered = jobs[i].Title, was == scheduler.StateRunning
