@@ -147,3 +147,33 @@ func Of(err error) Text {
 	}
 	return Plain(err.Error())
 }
+
+// Map returns a copy of m with f applied to every parameter that is data
+// (nested texts included); nil stays nil. Used to mask secrets in what
+// the panel receives as it is done to the English text.
+func (m *Msg) Map(f func(string) string) *Msg {
+	if m == nil {
+		return nil
+	}
+	out := &Msg{Key: m.Key}
+	if m.Params != nil {
+		out.Params = make(map[string]any, len(m.Params))
+	}
+	for k, v := range m.Params {
+		switch v := v.(type) {
+		case string:
+			out.Params[k] = f(v)
+		case Msg:
+			out.Params[k] = *v.Map(f)
+		case *Msg:
+			out.Params[k] = *v.Map(f)
+		case map[string]any: // a Msg read back from JSON
+			key, _ := v["key"].(string)
+			params, _ := v["params"].(map[string]any)
+			out.Params[k] = *(&Msg{Key: key, Params: params}).Map(f)
+		default:
+			out.Params[k] = v
+		}
+	}
+	return out
+}
