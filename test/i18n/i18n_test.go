@@ -15,9 +15,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
