@@ -158,6 +158,12 @@ type Options struct {
 	// Beep, when set, offers tools.Beep (a /beep watch's check): it arms
 	// the alert for eventKey and returns the tool's result.
 	Beep func(ctx context.Context, eventKey, message string) (string, error)
+	// OnlyTools, when not nil, narrows the run to these of its mode's
+	// catalog tools and drops load_skill, delegate_research, beep,
+	// request_action_mode and screenshots: a run grounded on the text the
+	// user selected (docs/decisions/selection-toolbar.md). A call of any
+	// other tool is refused without running.
+	OnlyTools []string
 	// Emit receives every event of the turn, in order.
 	Emit func(Event)
 	// Steering, when set, delivers the user's corrections.

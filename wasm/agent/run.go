@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -153,6 +154,10 @@ func newRun(opts Options) *run {
 		opts.Skills = nil // Compact has no skill surface
 	}
 	specs := tools.ForMode(opts.Mode, opts.Tier, opts.Browser, opts.ContextWindow, opts.Features...)
+	if opts.OnlyTools != nil {
+		specs = slices.DeleteFunc(specs, func(s llm.ToolSpec) bool { return !slices.Contains(opts.OnlyTools, s.Name) })
+		opts.Skills, opts.RequestActionMode, opts.Beep, opts.Research, opts.Screenshot = nil, nil, nil, nil, nil
+	}
 	if len(opts.Skills) > 0 {
 		specs = append(specs, tools.LoadSkillSpec(skillIDs(opts.Skills)))
 	}

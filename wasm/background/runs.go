@@ -33,6 +33,9 @@ type run struct {
 	// message (a scheduled run's framing): never the user's words.
 	// noteData is page text that goes with it, wrapped as such.
 	note, noteData string
+	// selection: the run is grounded on a selection the panel quoted; it
+	// offers only selectionTools (docs/decisions/selection-toolbar.md).
+	selection bool
 
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -119,6 +122,7 @@ func (r *Router) chatStart(m message) reply {
 	ru := r.newRun(m.TabID, id, m.Mode, m.Text)
 	if sel != nil {
 		ru.note, ru.noteData = selectionNote(*sel)
+		ru.selection = true
 	}
 	if m.Capture == protocol.CaptureScreenshot {
 		ru.shots = newShots(m.SaveAs, r.p.Clock.Now())
@@ -311,7 +315,11 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if ru.auto && !ru.handedOff && ru.mode == protocol.ModeAsk {
 		opts.RequestActionMode = r.handOff(ru, cfg.Tier, dec)
 	}
-	if r.p.Capture != nil && r.vision(ctx, cfg).Vision {
+	if ru.selection {
+		// Grounded on the selection: nothing else of the page is read.
+		opts.OnlyTools = selectionTools
+	}
+	if r.p.Capture != nil && r.vision(ctx, cfg).Vision && !ru.selection {
 		opts.Screenshot = func(ctx context.Context) (llm.Image, error) {
 			mediaType, data, err := r.p.Capture.Capture(ctx, ru.tabID)
 			return llm.Image{MediaType: mediaType, Data: data}, err
