@@ -64,6 +64,17 @@ const BR = Object.freeze({br: true});
 const SPACE = Object.freeze({text: ' '});
 const PRIVATE_USE = /[\ue000-\uf8ff]/;
 const PRIVATE_USE_ALL = /[\ue000-\uf8ff]/g;
+// Preserved white space (<pre>, white-space: pre…): a block keeps its line
+// breaks and indentation up to PRE_LINES lines and PRE_CHARS characters.
+const PRE_LINES = 24;
+const PRE_CHARS = 800;
+// While text is merged, preserved breaks, spaces and tabs are held as
+// private-use characters (icon glyphs are already gone), which squash()
+// leaves alone.
+const KEEP_NL = '\ue000';
+const KEEP_SP = '\ue001';
+const KEEP_TAB = '\ue002';
+const KEPT = /[\ue000-\ue002]/;
 
 const registry = {ids: new WeakMap(), refs: new Map(), info: new Map(), next: 1, gen: 0};
 
@@ -192,6 +203,7 @@ class Walker {
     this.styles = new Map();
     this.roles = new Map();
     this.moving = new Map();
+    this.preRoots = new Map();
     this.overlays = [];
     this.refsBefore = 0;
     this.assigned = 0;
@@ -252,16 +264,23 @@ class Walker {
       nodes = parentEl.childNodes;
     }
     ctx.prev = null;
+    let ws = 0; // how parentEl renders white space, read at its first text: 1 collapsed, 2 breaks kept, 3 all kept
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i];
       if (n.nodeType === 3) {
         if (ctx.textOk && ctx.inView && !(this.withheld && this.withheld(n))) {
           // Icon-font glyphs (private-use code points) read as nothing.
-          const v = PRIVATE_USE.test(n.nodeValue) ? n.nodeValue.replace(PRIVATE_USE_ALL, '') : n.nodeValue;
+          let v = PRIVATE_USE.test(n.nodeValue) ? n.nodeValue.replace(PRIVATE_USE_ALL, '') : n.nodeValue;
           // White space between flex or grid items is not rendered.
           if (v && !(ctx.flexItems && !v.trim())) {
             if (ctx.flexItems) out.push(BR); // an anonymous flex item
-            out.push({text: v, hidden: ctx.skipText, decor: ctx.decor});
+            if (!ws) ws = whiteSpaceMode(this.style(parentEl));
+            const item = {text: v, hidden: ctx.skipText, decor: ctx.decor};
+            if (ws > 1) {
+              item.text = v = keepWhiteSpace(v, ws);
+              item.pre = this.preRoot(parentEl);
+            }
+            out.push(item);
             if (v.trim()) ctx.prev = null;
           }
         }
@@ -269,6 +288,20 @@ class Walker {
         this.element(n, ctx, out);
       }
     }
+  }
+
+  // preRoot is the outermost element around el that keeps white space (a
+  // <pre>, a code viewer): the lines of one such block make one text line.
+  preRoot(el) {
+    let root = this.preRoots.get(el);
+    if (root) return root;
+    root = el;
+    for (let p = el.parentElement; p && p.localName !== 'body'; p = p.parentElement) {
+      if (whiteSpaceMode(this.style(p)) < 2) break;
+      root = p;
+    }
+    this.preRoots.set(el, root);
+    return root;
   }
 
   // What separates el's text from its neighbours' as the page renders it:
@@ -616,6 +649,59 @@ function ownContent(items) {
 function pushSep(out, sep) {
   if (sep === 'br') out.push(BR);
   else if (sep) out.push(SPACE);
+}
+
+// ---------- preserved white space ----------
+
+// whiteSpaceMode is how an element renders the white space of its text:
+// 1 collapsed (normal, nowrap), 2 line breaks kept (pre-line), 3 all kept
+// (pre, pre-wrap, break-spaces).
+function whiteSpaceMode(st) {
+  const c = st.whiteSpaceCollapse || st.whiteSpace;
+  if (!c || c === 'collapse' || c === 'normal' || c === 'nowrap') return 1;
+  return c === 'pre-line' || c === 'preserve-breaks' ? 2 : 3;
+}
+
+// keepWhiteSpace marks the white space a person sees in text rendered with
+// mode (2 or 3) so that merging text does not collapse it.
+function keepWhiteSpace(v, mode) {
+  const s = v.replace(/\r\n?/g, '\n');
+  if (mode === 2) return s.replace(/[ \t]*\n[ \t]*/g, KEEP_NL);
+  return s.replace(/[ \t\n]/g, (c) => (c === '\n' ? KEEP_NL : c === ' ' ? KEEP_SP : KEEP_TAB));
+}
+
+// keptText turns the marks back into white space: trailing blanks of each
+// line and blank lines at the ends dropped, runs of blank lines made one.
+function keptText(t) {
+  return t
+    .replace(/\ue000/g, '\n')
+    .replace(/\ue001/g, ' ')
+    .replace(/\ue002/g, '\t')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/^\n+|\s+$/g, '');
+}
+
+// preLines clips a block of kept lines to maxLines lines and maxChars
+// characters, each line to TEXT_MAX: {head, left} (left: lines left out).
+function preLines(text, maxLines = PRE_LINES, maxChars = PRE_CHARS) {
+  const lines = text.split('\n');
+  const kept = [];
+  let size = 0;
+  for (const l of lines) {
+    if (kept.length >= maxLines || size >= maxChars) break;
+    const c = clip(l, Math.min(TEXT_MAX, Math.max(maxChars - size, 20)));
+    kept.push(c);
+    size += c.length + 1;
+  }
+  return {head: kept.join('\n'), left: lines.length - kept.length};
+}
+
+// preBlock is a clipped block as its line shows it, saying how many lines
+// are left out.
+function preBlock(clipped, more = 0) {
+  const left = clipped.left + more;
+  return left > 0 ? clipped.head + '\n… (' + left + ' more lines)' : clipped.head;
 }
 
 // A role-less box a stylesheet draws as a button ("btn", "close-btn",
@@ -1182,7 +1268,9 @@ function attributes(node, el, tag, proxy, ctx) {
     if (type === 'checkbox' || type === 'radio')
       a.push(src.indeterminate ? 'checked=mixed' : src.checked ? 'checked' : 'unchecked');
   } else if (src.localName === 'textarea' && src.value) {
-    a.push('value=' + quote(clip(squash(src.value), VALUE_MAX)));
+    // A textarea shows its value's lines as typed.
+    const v = keptText(src.value.replace(/\r\n?/g, '\n'));
+    if (v) a.push('value=' + quote(preBlock(preLines(v, 6, VALUE_MAX * 2))));
   } else if (src.localName === 'select') {
     const chosen = Array.prototype.filter.call(src.selectedOptions || [], (o) => o.textContent.trim());
     if (chosen.length && role === 'combobox')
@@ -1283,22 +1371,25 @@ function mergeText(items, out) {
   let buf = null;
   let hiddenBuf = null;
   let decorBuf = null;
+  let pre = null; // the block whose white space buf keeps
   const flush = () => {
     if (buf !== null) {
-      const t = squash(buf);
-      if (t) out.push({text: t});
+      let t = squash(buf);
+      if (pre && KEPT.test(t)) t = keptText(t);
+      if (t) out.push(pre ? {text: t, pre} : {text: t});
     }
     if (hiddenBuf !== null) {
-      const t = squash(hiddenBuf);
+      const t = plainText(hiddenBuf);
       if (t) out.push({text: t, hidden: true});
     }
     if (decorBuf !== null) {
-      const t = squash(decorBuf);
+      const t = plainText(decorBuf);
       if (t) out.push({text: t, decor: true});
     }
     buf = null;
     hiddenBuf = null;
     decorBuf = null;
+    pre = null;
   };
   const visit = (list) => {
     for (const it of list) {
@@ -1311,7 +1402,10 @@ function mergeText(items, out) {
       } else if (it.text !== undefined) {
         if (it.hidden) hiddenBuf = (hiddenBuf || '') + it.text;
         else if (it.decor) decorBuf = (decorBuf || '') + it.text;
-        else buf = (buf || '') + it.text;
+        else {
+          buf = (buf || '') + it.text;
+          if (it.pre) pre = pre || it.pre;
+        }
       } else {
         flush();
         out.push(it);
@@ -1320,6 +1414,11 @@ function mergeText(items, out) {
   };
   visit(items);
   flush();
+}
+
+// plainText is text for names: kept white space collapses too.
+function plainText(s) {
+  return squash(KEPT.test(s) ? s.replace(/[\ue000-\ue002]/g, ' ') : s);
 }
 
 // Text a subtree contributes to its ancestor's name: decoration only when
@@ -1373,7 +1472,7 @@ function finish(node) {
   if (NAME_FROM_CONTENT.has(node.role) || node.role === 'listitem') {
     // A clickable card is named by what it shows, not by its buttons.
     const content = (node.role === 'clickable' && contentName(merged.filter((it) => !it.ref))) || contentName(merged);
-    const allText = merged.every((it) => it.text !== undefined);
+    const allText = merged.every((it) => it.text !== undefined && !it.pre);
     if (
       node.role === 'listitem' ||
       node.role === 'cell' ||
@@ -1448,7 +1547,7 @@ class Renderer {
     this.order = 0;
     this.lastHref = '';
     this.lastLink = '';
-    this.run = {out: null, at: -1, text: ''};
+    this.run = {out: null, at: -1, text: '', pre: null, more: 0};
   }
 
   // Text is a quoted line; a run of text lines with nothing between them
@@ -1458,14 +1557,31 @@ class Renderer {
       if (it.group) this.items(it.items, depth, out);
       else if (it.role) this.node(it, depth, out);
       else if (it.text !== undefined && !it.hidden && this.filter !== 'interactive' && depth <= this.maxDepth) {
-        const t = clip(it.text, TEXT_MAX);
         const run = this.run;
-        if (run.out === out && run.at === out.length - 1 && run.text.length + t.length < TEXT_RUN_MAX) {
+        const next = run.out === out && run.at === out.length - 1;
+        if (it.pre) {
+          // A block with kept white space is a line of its own; its lines
+          // drawn as separate boxes (a code viewer's) join it.
+          if (next && run.pre === it.pre) {
+            if (run.clipped.left > 0) run.more += it.text.split('\n').length;
+            else {
+              run.text += '\n' + it.text;
+              run.clipped = preLines(run.text);
+            }
+          } else {
+            out.push('');
+            this.run = {out, at: out.length - 1, text: it.text, pre: it.pre, more: 0, clipped: preLines(it.text)};
+          }
+          out[this.run.at] = ' '.repeat(depth) + quote(preBlock(this.run.clipped, this.run.more));
+          continue;
+        }
+        const t = clip(it.text, TEXT_MAX);
+        if (next && !run.pre && run.text.length + t.length < TEXT_RUN_MAX) {
           run.text += ' · ' + t;
           out[run.at] = ' '.repeat(depth) + quote(run.text);
         } else {
           out.push(' '.repeat(depth) + quote(t));
-          this.run = {out, at: out.length - 1, text: t};
+          this.run = {out, at: out.length - 1, text: t, pre: null, more: 0};
         }
       }
     }
