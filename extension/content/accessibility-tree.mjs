@@ -232,6 +232,7 @@ class Walker {
     const view = doc.defaultView || window;
     return {
       doc,
+      hover: this.hoverRules(doc),
       plainBase: !doc.querySelector('base[href]'),
       vw: view.innerWidth,
       vh: view.innerHeight,
@@ -288,6 +289,59 @@ class Walker {
         this.element(n, ctx, out);
       }
     }
+  }
+
+  // hoverRules is the document's :hover rules that reveal content, and the
+  // elements their hovered part matches (one query per call): {rules, set}
+  // or null.
+  hoverRules(doc) {
+    const rules = hoverRulesOf(doc);
+    if (!rules.size) return null;
+    let set;
+    try {
+      set = new Set(doc.querySelectorAll([...rules.keys()].join(',')));
+    } catch {
+      set = new Set();
+    }
+    return set.size ? {rules, set} : null;
+  }
+
+  // opensOnHover reports whether el opens a menu only on hover: a :hover
+  // rule or a mouse-over handler in markup reveals controls that are
+  // hidden now (docs/decisions/tree-hover-and-states.md).
+  opensOnHover(el, tag, ctx) {
+    if (tag === 'body' || tag === 'html') return false;
+    const h = ctx.hover;
+    if (h && h.set.has(el)) {
+      for (const [prefix, list] of h.rules) {
+        if (!el.matches(prefix)) continue;
+        for (const r of list) {
+          if (r.sib) {
+            for (let sib = el.nextElementSibling, n = 0; sib && n < 3; sib = sib.nextElementSibling, n++) {
+              if (sib.matches(r.rest) && this.closedMenu(sib)) return true;
+              if (r.sib === '+') break;
+            }
+          } else {
+            const found = el.querySelectorAll(r.rest);
+            for (let i = 0; i < found.length && i < 3; i++) if (this.closedMenu(found[i])) return true;
+          }
+        }
+      }
+    }
+    const handler = el.hasAttributes() && hoverHandler(el);
+    if (!handler) return false;
+    if (handler === 'menu') return true;
+    for (let c = el.firstElementChild, n = 0; c && n < 8; c = c.nextElementSibling, n++) if (this.closedMenu(c)) return true;
+    return !!el.nextElementSibling && this.closedMenu(el.nextElementSibling);
+  }
+
+  // closedMenu reports whether el holds controls and is not drawn now.
+  closedMenu(el) {
+    if (!el.matches(MENU_CONTROLS) && !el.querySelector(MENU_CONTROLS)) return false;
+    const st = this.style(el);
+    if (st.display === 'none' || st.visibility !== 'visible' || st.opacity === '0') return true;
+    const r = el.getBoundingClientRect();
+    return r.width < 1 || r.height < 1 || r.right <= -window.scrollX || r.bottom <= -window.scrollY;
   }
 
   // preRoot is the outermost element around el that keeps white space (a
@@ -423,6 +477,7 @@ class Walker {
 
     const child = {
       doc: ctx.doc,
+      hover: ctx.hover,
       plainBase: ctx.plainBase,
       vw: ctx.vw,
       vh: ctx.vh,
@@ -459,10 +514,12 @@ class Walker {
     const childRefs = this.assigned !== before;
 
     let weak = false;
+    // A control that opens a menu only on hover (no ARIA says so).
+    const hover = visible && sized && inView && (attrs || ctx.hover) && this.opensOnHover(el, tag, ctx);
     if (!interactive && !childRefs && visible && sized && inView) {
       const option = ctx.optionParent && TRANSPARENT.has(role) && items.length > 0;
       const drawn = pointerCandidate || buttonClass(el, role);
-      if (drawn || option || (tag === 'li' && menuList(el.parentElement))) {
+      if (drawn || option || hover || (tag === 'li' && menuList(el.parentElement))) {
         if (this.covered(el, rect, ctx)) return;
         interactive = true;
         weak = drawn && ctx.inInteractive;
@@ -478,6 +535,8 @@ class Walker {
       }
     }
 
+    // Its first control says the menu opens on hover.
+    if (hover && !interactive && childRefs) hoverHint(firstRef(items));
     // A box of no size still shows its overflowing (e.g. positioned) content.
     const shown = visible && inView && (sized || items.length > 0);
     const name = shown ? explicitName(el, tag, this, proxy) : '';
@@ -513,6 +572,7 @@ class Walker {
     if (interactive) node.ref = this.ref(el);
     node.fallback = name ? '' : fallbackName(el, role);
     attributes(node, el, tag, proxy, ctx);
+    if (hover && interactive) hoverHint(node);
     if (overlay) {
       this.overlays.push(node);
       return;
@@ -711,6 +771,170 @@ function buttonClass(el, role) {
   if (!TRANSPARENT.has(role)) return false;
   const c = el.getAttribute('class');
   return !!c && BUTTON_CLASS.test(c);
+}
+
+// ---------- hover menus ----------
+
+// What a revealed menu must hold to count: a control.
+const MENU_CONTROLS =
+  'a[href], button, input, select, textarea, [role=menuitem], [role=link], [role=button], [role=option], [onclick], [tabindex]';
+
+// hoverHint marks node's control as opening a menu on hover, unless ARIA
+// already says it opens one.
+function hoverHint(node) {
+  if (!node || !node.ref) return;
+  for (const a of node.attrs) if (a.startsWith('haspopup') || a === 'expanded' || a === 'collapsed') return;
+  node.attrs.push('haspopup=hover');
+}
+
+function firstRef(items) {
+  for (const it of items) {
+    if (it.group) {
+      const r = firstRef(it.items);
+      if (r) return r;
+    } else if (it.role) {
+      if (it.ref) return it;
+      const r = firstRef(it.children);
+      if (r) return r;
+    }
+  }
+  return null;
+}
+
+// hoverHandler says whether el has a mouse-over handler in markup (onmouseover,
+// a framework's binding, jsaction): "menu" when its code names a menu,
+// true for another, "" for none.
+function hoverHandler(el) {
+  const at = el.attributes;
+  for (let i = 0; i < at.length; i++) {
+    const n = at[i].name;
+    let hit = false;
+    if (n === 'jsaction') hit = /mouse(enter|over)\s*:/.test(at[i].value);
+    else if (n === 'data-hover') hit = at[i].value === 'dropdown';
+    else hit = n.length > 9 && (n.endsWith('mouseover') || n.endsWith('mouseenter'));
+    if (hit) return /menu|dropdown|flyout|popup|popover|mega/i.test(at[i].value) ? 'menu' : true;
+  }
+  return '';
+}
+
+// Per stylesheet, its :hover rules that reveal content, read once (again
+// when its rule count changes): a cross-origin sheet cannot be read and is
+// skipped.
+const hoverSheets = new WeakMap();
+
+// hoverRulesOf is the document's revealing :hover rules by their hovered
+// part: Map<prefix, [{rest, sib}]>. "nav li:hover > ul" is "nav li" →
+// ":scope > ul"; "a:hover + .menu" is "a" → ".menu" with sib "+".
+function hoverRulesOf(doc) {
+  const out = new Map();
+  const sheets = [...doc.styleSheets];
+  if (doc.adoptedStyleSheets) sheets.push(...doc.adoptedStyleSheets);
+  for (const sheet of sheets) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue; // another origin's sheet
+    }
+    if (!rules) continue;
+    let found = hoverSheets.get(sheet);
+    if (!found || found.n !== rules.length) {
+      found = {n: rules.length, list: []};
+      scanHoverRules(rules, found.list, 0);
+      hoverSheets.set(sheet, found);
+    }
+    for (const r of found.list) {
+      const list = out.get(r.prefix);
+      if (list) list.push(r);
+      else out.set(r.prefix, [r]);
+    }
+  }
+  return out;
+}
+
+function scanHoverRules(rules, list, depth) {
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i];
+    const sel = rule.selectorText;
+    if (sel === undefined) {
+      // @media, @supports, @layer: their rules.
+      if (rule.cssRules && depth < 3) scanHoverRules(rule.cssRules, list, depth + 1);
+      continue;
+    }
+    if (!sel.includes(':hover') || !reveals(rule.style)) continue;
+    for (const one of splitSelectors(sel)) {
+      const r = one.includes(':hover') && hoverSelector(one);
+      if (r) list.push(r);
+    }
+  }
+}
+
+// reveals reports whether a rule's declarations can bring hidden content
+// into view.
+function reveals(st) {
+  if (st.display && st.display !== 'none') return true;
+  if (st.visibility === 'visible' || (st.opacity && st.opacity !== '0')) return true;
+  return !!(st.maxHeight || st.height || st.transform || st.left || st.top || st.clipPath || st.clip);
+}
+
+function splitSelectors(sel) {
+  if (!sel.includes(',')) return [sel];
+  const parts = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < sel.length; i++) {
+    const c = sel[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(sel.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(sel.slice(start));
+  return parts;
+}
+
+// hoverSelector splits one selector at its last :hover compound into the
+// hovered part and what it reveals, or null when nothing beyond the hovered
+// element changes, the :hover is inside a function, or a part is not valid.
+function hoverSelector(sel) {
+  const at = sel.lastIndexOf(':hover');
+  let depth = 0;
+  for (let i = 0; i < at; i++) {
+    const c = sel[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+  }
+  if (depth) return null;
+  let end = at + 6;
+  for (; end < sel.length; end++) {
+    const c = sel[end];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (depth === 0 && (c === ' ' || c === '>' || c === '+' || c === '~')) break;
+  }
+  const prefix = sel
+    .slice(0, end)
+    .replace(/:hover/g, '')
+    .trim();
+  let rest = sel.slice(end).trim();
+  if (!prefix || !rest || /[\s>+~]$/.test(prefix) || prefix.includes('::') || rest.includes('::') || rest.includes(':hover'))
+    return null;
+  let sib = '';
+  if (rest[0] === '+' || rest[0] === '~') {
+    sib = rest[0];
+    rest = rest.slice(1).trim();
+    const cut = rest.search(/[\s>+~]/); // the sibling is what is revealed
+    if (cut > 0) rest = rest.slice(0, cut);
+  } else rest = ':scope ' + rest;
+  try {
+    document.createDocumentFragment().querySelector(prefix);
+    document.createDocumentFragment().querySelector(rest);
+  } catch {
+    return null;
+  }
+  return {prefix, rest, sib};
 }
 
 // A role-less list item in a menu or tree view is a click target.
