@@ -1576,6 +1576,87 @@ function attributes(node, el, tag, proxy, ctx) {
     const s = el.getAttribute('src');
     if (s) a.push('src=' + quote(clip(s, HREF_MAX)));
   }
+  if (node.ref && src === el) classStates(node, el, tag);
+}
+
+// ---------- states shown only by class names ----------
+
+// A class word that shows a state: the whole token ("active", "is-active",
+// "isOpen"), a modifier ("tab--active", "btn_selected", "Mui-selected",
+// "router-link-active") or, for the selected family, a prefix
+// ("current-menu-item"). Families: sel (selected, pressed, current,
+// checked), open, closed, off (disabled).
+// biome-ignore format: a table, packed as written
+const STATE_WORDS = {active: 'sel', selected: 'sel', current: 'sel', checked: 'sel', on: 'sel', pressed: 'sel',
+  open: 'open', opened: 'open', expanded: 'open', collapsed: 'closed', disabled: 'off'};
+const STATE_WHOLE = /^(?:is[-_]?|state[-_])?([a-z]+)$/;
+const STATE_MODIFIER = /[a-z0-9](?:--|_)([a-z]+)$/;
+const STATE_SUFFIX = /[a-z0-9]-(active|selected|current|checked|pressed|expanded|disabled)$/;
+const STATE_PREFIX = /^(?:active|selected|current)[-_][a-z]/;
+
+// classState is the state family el's class names show, or "".
+function classState(el) {
+  const c = el.getAttribute('class');
+  if (!c) return '';
+  for (const raw of c.split(/\s+/)) {
+    if (raw.length < 2 || raw.length > 40) continue;
+    const t = raw.toLowerCase();
+    const m = STATE_WHOLE.exec(t) || STATE_MODIFIER.exec(t) || (!ICON_CLASS.test(t) && STATE_SUFFIX.exec(t));
+    if (m && STATE_WORDS[m[1]]) return STATE_WORDS[m[1]];
+    if (STATE_PREFIX.test(t)) return 'sel';
+  }
+  return '';
+}
+
+// Roles a selected-family class can say something about, and what.
+// biome-ignore format: a table, packed as written
+const SEL_STATE = {tab: 'selected', option: 'selected', treeitem: 'selected', menuitem: 'selected', clickable: 'selected',
+  row: 'selected', gridcell: 'selected', listitem: 'selected', link: 'current', button: 'pressed', checkbox: 'checked',
+  radio: 'checked', switch: 'checked', menuitemcheckbox: 'checked', menuitemradio: 'checked'};
+// Toggles: alone, their class is evidence enough.
+const TOGGLE_ROLES = new Set(['button', 'checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+const OPEN_ROLES = new Set(['button', 'link', 'clickable', 'tab', 'menuitem', 'treeitem', 'listitem']);
+
+// classStates adds the state a control shows only by its class names (or
+// its list item's) when the evidence is good, never over ARIA or native
+// state (docs/accessibility-tree.md, "States from class names").
+function classStates(node, el, tag) {
+  const li = el.parentElement && el.parentElement.localName === 'li' ? el.parentElement : null;
+  const fam = classState(el) || (li && classState(li));
+  if (!fam) return;
+  const a = node.attrs;
+  const role = node.role;
+  const has = (name) => el.hasAttribute(name);
+  let state = '';
+  if (fam === 'off') {
+    if (!/^(input|select|textarea)$/.test(tag) && !has('aria-disabled')) state = 'disabled';
+  } else if (fam === 'open' || fam === 'closed') {
+    if (OPEN_ROLES.has(role) && !has('aria-expanded') && tag !== 'summary') {
+      // "open" on a control named "Open …" is its verb, not its state.
+      if (fam === 'closed') state = 'collapsed';
+      else if (!/^open\b/i.test(node.name)) state = 'expanded';
+    }
+  } else if (SEL_STATE[role] && !has('aria-selected') && !has('aria-pressed') && !has('aria-checked') && !has('aria-current')) {
+    if (tag === 'input' || tag === 'option') return; // native checked/selected
+    if (!TOGGLE_ROLES.has(role) || role === 'button') {
+      // Among like siblings, only some may carry it (a tab bar's one active
+      // tab); a lone item needs to be a toggle.
+      const item = li || el;
+      const shown = (s) => classState(s) === 'sel' || (li && s.firstElementChild && classState(s.firstElementChild) === 'sel');
+      let like = 0;
+      let marked = 0;
+      for (let s = item.parentElement && item.parentElement.firstElementChild; s && like < 40; s = s.nextElementSibling) {
+        if (s.localName !== item.localName) continue;
+        like++;
+        if (s === item || shown(s)) marked++;
+      }
+      if (like < 2 ? !TOGGLE_ROLES.has(role) : marked >= like) return;
+    }
+    state = SEL_STATE[role];
+    // A button in a tab bar is a tab: selected, not pressed.
+    if (state === 'pressed' && /(?:^|[\s_-])tabs?(?:[\s_-]|$)/i.test(el.getAttribute('class') || '')) state = 'selected';
+  }
+  if (state && !a.includes(state)) a.push(state);
 }
 
 function safeDoc(frame) {
