@@ -232,7 +232,8 @@ class Walker {
     const view = doc.defaultView || window;
     return {
       doc,
-      hover: this.hoverRules(doc),
+      // Naming one element (a walker that does not register) reads no stylesheets.
+      hover: this.register ? this.hoverRules(doc) : null,
       plainBase: !doc.querySelector('base[href]'),
       vw: view.innerWidth,
       vh: view.innerHeight,
@@ -1594,7 +1595,8 @@ const STATE_MODIFIER = /[a-z0-9](?:--|_)([a-z]+)$/;
 const STATE_SUFFIX = /[a-z0-9]-(active|selected|current|checked|pressed|expanded|disabled)$/;
 const STATE_PREFIX = /^(?:active|selected|current)[-_][a-z]/;
 
-// classState is the state family el's class names show, or "".
+// classState is the state word el's class names show ("active",
+// "disabled"…), or "".
 function classState(el) {
   const c = el.getAttribute('class');
   if (!c) return '';
@@ -1602,8 +1604,8 @@ function classState(el) {
     if (raw.length < 2 || raw.length > 40) continue;
     const t = raw.toLowerCase();
     const m = STATE_WHOLE.exec(t) || STATE_MODIFIER.exec(t) || (!ICON_CLASS.test(t) && STATE_SUFFIX.exec(t));
-    if (m && STATE_WORDS[m[1]]) return STATE_WORDS[m[1]];
-    if (STATE_PREFIX.test(t)) return 'sel';
+    if (m && STATE_WORDS[m[1]]) return m[1];
+    if (STATE_PREFIX.test(t)) return 'current';
   }
   return '';
 }
@@ -1622,8 +1624,9 @@ const OPEN_ROLES = new Set(['button', 'link', 'clickable', 'tab', 'menuitem', 't
 // state (docs/accessibility-tree.md, "States from class names").
 function classStates(node, el, tag) {
   const li = el.parentElement && el.parentElement.localName === 'li' ? el.parentElement : null;
-  const fam = classState(el) || (li && classState(li));
-  if (!fam) return;
+  const word = classState(el) || (li && classState(li));
+  if (!word) return;
+  const fam = STATE_WORDS[word];
   const a = node.attrs;
   const role = node.role;
   const has = (name) => el.hasAttribute(name);
@@ -1642,7 +1645,8 @@ function classStates(node, el, tag) {
       // Among like siblings, only some may carry it (a tab bar's one active
       // tab); a lone item needs to be a toggle.
       const item = li || el;
-      const shown = (s) => classState(s) === 'sel' || (li && s.firstElementChild && classState(s.firstElementChild) === 'sel');
+      const sel = (s) => STATE_WORDS[classState(s)] === 'sel';
+      const shown = (s) => sel(s) || (li && s.firstElementChild && sel(s.firstElementChild));
       let like = 0;
       let marked = 0;
       for (let s = item.parentElement && item.parentElement.firstElementChild; s && like < 40; s = s.nextElementSibling) {
@@ -1653,8 +1657,9 @@ function classStates(node, el, tag) {
       if (like < 2 ? !TOGGLE_ROLES.has(role) : marked >= like) return;
     }
     state = SEL_STATE[role];
-    // A button in a tab bar is a tab: selected, not pressed.
-    if (state === 'pressed' && /(?:^|[\s_-])tabs?(?:[\s_-]|$)/i.test(el.getAttribute('class') || '')) state = 'selected';
+    // A "selected" button, or one in a tab bar, is a chosen segment or tab.
+    if (state === 'pressed' && (word === 'selected' || /(?:^|[\s_-])tabs?(?:[\s_-]|$)/i.test(el.getAttribute('class') || '')))
+      state = 'selected';
   }
   if (state && !a.includes(state)) a.push(state);
 }
