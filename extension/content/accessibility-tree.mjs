@@ -68,6 +68,7 @@ const PRIVATE_USE_ALL = /[\ue000-\uf8ff]/g;
 // breaks and indentation up to PRE_LINES lines and PRE_CHARS characters.
 const PRE_LINES = 24;
 const PRE_CHARS = 800;
+const PRE_TOTAL = 4000; // all blocks of one read together; later ones read as other text
 // While text is merged, preserved breaks, spaces and tabs are held as
 // private-use characters (icon glyphs are already gone), which squash()
 // leaves alone.
@@ -1617,51 +1618,52 @@ const SEL_STATE = {tab: 'selected', option: 'selected', treeitem: 'selected', me
   radio: 'checked', switch: 'checked', menuitemcheckbox: 'checked', menuitemradio: 'checked'};
 // Toggles: alone, their class is evidence enough.
 const TOGGLE_ROLES = new Set(['button', 'checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
-const OPEN_ROLES = new Set(['button', 'link', 'clickable', 'tab', 'menuitem', 'treeitem', 'listitem']);
+const OPEN_ROLES = new Set(['button', 'clickable', 'menuitem', 'treeitem']);
 
 // classStates adds the state a control shows only by its class names (or
 // its list item's) when the evidence is good, never over ARIA or native
 // state (docs/accessibility-tree.md, "States from class names").
 function classStates(node, el, tag) {
   const li = el.parentElement && el.parentElement.localName === 'li' ? el.parentElement : null;
-  const word = classState(el) || (li && classState(li));
-  if (!word) return;
-  const fam = STATE_WORDS[word];
-  const a = node.attrs;
+  // The control's own class first, then its list item's.
+  const state = classStateOf(node, el, tag, classState(el), li) || (li ? classStateOf(node, el, tag, classState(li), li) : '');
+  if (state && !node.attrs.includes(state)) node.attrs.push(state);
+}
+
+function classStateOf(node, el, tag, word, li) {
+  if (!word) return '';
   const role = node.role;
   const has = (name) => el.hasAttribute(name);
-  let state = '';
-  if (fam === 'off') {
-    if (!/^(input|select|textarea)$/.test(tag) && !has('aria-disabled')) state = 'disabled';
-  } else if (fam === 'open' || fam === 'closed') {
-    if (OPEN_ROLES.has(role) && !has('aria-expanded') && tag !== 'summary') {
-      // "open" on a control named "Open …" is its verb, not its state.
-      if (fam === 'closed') state = 'collapsed';
-      else if (!/^open\b/i.test(node.name)) state = 'expanded';
-    }
-  } else if (SEL_STATE[role] && !has('aria-selected') && !has('aria-pressed') && !has('aria-checked') && !has('aria-current')) {
-    if (tag === 'input' || tag === 'option') return; // native checked/selected
-    if (!TOGGLE_ROLES.has(role) || role === 'button') {
-      // Among like siblings, only some may carry it (a tab bar's one active
-      // tab); a lone item needs to be a toggle.
-      const item = li || el;
-      const sel = (s) => STATE_WORDS[classState(s)] === 'sel';
-      const shown = (s) => sel(s) || (li && s.firstElementChild && sel(s.firstElementChild));
-      let like = 0;
-      let marked = 0;
-      for (let s = item.parentElement && item.parentElement.firstElementChild; s && like < 40; s = s.nextElementSibling) {
-        if (s.localName !== item.localName) continue;
-        like++;
-        if (s === item || shown(s)) marked++;
-      }
-      if (like < 2 ? !TOGGLE_ROLES.has(role) : marked >= like) return;
-    }
-    state = SEL_STATE[role];
-    // A "selected" button, or one in a tab bar, is a chosen segment or tab.
-    if (state === 'pressed' && (word === 'selected' || /(?:^|[\s_-])tabs?(?:[\s_-]|$)/i.test(el.getAttribute('class') || '')))
-      state = 'selected';
+  let fam = STATE_WORDS[word];
+  if (fam === 'off') return /^(input|select|textarea)$/.test(tag) || has('aria-disabled') ? '' : 'disabled';
+  if (fam === 'open' && role === 'tab') fam = 'sel'; // an "open" tab is the one shown
+  if (fam === 'open' || fam === 'closed') {
+    if (!OPEN_ROLES.has(role) || has('aria-expanded') || tag === 'summary') return '';
+    // "open" on a control named "Open …" is its verb, not its state.
+    return fam === 'closed' ? 'collapsed' : /^open\b/i.test(node.name) ? '' : 'expanded';
   }
-  if (state && !a.includes(state)) a.push(state);
+  let state = SEL_STATE[role];
+  if (!state || has('aria-selected') || has('aria-pressed') || has('aria-checked') || has('aria-current')) return '';
+  if (tag === 'input' || tag === 'option') return ''; // native checked/selected
+  if (!TOGGLE_ROLES.has(role) || role === 'button') {
+    // Among like siblings, only some may carry it (a tab bar's one active
+    // tab); a lone item needs to be a toggle.
+    const item = li || el;
+    const same = (s) => !!s && STATE_WORDS[classState(s)] === STATE_WORDS[word];
+    let like = 0;
+    let marked = 0;
+    for (let s = item.parentElement && item.parentElement.firstElementChild; s && like < 40; s = s.nextElementSibling) {
+      if (s.localName !== item.localName) continue;
+      like++;
+      if (s === item || same(s) || (li && same(s.firstElementChild))) marked++;
+    }
+    if (like < 2 ? !TOGGLE_ROLES.has(role) : marked >= like) return '';
+  }
+  // A "selected" button or link, or a button in a tab bar, is a chosen
+  // segment or tab.
+  if ((state === 'pressed' || state === 'current') && word === 'selected') state = 'selected';
+  else if (state === 'pressed' && /(?:^|[\s_-])tabs?(?:[\s_-]|$)/i.test(el.getAttribute('class') || '')) state = 'selected';
+  return state;
 }
 
 function safeDoc(frame) {
@@ -1782,7 +1784,7 @@ function finish(node) {
   if (NAME_FROM_CONTENT.has(node.role) || node.role === 'listitem') {
     // A clickable card is named by what it shows, not by its buttons.
     const content = (node.role === 'clickable' && contentName(merged.filter((it) => !it.ref))) || contentName(merged);
-    const allText = merged.every((it) => it.text !== undefined && !it.pre);
+    const allText = merged.every((it) => it.text !== undefined);
     if (
       node.role === 'listitem' ||
       node.role === 'cell' ||
@@ -1828,6 +1830,15 @@ function finish(node) {
   if (node.ref && kids.length === 1 && kids[0].weak && kids[0].name === node.name) kids = [];
   node.children = kids;
   if (kids.length === 1 && kids[0].role && kids[0].name && kids[0].name === node.name && !node.ref) node.name = '';
+  // A row's empty cells at its end say nothing (those before a filled one
+  // keep its column).
+  if (node.role === 'row') {
+    while (kids.length && emptyCell(kids[kids.length - 1])) kids.pop();
+  }
+}
+
+function emptyCell(it) {
+  return (it.role === 'cell' || it.role === 'gridcell') && !it.name && !it.ref && !it.children.length && !it.attrs.length;
 }
 
 function finishGroup(group) {
@@ -1858,6 +1869,8 @@ class Renderer {
     this.lastHref = '';
     this.lastLink = '';
     this.run = {out: null, at: -1, text: '', pre: null, more: 0};
+    this.preUsed = new Map(); // characters shown of each kept-white-space block
+    this.preTotal = 0; // and of all of them
   }
 
   // Text is a quoted line; a run of text lines with nothing between them
@@ -1869,23 +1882,30 @@ class Renderer {
       else if (it.text !== undefined && !it.hidden && this.filter !== 'interactive' && depth <= this.maxDepth) {
         const run = this.run;
         const next = run.out === out && run.at === out.length - 1;
-        if (it.pre) {
+        const used = it.pre ? this.preUsed.get(it.pre) || 0 : 0;
+        if (it.pre && ((next && run.pre === it.pre) || (used < PRE_CHARS && this.preTotal < PRE_TOTAL))) {
           // A block with kept white space is a line of its own; its lines
-          // drawn as separate boxes (a code viewer's) join it.
+          // drawn as separate boxes (a code viewer's) join it. The pieces of
+          // one block (text between its links) share its budget; once it is
+          // spent they read as other text does.
           if (next && run.pre === it.pre) {
             if (run.clipped.left > 0) run.more += it.text.split('\n').length;
             else {
               run.text += '\n' + it.text;
-              run.clipped = preLines(run.text);
+              run.clipped = preLines(run.text, PRE_LINES, PRE_CHARS - run.base);
             }
           } else {
             out.push('');
-            this.run = {out, at: out.length - 1, text: it.text, pre: it.pre, more: 0, clipped: preLines(it.text)};
+            const clipped = preLines(it.text, PRE_LINES, PRE_CHARS - used);
+            this.run = {out, at: out.length - 1, text: it.text, pre: it.pre, more: 0, clipped, base: used};
           }
-          out[this.run.at] = ' '.repeat(depth) + quote(preBlock(this.run.clipped, this.run.more));
+          const r = this.run;
+          this.preTotal += r.base + r.clipped.head.length - (this.preUsed.get(r.pre) || 0);
+          this.preUsed.set(r.pre, r.base + r.clipped.head.length);
+          out[r.at] = ' '.repeat(depth) + quote(preBlock(r.clipped, r.more));
           continue;
         }
-        const t = clip(it.text, TEXT_MAX);
+        const t = clip(it.pre ? squash(it.text) : it.text, TEXT_MAX);
         if (next && !run.pre && run.text.length + t.length < TEXT_RUN_MAX) {
           run.text += ' · ' + t;
           out[run.at] = ' '.repeat(depth) + quote(run.text);
