@@ -24,18 +24,19 @@ import (
 
 // savedFrom is the address each saved page was saved from (SOURCES.md).
 var savedFrom = map[string]string{
-	"wikipedia-4": "https://en.wikipedia.org/wiki/List_of_films_featuring_time_loops",
-	"medium-1":    "https://medium.com/@pippinlee/the-open-journalism-project-better-student-journalism-fb39f4f701bb",
-	"medium-3":    "https://medium.com/@johncwelch/samantha-and-the-great-big-lie-d146a92473a1",
-	"nytimes-2":   "https://www.nytimes.com/2016/07/30/business/dealbook/yahoos-sale-to-verizon-leaves-shareholders-with-little-say.html",
-	"nytimes-4":   "https://www.nytimes.com/2018/09/25/business/economy/us-government-debt-interest.html",
-	"bbc-1":       "http://www.bbc.com/news/world-us-canada-33646704",
-	"theverge":    "https://www.theverge.com/23752959/apple-vision-pro-headset-hands-on-demo-impressions",
-	"wapo-1":      "http://www.washingtonpost.com/world/gunmen-storm-museum-in-tunisia-killing-at-least-8/2015/03/18/00202e76-cd73-11e4-8730-4f473416e759_story.html",
-	"yahoo-1":     "http://finance.yahoo.com/news/best-psvr-games-170003443.html",
-	"tumblr":      "http://mcupdate.tumblr.com/post/96439224994/minecraft-18-the-bountiful-update",
-	"webmd-1":     "https://www.webmd.com/allergies/news/",
-	"wikia":       "http://fandom.wikia.com/articles/star-wars-original-cuts-might-get-released-40th-anniversary",
+	"wikipedia-4":      "https://en.wikipedia.org/wiki/List_of_films_featuring_time_loops",
+	"medium-1":         "https://medium.com/@pippinlee/the-open-journalism-project-better-student-journalism-fb39f4f701bb",
+	"medium-3":         "https://medium.com/@johncwelch/samantha-and-the-great-big-lie-d146a92473a1",
+	"nytimes-2":        "https://www.nytimes.com/2016/07/30/business/dealbook/yahoos-sale-to-verizon-leaves-shareholders-with-little-say.html",
+	"nytimes-4":        "https://www.nytimes.com/2018/09/25/business/economy/us-government-debt-interest.html",
+	"bbc-1":            "http://www.bbc.com/news/world-us-canada-33646704",
+	"theverge":         "https://www.theverge.com/23752959/apple-vision-pro-headset-hands-on-demo-impressions",
+	"wapo-1":           "http://www.washingtonpost.com/world/gunmen-storm-museum-in-tunisia-killing-at-least-8/2015/03/18/00202e76-cd73-11e4-8730-4f473416e759_story.html",
+	"yahoo-1":          "http://finance.yahoo.com/news/best-psvr-games-170003443.html",
+	"tumblr":           "http://mcupdate.tumblr.com/post/96439224994/minecraft-18-the-bountiful-update",
+	"webmd-1":          "https://www.webmd.com/allergies/news/",
+	"wikia":            "http://fandom.wikia.com/articles/star-wars-original-cuts-might-get-released-40th-anniversary",
+	"cnet-svg-classes": "https://www.cnet.com/es/noticias/twitter-lite-america-latina/",
 }
 
 // browser serves testdata with scripts forbidden and starts Chromium that

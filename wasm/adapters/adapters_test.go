@@ -104,6 +104,11 @@ func TestEveryPackagedAdapterMatchesItsOwnSite(t *testing.T) {
 		"https://meet.google.com/abc-defg-hij":                            "google-meet",
 		"https://www.messenger.com/t/123":                                 "messenger",
 	}
+	for _, c := range siteCases { // site_table_test.go
+		for _, u := range c.own {
+			cases[u] = c.id
+		}
+	}
 	all, _ := Packaged()
 	covered := map[string]bool{}
 	for u, want := range cases {

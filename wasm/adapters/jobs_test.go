@@ -90,20 +90,29 @@ func TestWorkflowValidation(t *testing.T) {
 
 func TestMessagingRoutes(t *testing.T) {
 	for u, want := range map[string]bool{
-		"https://www.douyin.com/chat":            true,
-		"https://www.douyin.com/chat/123":        true,
-		"https://www.douyin.com/video/1":         false,
-		"https://web.whatsapp.com/":              true,
-		"https://app.slack.com/client/T1/C1":     true,
-		"https://www.linkedin.com/messaging/t/1": true,
-		"https://www.linkedin.com/feed/":         false,
-		"https://x.com/messages/1-2":             true,
-		"https://bsky.app/messages/abc":          true,
-		"https://bsky.app/profile/someone":       false,
-		"https://www.facebook.com/messages/t/1":  true,
-		"https://www.messenger.com/t/1":          true,
-		"https://mail.google.com/mail/u/0/":      false, // mail: the To field is checked instead
-		"https://example.org/chat":               false,
+		"https://www.douyin.com/chat":                   true,
+		"https://www.douyin.com/chat/123":               true,
+		"https://www.douyin.com/video/1":                false,
+		"https://web.whatsapp.com/":                     true,
+		"https://app.slack.com/client/T1/C1":            true,
+		"https://www.linkedin.com/messaging/t/1":        true,
+		"https://www.linkedin.com/feed/":                false,
+		"https://x.com/messages/1-2":                    true,
+		"https://bsky.app/messages/abc":                 true,
+		"https://bsky.app/profile/someone":              false,
+		"https://www.facebook.com/messages/t/1":         true,
+		"https://www.messenger.com/t/1":                 true,
+		"https://mail.google.com/mail/u/0/":             false, // mail: the To field is checked instead
+		"https://chat.google.com/room/AAA":              true,
+		"https://mail.google.com/chat/u/0/#chat/dm/abc": true,
+		"https://www.snapchat.com/web/abc":              true,
+		"https://web.snapchat.com/":                     true,
+		"https://www.snapchat.com/add/someone":          false,
+		"https://vk.com/im/convo/1":                     true,
+		"https://vk.com/feed":                           false,
+		"https://chatgpt.com/c/abc":                     false, // an AI chat has no recipient
+		"https://mail.proton.me/u/0/inbox":              false,
+		"https://example.org/chat":                      false,
 	} {
 		if got := Match(u).VerifiesRecipient(u); got != want {
 			t.Errorf("VerifiesRecipient(%q) = %v", u, got)

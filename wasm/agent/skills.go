@@ -172,7 +172,7 @@ const (
 // webmailAdapters are the site adapters of webmail, whose runs start with
 // Humanizer loaded: a reply written there is rewritten without a
 // load_skill step.
-var webmailAdapters = []string{"gmail", "outlook", "yahoo-mail"}
+var webmailAdapters = []string{"gmail", "outlook", "yahoo-mail", "proton-mail", "zoho-mail"}
 
 // articleWallHosts are the news sites whose runs start with FreeSkillz
 // loaded, so its site-scoped article reader is ready.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -331,5 +332,25 @@ func TestArticleReaderInstructionNeedsAWall(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Every webmail adapter that preloads Humanizer is a packaged adapter of a
+// mail site, so a renamed adapter cannot silently drop out of the list.
+func TestWebmailAdaptersArePackaged(t *testing.T) {
+	for _, id := range webmailAdapters {
+		found := false
+		all, _ := adapters.Packaged()
+		for _, a := range all {
+			found = found || a.ID == id
+		}
+		if !found {
+			t.Errorf("webmail adapter %s is not packaged", id)
+		}
+	}
+	for _, u := range []string{"https://mail.proton.me/u/0/inbox", "https://mail.zoho.eu/zm/"} {
+		if a := adapters.Match(u); a == nil || !slices.Contains(webmailAdapters, a.ID) {
+			t.Errorf("%s is not a webmail adapter's page", u)
+		}
 	}
 }

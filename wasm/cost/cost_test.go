@@ -66,15 +66,15 @@ func TestLookup(t *testing.T) {
 
 // Every table entry is a usable price.
 func TestTableIsSane(t *testing.T) {
-	for vendor, models := range prices.Models {
+	for vendor, models := range prices().Models {
 		for id, p := range models {
 			if !p.Valid() || p.Input <= 0 || p.Output <= 0 || p.Cached > p.Input {
 				t.Errorf("%s %s: %+v", vendor, id, p)
 			}
 		}
 	}
-	for host, vendor := range prices.Hosts {
-		if vendor != "openrouter" && prices.Models[vendor] == nil {
+	for host, vendor := range prices().Hosts {
+		if vendor != "openrouter" && prices().Models[vendor] == nil {
 			t.Errorf("host %s names vendor %s without prices", host, vendor)
 		}
 	}
@@ -227,5 +227,14 @@ func TestAllowance(t *testing.T) {
 	}
 	if m := (Limit{ScopeDay, 1, 1.02}).Message(); m != "Today's cost allowance is $1.00 and $1.02 has been spent." {
 		t.Fatal(m)
+	}
+}
+
+func TestWithoutSnapshot(t *testing.T) {
+	for in, want := range map[string]string{"gpt-4o-2024-08-06": "gpt-4o", "claude-sonnet-4-20250514": "claude-sonnet-4", "x-latest": "x",
+		"gpt-4o-2024-8-06": "gpt-4o-2024-8-06", "m-2025051": "m-2025051", "20250514": "20250514", "a-2024-08-06x": "a-2024-08-06x", "o3": "o3"} {
+		if got := withoutSnapshot(in); got != want {
+			t.Errorf("withoutSnapshot(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

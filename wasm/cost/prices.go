@@ -10,9 +10,10 @@ import (
 	"encoding/json"
 	"math"
 	"net/url"
-	"regexp"
 	"strings"
+	"sync"
 
+	"github.com/webbrain/webbrain/wasm/ascii"
 	"github.com/webbrain/webbrain/wasm/netaddr"
 )
 
@@ -53,17 +54,19 @@ type table struct {
 	Models     map[string]map[string]Price `json:"models"`
 }
 
-var prices = func() table {
+// prices is parsed on first use: decoding it at start-up (reflection's
+// first use included) was most of the module's package initialisation.
+var prices = sync.OnceValue(func() table {
 	var t table
 	if err := json.Unmarshal(pricesJSON, &t); err != nil {
 		panic("cost: prices.json: " + err.Error()) // a build error: the file is embedded
 	}
 	return t
-}()
+})
 
 // PricesTaken is the date the table's prices were read from the
 // providers' pricing pages.
-func PricesTaken() string { return prices.Taken }
+func PricesTaken() string { return prices().Taken }
 
 // Model names what a call is priced by: the provider's base URL and the
 // model id the user configured.
@@ -90,14 +93,14 @@ func Lookup(m Model, overrides map[string]Price) (p Price, source string, ok boo
 	if netaddr.Private(host) != "" {
 		return Price{}, SourceLocal, true
 	}
-	vendor := prices.Hosts[host]
+	vendor := prices().Hosts[host]
 	if vendor == "openrouter" {
 		v, rest, found := strings.Cut(id, "/")
-		if vendor, id = prices.OpenRouter[v], rest; !found {
+		if vendor, id = prices().OpenRouter[v], rest; !found {
 			vendor = ""
 		}
 	}
-	models := prices.Models[vendor]
+	models := prices().Models[vendor]
 	if models == nil {
 		return Price{}, "", false
 	}
@@ -110,12 +113,24 @@ func Lookup(m Model, overrides map[string]Price) (p Price, source string, ok boo
 	}
 	// A dated snapshot or alias of a listed model costs what it does,
 	// unless the table lists the snapshot itself (above).
-	if p, ok := models[snapshotSuffix.ReplaceAllString(id, "")]; ok {
+	if p, ok := models[withoutSnapshot(id)]; ok {
 		return p, SourceTable, true
 	}
 	return Price{}, "", false
 }
 
-// snapshotSuffix is a dated model id's date (-2024-08-06, -20250514) or
-// Anthropic's -latest alias.
-var snapshotSuffix = regexp.MustCompile(`-(\d{4}-\d{2}-\d{2}|\d{8}|latest)$`)
+// withoutSnapshot drops a dated model id's date (-2024-08-06, -20250514)
+// or Anthropic's -latest alias.
+func withoutSnapshot(id string) string {
+	if base, ok := strings.CutSuffix(id, "-latest"); ok {
+		return base
+	}
+	if n := len(id) - 9; n >= 0 && id[n] == '-' && ascii.Run(id[n+1:], ascii.Digit, 8, 8) {
+		return id[:n]
+	}
+	if n := len(id) - 11; n >= 0 && id[n] == '-' && id[n+5] == '-' && id[n+8] == '-' &&
+		ascii.Run(id[n+1:n+5], ascii.Digit, 4, 4) && ascii.Run(id[n+6:n+8], ascii.Digit, 2, 2) && ascii.Run(id[n+9:], ascii.Digit, 2, 2) {
+		return id[:n]
+	}
+	return id
+}

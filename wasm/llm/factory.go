@@ -3,9 +3,7 @@ package llm
 import (
 	"net/netip"
 	"net/url"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/tidwall/gjson"
 	"github.com/webbrain/webbrain/wasm/platform"
@@ -100,20 +98,6 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 		c.wire = newBedrockWire(cfg)
 	}
 	return c, nil
-}
-
-// responsesOnly are official OpenAI models that WebBrain sends to the
-// Responses API (spec: GPT-5.6 and the Responses-only Pro, deep-research
-// and Codex variants).
-// Compiled on first use: nothing is built when the worker wakes.
-var responsesOnly = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(gpt-5\.6|gpt-5(\.\d+)?-pro|o1-pro|o3-pro|o3-deep-research|o4-mini-deep-research|codex-mini|gpt-5(\.\d+)?-codex)([-.].*)?$`)
-})
-
-// ResponsesOnly reports whether an official OpenAI model goes to the
-// Responses API even when the provider says Chat Completions.
-func ResponsesOnly(model string) bool {
-	return responsesOnly().MatchString(strings.ToLower(strings.TrimSpace(model)))
 }
 
 // needsKey reports whether a hosted service is sure to refuse a request

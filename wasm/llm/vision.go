@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
-	"regexp"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tidwall/gjson"
@@ -214,31 +212,10 @@ func (d detector) openRouter(ctx context.Context, base, model string) (VisionRes
 	return VisionResult{}, false
 }
 
-// visionFamilies are model names of cloud APIs known to read images;
-// textOnly wins over them (mini reasoning models, coder and audio
-// variants).
-// Compiled on first use: nothing is built when the worker wakes.
-var (
-	visionFamilies = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(^|[/.:])(` +
-			`gpt-4o|gpt-4\.1|gpt-4\.5|gpt-4-turbo|gpt-4-vision|gpt-5|chatgpt-4o|o1(-\d|$|-pro)|o3(-\d|$|-pro)|o4-mini|` +
-			`claude-3|claude-(opus|sonnet|haiku)-4|claude-(sonnet|opus|haiku)-[4-9]|claude-[4-9]|` +
-			`gemini|gemma-3|` +
-			`grok-(\d+-)?vision|grok-4|` +
-			`pixtral|mistral-(small|medium)-(3|2[5-9]|latest)|mistral-medium|` +
-			`llama-?3\.2-\d+b-vision|llama-?4|meta-llama-4|` +
-			`qwen[\d.]*-?vl|qvq|glm-4(\.\d)?v|kimi-(vl|k2\.5)|` +
-			`nova-(lite|pro|premier)|llava|minicpm-v|internvl|phi-[34](\.\d)?-(multimodal|vision))`)
-	})
-	textOnly = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(o1-mini|o3-mini|-audio|-transcribe|-tts|-embedding|-search-preview|codestral|-coder|deepseek-(chat|reasoner|r1|v3))`)
-	})
-)
-
 // byName judges a cloud model by its family.
 func byName(model string) VisionResult {
 	r := VisionResult{Source: VisionFromUnknown, Model: model}
-	if model != "" && visionFamilies().MatchString(model) && !textOnly().MatchString(model) {
+	if model != "" && visionFamily(model) {
 		r.Vision, r.Source = true, VisionFromModelName
 	}
 	return r

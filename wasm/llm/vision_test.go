@@ -108,6 +108,9 @@ func TestVisionByModelName(t *testing.T) {
 		"gemini-2.5-flash": true, "grok-4": true, "grok-3-mini": false, "pixtral-large-latest": true,
 		"mistral-large-latest": false, "deepseek-chat": false, "meta-llama/llama-4-scout": true,
 		"qwen2.5-vl-72b-instruct": true, "llama-3.1-8b-instant": false, "": false,
+		"o1": true, "o10": false, "x:o1-mini": false, "glm-4.5v": true, "glm-4.55v": false, "llama3.2-11b-vision": true,
+		"grok-2-vision-1212": true, "mistral-small-2503": true, "mistral-small-2409": false, "phi-3.5-vision": true,
+		"claude-sonnet-3": false, "Claude-3-Opus": true, "gemini-embedding-001": false, "ollama/llava:13b": true,
 	} {
 		if got := VisionByName(model); got.Vision != want {
 			t.Errorf("%q: vision %v, want %v", model, got.Vision, want)
@@ -128,5 +131,17 @@ func TestVisionFromOpenRouterModelList(t *testing.T) {
 	}
 	if _, ok := OpenRouterVision(context.Background(), nativefetch.Fetcher{}, srv.URL+"/api/v1", "c/missing"); ok {
 		t.Error("a model missing from the list was judged")
+	}
+}
+
+func TestResponsesOnlyModels(t *testing.T) {
+	for model, want := range map[string]bool{
+		"gpt-5.6": true, "gpt-5.6-mini": true, " GPT-5.6 ": true, "gpt-5.60": false, "gpt-5.1-pro": true, "gpt-5-pro-2025": true,
+		"gpt-5.12-codex": true, "codex-mini-latest": true, "o3-deep-research": true, "o1-pro": true,
+		"gpt-5": false, "gpt-5.1": false, "o3": false, "o1-proto": false, "my-gpt-5.6": false,
+	} {
+		if got := ResponsesOnly(model); got != want {
+			t.Errorf("ResponsesOnly(%q) = %v, want %v", model, got, want)
+		}
 	}
 }

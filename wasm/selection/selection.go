@@ -12,12 +12,12 @@ package selection
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/webbrain/webbrain/wasm/ascii"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/tools"
 )
@@ -74,7 +74,20 @@ type Request struct {
 	ContinueFrom string
 }
 
-var langTag = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$`)
+// langTag reports whether s is a language tag: 2-3 letters, then up to
+// three subtags of 1-8 letters and digits ("en", "pt-BR", "zh-Hant-TW").
+func langTag(s string) bool {
+	parts := strings.Split(s, "-")
+	if len(parts) > 4 || !ascii.Run(parts[0], ascii.Letter, 2, 3) {
+		return false
+	}
+	for _, p := range parts[1:] {
+		if !ascii.Run(p, ascii.Alnum, 1, 8) {
+			return false
+		}
+	}
+	return true
+}
 
 // Validate checks what the page sent: a known kind, a selection within
 // the card's limit and a plain language tag.
@@ -90,7 +103,7 @@ func (q Request) Validate() error {
 	if Len16(q.Text) > MaxInlineChars {
 		return fmt.Errorf("The selection is longer than %d characters: ask about it in the side panel.", MaxInlineChars)
 	}
-	if q.Target != "" && !langTag.MatchString(q.Target) {
+	if q.Target != "" && !langTag(q.Target) {
 		return errors.New("The target language is not a language tag.")
 	}
 	if Len16(q.ContinueFrom) > MaxAnswerChars {

@@ -146,3 +146,11 @@ func TestLen16CountsLikeJavaScript(t *testing.T) {
 		t.Errorf("Len16 = %d, want 4", got)
 	}
 }
+
+func TestLangTagShape(t *testing.T) {
+	for s, want := range map[string]bool{"en": true, "pt-BR": true, "zh-Hant-TW": true, "a-b-c-d": false, "en-a-b-c": true, "en-a-b-c-d": false, "e": false, "engl": false, "en-": false, "en-123456789": false, "e1": false} {
+		if langTag(s) != want {
+			t.Errorf("langTag(%q) = %v", s, !want)
+		}
+	}
+}

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/webbrain/webbrain/wasm/ascii"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
@@ -306,12 +306,21 @@ var unsupportedTypes = map[string]string{
 	"vertex_anthropic": "Claude on Google Vertex AI is not supported.",
 }
 
-var idChars = regexp.MustCompile(`[^a-z0-9-]+`)
-
 // originalID turns the original's provider id ("azure_openai") into an id
 // of the kind this product uses ("azure-openai").
 func originalID(id string) string {
-	out := strings.Trim(idChars.ReplaceAllString(strings.ToLower(id), "-"), "-")
+	idChar := ascii.Or(ascii.Lower, ascii.Digit, ascii.Bytes("-"))
+	lower := strings.ToLower(id)
+	var b strings.Builder
+	for i, c := range []byte(lower) {
+		switch {
+		case idChar(c):
+			b.WriteByte(c)
+		case i == 0 || idChar(lower[i-1]):
+			b.WriteByte('-') // one for each run of other characters
+		}
+	}
+	out := strings.Trim(b.String(), "-")
 	if out == "" {
 		return "provider"
 	}

@@ -210,3 +210,11 @@ func TestImportOriginalEdgeCases(t *testing.T) {
 		})
 	}
 }
+
+func TestOriginalIDShape(t *testing.T) {
+	for in, want := range map[string]string{"azure_openai": "azure-openai", "My  Provider!": "my-provider", "__": "provider", "Ünï_x": "n-x", "a--b": "a--b"} {
+		if got := originalID(in); got != want {
+			t.Errorf("originalID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/webbrain/webbrain/wasm/ascii"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/netaddr"
 	"github.com/webbrain/webbrain/wasm/secrets"
@@ -66,11 +66,37 @@ type Tool struct {
 	host string // the endpoint's host
 }
 
-var (
-	toolNameRe   = regexp.MustCompile(`^[a-z][a-z0-9_]{2,47}$`)
-	headerNameRe = regexp.MustCompile(`^[A-Za-z0-9-]{1,64}$`)
-	placeholder  = regexp.MustCompile(`\{([A-Za-z0-9_]+)\}`)
-)
+// validToolName: a lower-case letter, then 2-47 of a-z, 0-9 and '_'.
+func validToolName(s string) bool {
+	return s != "" && ascii.Lower(s[0]) && ascii.Run(s[1:], ascii.Or(ascii.Lower, ascii.Digit, ascii.Bytes("_")), 2, 47)
+}
+
+// validHeaderName: 1-64 of A-Z, a-z, 0-9 and '-'.
+func validHeaderName(s string) bool {
+	return ascii.Run(s, ascii.Or(ascii.Alnum, ascii.Bytes("-")), 1, 64)
+}
+
+// fillPlaceholders replaces each {name} of s (name: letters, digits, '_')
+// with fill(name), left to right.
+func fillPlaceholders(s string, fill func(name string) string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		n := ascii.Span(s[i+1:], ascii.Word)
+		if n > 0 && i+1+n < len(s) && s[i+1+n] == '}' {
+			b.WriteString(fill(s[i+1 : i+1+n]))
+			s = s[i+2+n:]
+			continue
+		}
+		b.WriteByte('{')
+		s = s[i+1:]
+	}
+}
 
 // forbiddenHeaders are headers a manifest cannot set: the browser's own,
 // and credentials, which a skill never carries.
@@ -121,7 +147,7 @@ func parseManifest(raw string) ([]Tool, error) {
 
 func (t *Tool) validate() error {
 	switch {
-	case !toolNameRe.MatchString(t.Name):
+	case !validToolName(t.Name):
 		return errors.New("name: 3-48 lowercase letters, digits and underscores, starting with a letter")
 	case tools.Builtin(t.Name):
 		return errors.New("name: that is one of WebBrain's own tools; choose another name")
@@ -202,10 +228,15 @@ func (t *Tool) validateEndpoint(types map[string]string) error {
 	if why := netaddr.Private(u.Hostname()); why != "" {
 		return fmt.Errorf("endpoint: %s is %s; skill tools reach only public hosts", u.Hostname(), why)
 	}
-	for _, m := range placeholder.FindAllStringSubmatch(t.Endpoint, -1) {
-		if _, ok := types[m[1]]; !ok {
-			return fmt.Errorf("endpoint: {%s} is not a parameter", m[1])
+	var unknown string
+	fillPlaceholders(t.Endpoint, func(name string) string {
+		if _, ok := types[name]; !ok && unknown == "" {
+			unknown = name
 		}
+		return ""
+	})
+	if unknown != "" {
+		return fmt.Errorf("endpoint: {%s} is not a parameter", unknown)
 	}
 	t.host = netaddr.Canonical(u.Hostname())
 	return nil
@@ -218,7 +249,7 @@ func (t *Tool) validateHeaders() error {
 	for k, v := range t.Headers {
 		low := strings.ToLower(k)
 		switch {
-		case !headerNameRe.MatchString(k):
+		case !validHeaderName(k):
 			return fmt.Errorf("headers: %q is not a header name", k)
 		case slices.Contains(forbiddenHeaders, low) || strings.HasPrefix(low, "sec-") || strings.HasPrefix(low, "proxy-"):
 			return fmt.Errorf("headers: a skill cannot set %s (the browser sets it, or it carries credentials)", k)
@@ -285,8 +316,7 @@ func (t Tool) Build(raw, tabURL string) (call tools.HTTPCall, values []string, e
 	used := map[string]bool{}
 	var missing string
 	fill := func(part string, esc func(string) string) string {
-		return placeholder.ReplaceAllStringFunc(part, func(m string) string {
-			name := m[1 : len(m)-1]
+		return fillPlaceholders(part, func(name string) string {
 			used[name] = true
 			v, ok := args[name]
 			if !ok && missing == "" {
@@ -389,14 +419,28 @@ const siteMastodon = "mastodon"
 var knownMastodon = []string{"mastodon.social", "mastodon.online", "mas.to", "mstdn.social", "mastodon.world", "fosstodon.org",
 	"hachyderm.io", "infosec.exchange", "techhub.social", "universeodon.com", "mastodon.art", "troet.cafe", "chaos.social"}
 
-// mastodonStatusPath matches a status permalink: /@user/123 (a remote
-// user's /@user@host/123 too) or /users/user/statuses/123.
-var mastodonStatusPath = regexp.MustCompile(`^/(@[A-Za-z0-9_]+(@[A-Za-z0-9.-]+)?/[0-9]+|users/[A-Za-z0-9_]+/statuses/[0-9]+)$`)
+// mastodonStatusPath reports whether p is a status permalink: /@user/123
+// (a remote user's /@user@host/123 too) or /users/user/statuses/123.
+func mastodonStatusPath(p string) bool {
+	if rest, ok := strings.CutPrefix(p, "/users/"); ok {
+		user, rest, _ := strings.Cut(rest, "/")
+		id, ok := strings.CutPrefix(rest, "statuses/")
+		return ok && ascii.Some(user, ascii.Word) && ascii.Some(id, ascii.Digit)
+	}
+	rest, ok := strings.CutPrefix(p, "/@")
+	if !ok {
+		return false
+	}
+	account, id, _ := strings.Cut(rest, "/")
+	user, host, remote := strings.Cut(account, "@")
+	return ascii.Some(user, ascii.Word) && ascii.Some(id, ascii.Digit) &&
+		(!remote || ascii.Some(host, ascii.Or(ascii.Alnum, ascii.Bytes(".-"))))
+}
 
 // mastodonStatus returns u as a Mastodon status permalink without query
 // and fragment, when it is one: https on the default port.
 func mastodonStatus(u *url.URL) (string, bool) {
-	if u.Scheme != "https" || u.Port() != "" || !mastodonStatusPath.MatchString(u.Path) {
+	if u.Scheme != "https" || u.Port() != "" || !mastodonStatusPath(u.Path) {
 		return "", false
 	}
 	c := url.URL{Scheme: "https", Host: strings.ToLower(u.Host), Path: u.Path}

@@ -181,3 +181,30 @@ func TestMastodonRuleTakesOnlyStatusPermalinks(t *testing.T) {
 		t.Error("a rule with an unknown field was accepted")
 	}
 }
+
+func TestNameAndPathShapes(t *testing.T) {
+	for s, want := range map[string]bool{"get_post": true, "abc": true, "ab": false, "Get": false, "1ab": false, "a-b-c": false, "a" + strings.Repeat("b", 47): true, "a" + strings.Repeat("b", 48): false} {
+		if validToolName(s) != want {
+			t.Errorf("validToolName(%q) = %v", s, !want)
+		}
+	}
+	for s, want := range map[string]bool{"X-Api-Version": true, "": false, "X_Y": false, strings.Repeat("a", 65): false} {
+		if validHeaderName(s) != want {
+			t.Errorf("validHeaderName(%q) = %v", s, !want)
+		}
+	}
+	for p, want := range map[string]bool{
+		"/@alice/123": true, "/@alice@mas.to/123": true, "/users/alice/statuses/9": true,
+		"/@alice/": false, "/@alice/12a": false, "/@/1": false, "/@a@/1": false, "/@a@h/1/x": false,
+		"/users/alice/statuses/": false, "/users//statuses/1": false, "/users/alice/1": false, "/alice/1": false,
+	} {
+		if mastodonStatusPath(p) != want {
+			t.Errorf("mastodonStatusPath(%q) = %v", p, !want)
+		}
+	}
+	var names []string
+	got := fillPlaceholders("/{a}/{{b_1}}/{}/{c-d}/{e", func(n string) string { names = append(names, n); return "<" + n + ">" })
+	if got != "/<a>/{<b_1>}/{}/{c-d}/{e" || strings.Join(names, ",") != "a,b_1" {
+		t.Errorf("fillPlaceholders = %q %v", got, names)
+	}
+}
