@@ -830,7 +830,11 @@ const hoverSheets = new WeakMap();
 function hoverRulesOf(doc) {
   const out = new Map();
   const sheets = [...doc.styleSheets];
-  if (doc.adoptedStyleSheets) sheets.push(...doc.adoptedStyleSheets);
+  try {
+    if (doc.adoptedStyleSheets) sheets.push(...doc.adoptedStyleSheets);
+  } catch {
+    // not reachable from this world (Firefox's wrappers)
+  }
   for (const sheet of sheets) {
     let rules;
     try {
