@@ -85,9 +85,10 @@ func TestHoverMenus(t *testing.T) {
 		`link "Story" `+ref+` href=/story`,
 		`button "Tools" `+ref+` collapsed haspopup`, // ARIA says it already
 		`link "Account" `+ref+` href=/account haspopup=hover`,
-		`button "Cross origin" `+ref, // its rule is in a sheet the page cannot read
+		`link "More" `+ref+` href=/more haspopup=hover`, // a:hover + .flyout
+		`button "Cross origin" `+ref,                    // its rule is in a sheet the page cannot read
 	)
-	for _, hidden := range []string{"Shoes", "Hats", "Repair", "Garden", "Tool one", "Orders", "Xo item"} {
+	for _, hidden := range []string{"Shoes", "Hats", "Repair", "Garden", "Tool one", "Orders", "Xo item", "Flyout item"} {
 		if strings.Contains(tree, hidden) {
 			t.Errorf("hidden menu item %q is in the tree before the menu opens:\n%s", hidden, tree)
 		}
