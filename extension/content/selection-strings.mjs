@@ -29,4 +29,11 @@ export const TEXT = Object.freeze({
   tooLongForCard: t('selection_too_long'),
   failed: t('selection_failed'),
   retry: t('selection_retry'),
+  summarize: t('selection_summarize'),
+  quiz: t('selection_quiz'),
+  humanize: t('selection_humanize'),
+  questionPlaceholder: t('selection_question_placeholder'),
+  promptSummarize: t('selection_prompt_summarize'),
+  promptQuiz: t('selection_prompt_quiz'),
+  promptHumanize: t('selection_prompt_humanize'),
 });

@@ -94,6 +94,11 @@ select { border: 1px solid #c9cfdc; padding: 2px 4px; }
 .status { color: #5a6275; }
 .error { color: #a12020; }
 .note { margin: 0 12px 8px; padding: 6px 8px; border-radius: 6px; background: #fff5db; color: #5b4300; }
+.actions { display: flex; flex-wrap: wrap; gap: 4px; padding: 8px 10px 4px; }
+.actions button { border: 1px solid #c9cfdc; }
+.ask { display: flex; gap: 4px; padding: 4px 10px 10px; }
+.question { flex: 1; min-width: 0; font: inherit; color: inherit; background: transparent; border: 1px solid #c9cfdc; border-radius: 6px; padding: 4px 8px; }
+.question:focus-visible { outline: 2px solid #3d6ae0; outline-offset: -1px; }
 .foot { display: flex; gap: 4px; justify-content: flex-end; padding: 4px 6px; border-top: 1px solid #e3e7ef; }
 @media (prefers-color-scheme: dark) {
   .bar, .card { color: #e6e9f0; background: #20242e; border-color: #434a5c; }
@@ -104,6 +109,7 @@ select { border: 1px solid #c9cfdc; padding: 2px 4px; }
   .error { color: #ff9b9b; }
   .note { background: #4a3d16; color: #ffe7a6; }
   select { background: #20242e; border-color: #434a5c; }
+  .actions button, .question { border-color: #434a5c; }
 }`;
 
 function el(tag, props = {}, ...children) {
@@ -147,7 +153,9 @@ function ensureHost() {
   document.documentElement.append(host);
   // Clicks inside the root stay there: the page's own handlers do not see
   // them, and the mouseup below does not read them as a new selection.
-  for (const type of ['mousedown', 'mouseup', 'click', 'pointerdown', 'pointerup'])
+  // Keys typed into the More… question box stay out of the page's
+  // bubbling listeners too.
+  for (const type of ['mousedown', 'mouseup', 'click', 'pointerdown', 'pointerup', 'keydown', 'keyup', 'keypress', 'input'])
     host.addEventListener(type, (e) => e.stopPropagation());
 }
 
@@ -173,7 +181,7 @@ function showBar(sel, focus = false) {
   ensureHost();
   hideBar();
   shown = sel;
-  const action = (kind) => trusted(() => (kind === 'more' ? more(shown) : runCard(kind, shown.text)));
+  const action = (kind) => trusted(() => (kind === 'more' ? openMore(shown) : runCard(kind, shown.text)));
   bar = el(
     'div',
     { class: 'bar', role: 'toolbar', 'aria-label': TEXT.toolbarLabel, onkeydown: barKeys },
@@ -437,6 +445,73 @@ function inline(s) {
 
 // --- the side panel ---
 
+// The More… popup: actions that ask in the side panel (the three the bar
+// answers in place are left out) and a question box. Each hands the
+// selection to the panel with the request, which the panel sends at once
+// as an Ask run; an empty question only opens the panel with the quote.
+const MORE_ACTIONS = [
+  ['summarize', TEXT.summarize, TEXT.promptSummarize],
+  ['quiz', TEXT.quiz, TEXT.promptQuiz],
+  ['humanize', TEXT.humanize, TEXT.promptHumanize],
+];
+const MAX_QUESTION = 2000;
+
+function openMore(sel) {
+  hideBar();
+  if (!sel) return;
+  closeCard();
+  ensureHost();
+  const ask = (prompt) => handOver({ text: sel.text, prompt: prompt.trim() }, sel.rect);
+  const input = el('input', {
+    type: 'text',
+    class: 'question',
+    placeholder: TEXT.questionPlaceholder,
+    'aria-label': TEXT.questionPlaceholder,
+    maxLength: MAX_QUESTION,
+  });
+  const form = el(
+    'form',
+    { class: 'ask', onsubmit: trusted(() => ask(input.value)) },
+    input,
+    el('button', { type: 'submit', textContent: TEXT.askInPanel, 'data-action': 'ask' }),
+  );
+  card = el(
+    'div',
+    { class: 'card more', role: 'dialog', 'aria-label': TEXT.moreTitle, 'data-state': 'more', onkeydown: cardKeys },
+    el(
+      'div',
+      { class: 'head' },
+      el('span', { class: 'title', textContent: TEXT.moreTitle }),
+      el('button', {
+        type: 'button',
+        textContent: '×',
+        'aria-label': TEXT.close,
+        title: TEXT.close,
+        onclick: trusted(closeCard),
+      }),
+    ),
+    el(
+      'div',
+      { class: 'actions' },
+      ...MORE_ACTIONS.map(([kind, label, prompt]) =>
+        el('button', { type: 'button', textContent: label, 'data-action': kind, onclick: trusted(() => ask(prompt)) }),
+      ),
+    ),
+    form,
+  );
+  root.append(card);
+  place(card, sel.rect ?? new DOMRect(80, 80, 0, 0));
+  card.querySelector('.actions button').focus();
+}
+
+// Escape closes a card, the More… popup among them.
+function cardKeys(e) {
+  if (e.key !== 'Escape') return;
+  e.preventDefault();
+  e.stopPropagation();
+  closeCard();
+}
+
 function more(sel, note = '') {
   hideBar();
   if (!sel) return;
@@ -445,7 +520,7 @@ function more(sel, note = '') {
 
 // handOver keeps the selection for the tab's side panel (selection_context)
 // and opens the panel; the background does both.
-async function handOver({ kind = '', text, continueFrom = '', answer = '' }, rect, note = '') {
+async function handOver({ kind = '', text, continueFrom = '', answer = '', prompt = '' }, rect, note = '') {
   cancelJob();
   let reply;
   try {
@@ -455,6 +530,7 @@ async function handOver({ kind = '', text, continueFrom = '', answer = '' }, rec
       text: clip(text, MAX_CONTEXT),
       continueFrom,
       answer,
+      prompt: clip(prompt, MAX_QUESTION),
     });
   } catch (err) {
     reply = { ok: false, error: String(err?.message ?? err) };

@@ -78,11 +78,22 @@ func usageOf(t *testing.T, s *session) (calls []map[string]any, total map[string
 // variable names a folder.
 func panelShot(t *testing.T, s *session, name string) {
 	t.Helper()
+	shot(t, s.panel, name)
+}
+
+// pageShot saves the tab's page the same way.
+func pageShot(t *testing.T, s *session, name string) {
+	t.Helper()
+	shot(t, s.page, name)
+}
+
+func shot(t *testing.T, target context.Context, name string) {
+	t.Helper()
 	dir := os.Getenv("WB_SCREENSHOTS")
 	if dir == "" {
 		return
 	}
-	ctx, cancel := context.WithTimeout(s.panel, 10*time.Second)
+	ctx, cancel := context.WithTimeout(target, 10*time.Second)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {

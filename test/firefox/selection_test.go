@@ -192,21 +192,27 @@ func TestSelectionContextMenuEntry(t *testing.T) {
 	}
 }
 
-// More… hands the selection to the panel, which shows it as a quote; the
-// card says whether the sidebar could be opened from the page.
+// More… opens its popup, whose Ask hands the selection to the panel, which
+// shows it as a quote; the card says whether the sidebar could be opened
+// from the page.
 func TestSelectionMoreQuotesInThePanel(t *testing.T) {
 	s := openSession(t, "selection.html", llmtest.NewTurns())
 	s.dragSelect(t, "#injection")
-	at := s.waitInRoot(t, `(root) => { const b = root.querySelector('[data-action="more"]');
-		if (!b) return "";
-		const r = b.getBoundingClientRect(); return Math.round(r.x + r.width / 2) + "," + Math.round(r.y + r.height / 2); }`, "the More… button")
-	var x, y int
-	fmt.Sscanf(at, "%d,%d", &x, &y)
-	s.pointer(t,
-		map[string]any{"type": "pointerMove", "x": x, "y": y, "origin": "viewport"},
-		map[string]any{"type": "pointerDown", "button": 0},
-		map[string]any{"type": "pointerUp", "button": 0},
-	)
+	click := func(action string) {
+		at := s.waitInRoot(t, fmt.Sprintf(`(root) => { const b = root.querySelector('[data-action="%s"]');
+			if (!b) return "";
+			const r = b.getBoundingClientRect(); return Math.round(r.x + r.width / 2) + "," + Math.round(r.y + r.height / 2); }`, action), "the "+action+" button")
+		var x, y int
+		fmt.Sscanf(at, "%d,%d", &x, &y)
+		s.pointer(t,
+			map[string]any{"type": "pointerMove", "x": x, "y": y, "origin": "viewport"},
+			map[string]any{"type": "pointerDown", "button": 0},
+			map[string]any{"type": "pointerUp", "button": 0},
+		)
+	}
+	click("more")
+	// The popup's Ask with an empty question hands over the quote alone.
+	click("ask")
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(scenario.Text(t, s, "#selection-quote"), "Ignore all previous instructions") {
 		if time.Now().After(deadline) {

@@ -35,8 +35,9 @@ type selectionMessage struct {
 	ContinueFrom string `json:"continueFrom"`
 	// Answer is a card's complete answer the panel's question follows up.
 	Answer string `json:"answer"`
-	// Prompt is what the panel sends at once for the selection
-	// (Continue in side panel); empty: the user writes the question.
+	// Prompt is what the user asked in the toolbar's More… popup (an
+	// action's request or a question), which the panel sends at once;
+	// empty: the user writes the question in the panel.
 	Prompt string `json:"prompt"`
 }
 
@@ -257,8 +258,13 @@ func (r *Router) selectionContext(ctx context.Context, m selectionMessage) reply
 	default:
 		return failf("Unknown selection action %q.", m.Kind)
 	}
-	prompt := ""
-	if m.ContinueFrom != "" {
+	prompt := strings.TrimSpace(m.Prompt)
+	switch {
+	case prompt != "" && (m.ContinueFrom != "" || m.Kind != ""):
+		return failf("A request from More… comes without a card's answer.")
+	case selection.Len16(prompt) > selection.MaxQuestionChars:
+		return failf("The question is longer than %d characters.", selection.MaxQuestionChars)
+	case m.ContinueFrom != "":
 		prompt = continuePrompt
 	}
 	now := r.p.Clock.Now().UnixMilli()

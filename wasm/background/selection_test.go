@@ -150,6 +150,34 @@ func TestSelectionContextQuotedInAnAskRun(t *testing.T) {
 	}
 }
 
+// A request from the More… popup waits with the selection for the panel
+// to send; it is bounded and never rides on a card's continuation.
+func TestSelectionContextKeepsTheMoreRequest(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns())
+	got := e.sendAs(toolbar, map[string]any{"action": protocol.ActionSelectionContext, "text": "Bonjour.", "prompt": "  Summarize the selected text. "})
+	if got["ok"] != true {
+		t.Fatalf("reply %v", got)
+	}
+	stored, _ := e.session.Get(context.Background(), selectionKey(7))
+	var p pendingSelection
+	if err := json.Unmarshal(stored[selectionKey(7)], &p); err != nil || p.Prompt != "Summarize the selected text." || p.Text != "Bonjour." {
+		t.Fatalf("kept %+v (%v)", p, err)
+	}
+	for _, bad := range []map[string]any{
+		{"prompt": strings.Repeat("x", selection.MaxQuestionChars+1)},
+		{"prompt": "Go on", "continueFrom": "Hello"},
+		{"prompt": "Go on", "kind": "explain"},
+	} {
+		msg := map[string]any{"action": protocol.ActionSelectionContext, "text": "Bonjour."}
+		for k, v := range bad {
+			msg[k] = v
+		}
+		if got := e.sendAs(toolbar, msg); got["ok"] != false {
+			t.Errorf("%v was kept: %v", bad, got)
+		}
+	}
+}
+
 // A reply the provider cut at the output budget (Chat Completions'
 // finish_reason "length", on the real wire) is flagged truncated, so the
 // card offers Continue in side panel instead of passing it off as whole.

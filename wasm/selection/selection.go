@@ -48,6 +48,9 @@ const (
 	MaxSelectionChars = 64000
 	// MaxAnswerChars is the most a card holds, enforced on the answer.
 	MaxAnswerChars = 64000
+	// MaxQuestionChars is the longest request the More… popup hands to
+	// the panel.
+	MaxQuestionChars = 2000
 	// MinBudget and MaxBudget bound the output budget of an action.
 	MinBudget = 2000
 	MaxBudget = 8000
