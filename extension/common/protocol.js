@@ -131,6 +131,7 @@ export const STORAGE = Object.freeze({
   PROVIDER_TESTS: "wb_provider_tests",
   SELECTION_CONTEXT: "selectionContext:",
   UI_LANGUAGE: "wb_ui_language",
+  PANEL_HEADER: "wb_panel_header_v1",
 });
 
 export const MODE = Object.freeze({

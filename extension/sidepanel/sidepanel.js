@@ -18,8 +18,11 @@ import { SlashMenu } from "./complete.js";
 import { SelectionQuote } from "./selection.js";
 import { LANGUAGES, chosenLanguage, initI18n, onLanguageChange, setChosenLanguage, t } from "../common/i18n.js";
 
+// Startup marks, read by the startup bench (test/bench/startup -panel).
+performance.mark("wb:modules");
 // The interface language first: everything below draws translated text.
 await initI18n();
+performance.mark("wb:i18n");
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -147,6 +150,7 @@ function showProvider(next) {
   const label = providerLabel(settings);
   els.provider.textContent = label.text;
   els.provider.classList.toggle("missing", label.missing);
+  if (!performance.getEntriesByName("wb:provider").length) performance.mark("wb:provider");
 }
 
 async function loadProvider() {
@@ -333,3 +337,4 @@ keepWarm();
 // Every listener is attached: what a test (or a person) does from now on
 // reaches the panel's code, not the bare HTML.
 document.body.dataset.ready = "true";
+performance.mark("wb:ready");

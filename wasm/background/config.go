@@ -1,10 +1,12 @@
 package background
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/llm"
@@ -63,6 +65,7 @@ func (r *Router) storedKey(ctx context.Context, id string) string {
 // settings come back as the defaults with a warning the settings page shows.
 func (r *Router) settingsGet(ctx context.Context) reply {
 	s, problem := settings.Load(ctx, r.p.Local)
+	r.syncHeader(ctx, s)
 	out := okReply("settings", viewOf(s), "providerTests", r.loadTests(ctx),
 		"defaults", map[string]any{"maxSteps": settings.Defaults().MaxSteps})
 	if problem != nil {
@@ -70,6 +73,45 @@ func (r *Router) settingsGet(ctx context.Context) reply {
 	}
 	return out
 }
+
+// syncHeader writes the panel's header record (protocol.KeyPanelHeader)
+// when it is missing or differs from the settings the panel is shown:
+// settings stored before the record existed, or the defaults. Once per
+// worker life while they do not change.
+func (r *Router) syncHeader(ctx context.Context, s settings.Settings) {
+	want, err := json.Marshal(settings.HeaderOf(s))
+	if err != nil || string(want) == r.header.Load() {
+		return
+	}
+	got, err := r.p.Local.Get(ctx, protocol.KeyPanelHeader)
+	if err != nil {
+		return
+	}
+	if have, ok := got[protocol.KeyPanelHeader]; !ok || !jsonEqual(have, want) {
+		if err := r.p.Local.Set(ctx, map[string]json.RawMessage{protocol.KeyPanelHeader: want}); err != nil {
+			return
+		}
+	}
+	r.header.Store(string(want))
+}
+
+// jsonEqual says whether a and b are the same JSON text but for spaces
+// (storage gives back what was written, in the same key order; anything
+// else only costs one more write).
+func jsonEqual(a, b json.RawMessage) bool {
+	var x, y bytes.Buffer
+	return json.Compact(&x, a) == nil && json.Compact(&y, b) == nil && bytes.Equal(x.Bytes(), y.Bytes())
+}
+
+// atomicString is a string read and written from several goroutines.
+type atomicString struct{ v atomic.Value }
+
+func (a *atomicString) Load() string {
+	s, _ := a.v.Load().(string)
+	return s
+}
+
+func (a *atomicString) Store(s string) { a.v.Store(s) }
 
 // settingsSave stores the settings. A provider with an empty apiKey and
 // apiKeySet keeps its stored key; an empty apiKey without apiKeySet

@@ -307,3 +307,45 @@ func TestCaptchaSolverKeyIsKeptLikeAProvidersKey(t *testing.T) {
 		t.Fatalf("key after removing: %q", got)
 	}
 }
+
+// The panel's header record names the active provider without its key or
+// address; settings_get writes it when missing, a save keeps it current.
+func TestPanelHeaderFollowsTheSettings(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns())
+	ctx := context.Background()
+	header := func() settings.Header {
+		t.Helper()
+		got, err := e.local.Get(ctx, protocol.KeyPanelHeader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h settings.Header
+		if raw, ok := got[protocol.KeyPanelHeader]; ok {
+			if strings.Contains(string(raw), "apiKey") || strings.Contains(string(raw), "baseUrl") {
+				t.Fatalf("header record %s holds more than the header", raw)
+			}
+			if err := json.Unmarshal(raw, &h); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return h
+	}
+	// Settings stored before the record existed.
+	_ = e.local.Remove(ctx, protocol.KeyPanelHeader)
+	s := e.mustOK(map[string]any{"action": "settings_get"})["settings"].(map[string]any)
+	p := s["providers"].([]any)[0].(map[string]any)
+	h := header()
+	if h.ActiveProvider != s["activeProvider"] || len(h.Providers) != 1 || h.Providers[0].Model != p["model"] {
+		t.Fatalf("header %+v for settings %v", h, s)
+	}
+
+	s["theme"] = protocol.ThemeDark
+	p["name"] = "Renamed"
+	p["model"] = "other-model"
+	e.mustOK(map[string]any{"action": "settings_save", "settings": s})
+	want := settings.Header{Theme: protocol.ThemeDark, ActiveProvider: p["id"].(string),
+		Providers: []settings.HeaderProvider{{ID: p["id"].(string), Name: "Renamed", Model: "other-model"}}}
+	if h := header(); fmt.Sprint(h) != fmt.Sprint(want) {
+		t.Fatalf("after a save: header %+v, want %+v", h, want)
+	}
+}

@@ -50,6 +50,8 @@ type Router struct {
 	pingStop chan struct{} // ends the keepalive ping; nil when no run is active
 
 	resumeOnce sync.Once
+	// header is the panel's header record last seen in storage (syncHeader).
+	header atomicString
 	// memMu orders the read-modify-writes of the user's memory: the
 	// panel, the settings page and the learner change it.
 	memMu sync.Mutex

@@ -243,6 +243,10 @@ const (
 	// KeyUILanguage holds the interface language the user chose (storage.local;
 	// absent: the browser's). Only the extension's pages read it.
 	KeyUILanguage = "wb_ui_language"
+	// KeyPanelHeader holds what the side panel's header shows before the
+	// background answers: the theme and the active provider's id, name and
+	// model, never a key (storage.local; written with the settings).
+	KeyPanelHeader = "wb_panel_header_v1"
 )
 
 // TabKey is the storage.session key of prefix (KeyAgentConv, …) for a tab.
@@ -458,7 +462,7 @@ var (
 	Statuses = []string{StatusRunning, StatusDone, StatusError, StatusStopped}
 	Keys     = []string{KeySettings, KeyAgentConv, KeyRunUI, KeyTabChat, KeyAgentRun, KeyAgentSteer, KeyUserMemory, KeyScheduledJobs, KeySavedWorkflows, KeyTeach,
 		KeyChatHistory, KeyChatHistoryRecord, KeyChatMeta, KeyDevPatches, KeyCustomSkills,
-		KeyUsageDaily, KeyProviderTests, KeySelectionContext, KeyUILanguage}
+		KeyUsageDaily, KeyProviderTests, KeySelectionContext, KeyUILanguage, KeyPanelHeader}
 	Modes         = []string{ModeAuto, ModeAsk, ModeAct, ModeDev}
 	Tiers         = []string{TierCompact, TierMid, TierFull}
 	Browsers      = []string{BrowserChrome, BrowserFirefox}

@@ -192,7 +192,41 @@ func Save(ctx context.Context, st platform.Storage, s Settings) error {
 	if err != nil {
 		return err
 	}
-	return st.Set(ctx, map[string]json.RawMessage{protocol.KeySettings: raw})
+	header, err := json.Marshal(HeaderOf(s))
+	if err != nil {
+		return err
+	}
+	return st.Set(ctx, map[string]json.RawMessage{protocol.KeySettings: raw, protocol.KeyPanelHeader: header})
+}
+
+// Header is what the side panel's header shows before the background
+// answers (protocol.KeyPanelHeader): the theme and the active provider's
+// id, name and model. It holds no key, address or other setting, so the
+// panel may read it from storage itself; its shape is a subset of the
+// settings object, so the panel labels it with the same code.
+type Header struct {
+	Theme          string           `json:"theme"`
+	ActiveProvider string           `json:"activeProvider"`
+	Providers      []HeaderProvider `json:"providers"`
+}
+
+// HeaderProvider is the active provider as the header names it.
+type HeaderProvider struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Model string `json:"model"`
+}
+
+// HeaderOf is s's Header.
+func HeaderOf(s Settings) Header {
+	h := Header{Theme: s.Theme, ActiveProvider: s.ActiveProvider, Providers: []HeaderProvider{}}
+	for _, p := range s.Providers {
+		if p.ID == s.ActiveProvider {
+			h.Providers = append(h.Providers, HeaderProvider{ID: p.ID, Name: p.Name, Model: p.Model})
+			break
+		}
+	}
+	return h
 }
 
 // Decode parses a settings object as sent by the settings page, reporting

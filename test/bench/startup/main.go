@@ -12,9 +12,12 @@
 // the timing jsglue/background.js recorded in globalThis.wbStartup, which
 // says where WebBrain's wake went. -baseline adds another build of
 // WebBrain (an earlier commit's dist/chrome) to the same turns, so a change
-// is measured against what it replaced under the same load.
+// is measured against what it replaced under the same load. -panel measures
+// only the side panel: it opens the panel of -ext and of -baseline in turns,
+// once with the worker awake and once right after Chrome stopped it, and
+// says where the panel's time went (its own performance entries).
 //
-//	go run ./test/bench/startup -ext dist/chrome [-baseline dir]
+//	go run ./test/bench/startup -ext dist/chrome [-baseline dir] [-panel]
 package main
 
 import (
@@ -45,10 +48,11 @@ func main() {
 	ext := flag.String("ext", "dist/chrome", "unpacked extension directory")
 	baseline := flag.String("baseline", "", "another build of the extension (an earlier commit's dist/chrome) to wake in the same turns")
 	runs := flag.Int("n", 20, "number of worker restarts")
+	panelOnly := flag.Bool("panel", false, "measure only the side panel, of -ext and -baseline in turns, with the worker awake and stopped")
 	chromium := flag.String("chromium", testenv.Chromium(), "Chromium binary")
 	flag.Parse()
 	log.SetFlags(0)
-	if err := run(*chromium, *ext, *baseline, *runs); err != nil {
+	if err := run(*chromium, *ext, *baseline, *runs, *panelOnly); err != nil {
 		log.Fatal("startup bench: ", err)
 	}
 }
@@ -172,7 +176,7 @@ func writeFloor(dir string) error {
 	return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), glue, 0o644)
 }
 
-func run(chromium, ext, baseline string, n int) error {
+func run(chromium, ext, baseline string, n int, panelOnly bool) error {
 	ext, err := absDir(ext)
 	if err != nil {
 		return err
@@ -222,8 +226,8 @@ func run(chromium, ext, baseline string, n int) error {
 		base := &side{name: "WebBrain baseline build", isWorker: workerOf(baseline), untimed: true}
 		sides = []*side{ours, base, goFloor, plain}
 	}
-	var origin string
-	for _, sd := range sides {
+	var origin, baseOrigin string
+	for i, sd := range sides {
 		w, err := waitWorker(browserCtx, sd.isWorker)
 		if err != nil {
 			return err
@@ -231,6 +235,8 @@ func run(chromium, ext, baseline string, n int) error {
 		o := w.URL[:strings.LastIndex(w.URL, "/")+1]
 		if sd == ours {
 			origin = o
+		} else if i == 1 && baseline != "" {
+			baseOrigin = o
 		}
 		page, cancelPage := chromedp.NewContext(browserCtx)
 		defer cancelPage()
@@ -245,6 +251,9 @@ func run(chromium, ext, baseline string, n int) error {
 	}
 	if _, err := chromedp.Call(browserCtx, serviceworker.Enable, cdp.Empty{}); err != nil {
 		return fmt.Errorf("enable the ServiceWorker domain: %w", err)
+	}
+	if panelOnly {
+		return panelTurns(browserCtx, n, sides, []string{origin, baseOrigin})
 	}
 
 	rounds := map[*side][]round{}
@@ -264,11 +273,11 @@ func run(chromium, ext, baseline string, n int) error {
 
 	var opens []float64
 	for range n {
-		ms, err := openPanel(browserCtx, origin)
+		p, err := openPanel(browserCtx, origin)
 		if err != nil {
 			return err
 		}
-		opens = append(opens, ms)
+		opens = append(opens, p.Usable)
 	}
 	fmt.Printf("side panel over %d opens (ms)                   median    min    max\n", n)
 	report("  navigation start -> usable", opens)
@@ -334,9 +343,42 @@ const usableProbe = `new MutationObserver((_, mo) => {
 	}
 }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});`
 
-// openPanel opens the side panel page in a new tab and returns the time
-// from navigation start to usable.
-func openPanel(browserCtx context.Context, origin string) (float64, error) {
+// panelTiming is what one open of the side panel recorded on its own
+// clock, in ms from navigation start: when it was usable, and the steps
+// before (0 when the build marks none of them).
+type panelTiming struct {
+	Usable   float64 `json:"usable"`
+	HTML     float64 `json:"html"`     // the document's response ended
+	Parsed   float64 `json:"parsed"`   // domInteractive: the HTML parsed
+	Scripts  float64 `json:"scripts"`  // the last script the page fetched arrived
+	NScripts float64 `json:"nScripts"` // how many scripts it fetched before usable
+	KB       float64 `json:"kb"`       // their decoded size
+	Modules  float64 `json:"modules"`  // wb:modules, the entry module starts running
+	I18n     float64 `json:"i18n"`     // wb:i18n, the language loaded and the page translated
+	Ready    float64 `json:"ready"`    // wb:ready, every listener attached
+	Provider float64 `json:"provider"` // wb:provider, the header names the provider
+	Paint    float64 `json:"paint"`    // first contentful paint
+}
+
+const panelTimingJS = `(() => {
+	const at = window.__wbUsableAt ?? 0;
+	if (!at) return null;
+	const nav = performance.getEntriesByType('navigation')[0];
+	const scripts = performance.getEntriesByType('resource')
+		.filter((r) => /\.m?js$/.test(new URL(r.name).pathname) && r.responseEnd <= at);
+	const mark = (name) => performance.getEntriesByName(name, 'mark')[0]?.startTime ?? 0;
+	return {
+		usable: at, html: nav?.responseEnd ?? 0, parsed: nav?.domInteractive ?? 0,
+		scripts: Math.max(0, ...scripts.map((r) => r.responseEnd)), nScripts: scripts.length,
+		kb: scripts.reduce((n, r) => n + r.decodedBodySize, 0) / 1024,
+		modules: mark('wb:modules'), i18n: mark('wb:i18n'), ready: mark('wb:ready'), provider: mark('wb:provider'),
+		paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0,
+	};
+})()`
+
+// openPanel opens the side panel page in a new tab and returns its timing
+// once it is usable.
+func openPanel(browserCtx context.Context, origin string) (panelTiming, error) {
 	ctx, cancel := chromedp.NewContext(browserCtx)
 	defer cancel()
 	if err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
@@ -344,19 +386,80 @@ func openPanel(browserCtx context.Context, origin string) (float64, error) {
 			page.AddScriptToEvaluateOnNewDocumentParams{Source: usableProbe})
 		return err
 	}), chromedp.Navigate(origin+"sidepanel/sidepanel.html?tabId=1")); err != nil {
-		return 0, fmt.Errorf("open the panel: %w", err)
+		return panelTiming{}, fmt.Errorf("open the panel: %w", err)
 	}
-	for range 200 {
-		at, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`window.__wbUsableAt ?? 0`))
+	for range 500 {
+		p, err := chromedp.Run(ctx, chromedp.Evaluate[*panelTiming](panelTimingJS))
 		if err != nil {
-			return 0, err
+			return panelTiming{}, err
 		}
-		if at > 0 {
-			return at, nil
+		if p != nil {
+			return *p, nil
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	return 0, errors.New("the side panel never became usable")
+	return panelTiming{}, errors.New("the side panel never became usable")
+}
+
+// panelTurns opens the panel of each build (origins: -ext's, then
+// -baseline's if given) n times in turns, first with its worker awake and
+// then right after Chrome stopped every worker, and reports both.
+func panelTurns(browserCtx context.Context, n int, sides []*side, origins []string) error {
+	names := []string{"this build", "baseline build"}
+	if origins[1] == "" {
+		origins = origins[:1]
+	}
+	opens := map[string][]panelTiming{}
+	for i := range n {
+		for j := range origins {
+			k := (i + j) % len(origins) // each round starts with another build
+			for _, cold := range []bool{false, true} {
+				if cold {
+					if _, err := chromedp.Call(browserCtx, serviceworker.StopAllWorkers, cdp.Empty{}); err != nil {
+						return fmt.Errorf("stop workers: %w", err)
+					}
+					if err := waitNoWorker(browserCtx, sides); err != nil {
+						return err
+					}
+				}
+				p, err := openPanel(browserCtx, origins[k])
+				if err != nil {
+					return fmt.Errorf("%s: %w", names[k], err)
+				}
+				key := fmt.Sprintf("%s, worker %s", names[k], map[bool]string{false: "awake", true: "stopped"}[cold])
+				opens[key] = append(opens[key], p)
+			}
+		}
+	}
+	for k := range origins {
+		for _, state := range []string{"awake", "stopped"} {
+			key := fmt.Sprintf("%s, worker %s", names[k], state)
+			fmt.Printf("side panel, %s, %d opens (ms from navigation start)  median    min    max\n", key, n)
+			col := func(name string, f func(panelTiming) float64) {
+				var v []float64
+				for _, p := range opens[key] {
+					if x := f(p); x > 0 {
+						v = append(v, x)
+					}
+				}
+				if len(v) > 0 {
+					report("  "+name, v)
+				}
+			}
+			col("HTML received", func(p panelTiming) float64 { return p.HTML })
+			col("HTML parsed (domInteractive)", func(p panelTiming) float64 { return p.Parsed })
+			col("last script fetched", func(p panelTiming) float64 { return p.Scripts })
+			col("  scripts fetched (count)", func(p panelTiming) float64 { return p.NScripts })
+			col("  their size (KB)", func(p panelTiming) float64 { return p.KB })
+			col("entry module runs (wb:modules)", func(p panelTiming) float64 { return p.Modules })
+			col("language loaded (wb:i18n)", func(p panelTiming) float64 { return p.I18n })
+			col("listeners attached (wb:ready)", func(p panelTiming) float64 { return p.Ready })
+			col("provider shown (wb:provider)", func(p panelTiming) float64 { return p.Provider })
+			col("first contentful paint", func(p panelTiming) float64 { return p.Paint })
+			col("usable (probe)", func(p panelTiming) float64 { return p.Usable })
+		}
+	}
+	return nil
 }
 
 // restart stops every worker, wakes sd's with a message, sends it
