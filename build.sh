@@ -77,6 +77,19 @@ bundle_content() {
 	esbundle extension/content/main.mjs "$out/content.js"
 }
 
+# bundle_panel replaces the side panel's two entry modules in $1
+# (sidepanel.js and early.js, which sidepanel.html loads) with esbuild
+# bundles of them and the modules they import: one fetch instead of a
+# waterfall of thirty (docs/decisions/panel-startup.md). What both import
+# goes into a shared chunk, so the module early.js starts is the one
+# sidepanel.js reads. The separate modules stay for the pages that import
+# some of them (traces imports history.js).
+bundle_panel() {
+	"$ESBUILD" extension/sidepanel/sidepanel.js extension/sidepanel/early.js --bundle --format=esm --splitting \
+		--charset=utf8 --chunk-names='chunks/[name]-[hash]' --allow-overwrite --log-level=warning --outdir="$1"
+	node --check "$1/sidepanel.js"
+}
+
 esbundle() {
 	"$ESBUILD" "$1" --bundle --format=iife --charset=utf8 --banner:js='"use strict";' \
 		--log-level=warning --outfile="$2"
@@ -98,6 +111,7 @@ assemble() {
 	# The selection toolbar, which the manifests inject into every page
 	# (docs/decisions/selection-toolbar.md).
 	esbundle extension/content/selection.mjs "$out/content/selection.js"
+	bundle_panel "$out/sidepanel"
 	# Browser-only files, the manifest among them, sit in chrome/ or firefox/.
 	cp -R "$b/." "$out/"
 	# Chrome names Tagalog "fil", Firefox "tl": the Firefox build carries both

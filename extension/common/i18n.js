@@ -115,9 +115,23 @@ export function initI18n(root = document) {
 
 let started;
 
+// preloadI18n starts reading the choice and fetching the catalogs without
+// touching the page, so a page can start it before its DOM and its other
+// modules are there (the side panel's early.js); initI18n uses what it got.
+export function preloadI18n() {
+  preloaded ??= (async () => {
+    const english = load("en"); // every language falls back to it
+    const code = (await chosenLanguage()) || browserLanguage();
+    const [en, own] = await Promise.all([english, code === "en" ? null : load(code)]);
+    return { code, en, own };
+  })();
+  return preloaded;
+}
+
+let preloaded;
+
 async function init(root) {
-  const code = (await chosenLanguage()) || browserLanguage();
-  const [en, own] = await Promise.all([load("en"), code === "en" ? null : load(code)]);
+  const { code, en, own } = await preloadI18n();
   english = en;
   messages = own ?? en;
   current = code;

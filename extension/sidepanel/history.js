@@ -7,6 +7,7 @@ import { api, send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { ACTION } from "../common/protocol.js";
 import { Transcript } from "./transcript.js";
+import { loadMarkdown } from "../common/markdown.js";
 import { locale, t, tp } from "../common/i18n.js";
 
 const dateFormat = (when) => new Intl.DateTimeFormat(locale(), { dateStyle: "medium", timeStyle: "short" }).format(when);
@@ -87,7 +88,7 @@ export class HistoryView {
   }
 
   async open(entry) {
-    const reply = await send({ action: ACTION.HISTORY_GET, id: entry.id });
+    const [reply] = await Promise.all([send({ action: ACTION.HISTORY_GET, id: entry.id }), loadMarkdown()]);
     if (!reply.ok) return this.say(reply.error);
     this.openId = entry.id;
     this.els.list.hidden = true;

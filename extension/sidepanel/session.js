@@ -7,6 +7,7 @@ import { Transcript } from "./transcript.js";
 import { applyEvent } from "./events.js";
 import { runCapture } from "./capture.js";
 import { loadChat, saveChat, removeChat } from "./store.js";
+import { loadMarkdown } from "../common/markdown.js";
 
 const SAVE_DELAY_MS = 200;
 // A running run silent this long makes the panel ask run_state: that wakes
@@ -51,7 +52,8 @@ export class TabSession {
   }
 
   async open() {
-    const chat = await loadChat(this.tabId);
+    // Model text is Markdown: its renderer loads beside the stored chat.
+    const [chat] = await Promise.all([loadChat(this.tabId), loadMarkdown()]);
     if (this.closed) return;
     if (chat) {
       this.runs = chat.runs ?? {};

@@ -17,6 +17,7 @@ import { ReadingScroll } from "./reading.js";
 import { SlashMenu } from "./complete.js";
 import { SelectionQuote } from "./selection.js";
 import { LANGUAGES, chosenLanguage, initI18n, onLanguageChange, setChosenLanguage, t } from "../common/i18n.js";
+import { early } from "./early.js";
 
 // Startup marks, read by the startup bench (test/bench/startup -panel).
 performance.mark("wb:modules");
@@ -143,21 +144,39 @@ api.tabs.onUpdated?.addListener((tabId, change) => {
   if (session?.tabId === tabId && change.status === "complete") teachBanner.show(tabId);
 });
 
-function showProvider(next) {
-  settings = next;
-  applyTheme(settings?.theme);
-  if (!$("welcome").hidden) welcome.check(settings);
-  const label = providerLabel(settings);
+// showHeader labels the header from settings or from the header record,
+// which has the same shape for what it holds (theme, the active provider).
+function showHeader(from) {
+  applyTheme(from?.theme);
+  const label = providerLabel(from);
   els.provider.textContent = label.text;
   els.provider.classList.toggle("missing", label.missing);
   if (!performance.getEntriesByName("wb:provider").length) performance.mark("wb:provider");
 }
 
+function showProvider(next) {
+  settings = next;
+  if (!$("welcome").hidden) welcome.check(settings);
+  showHeader(settings);
+}
+
+// The first settings_get left in early.js, before the other modules
+// loaded; later ones (a change of the settings) are sent here.
+let firstSettings = early.settings;
 async function loadProvider() {
-  const reply = await send({ action: ACTION.SETTINGS_GET });
+  const pending = firstSettings ?? send({ action: ACTION.SETTINGS_GET });
+  firstSettings = null;
+  const reply = await pending;
   if (reply.ok) showProvider(reply.settings);
   else els.provider.textContent = reply.error;
 }
+
+// The header record (no keys, written by the background with the
+// settings) names the provider while a stopped background starts; the
+// settings replace it when they come.
+early.header.then((header) => {
+  if (header && !settings) showHeader(header);
+});
 
 // submit sends the draft, queues it while a run is active, or with steer
 // (Alt+Enter) sends it to the running request as a correction.
