@@ -13,11 +13,12 @@ import { api, send } from "../common/api.js";
 import { preloadI18n } from "../common/i18n.js";
 import { ACTION, STORAGE } from "../common/protocol.js";
 
+performance.mark("wb:early");
 export const early = {
   settings: send({ action: ACTION.SETTINGS_GET }),
   header: readHeader(),
 };
-preloadI18n();
+preloadI18n().then(() => performance.mark("wb:catalog"));
 
 async function readHeader() {
   try {

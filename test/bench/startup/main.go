@@ -353,11 +353,15 @@ type panelTiming struct {
 	Scripts  float64 `json:"scripts"`  // the last script the page fetched arrived
 	NScripts float64 `json:"nScripts"` // how many scripts it fetched before usable
 	KB       float64 `json:"kb"`       // their decoded size
+	Early    float64 `json:"early"`    // wb:early, early.js runs (wakes the background)
+	Catalog  float64 `json:"catalog"`  // wb:catalog, the language's catalogs fetched
 	Modules  float64 `json:"modules"`  // wb:modules, the entry module starts running
 	I18n     float64 `json:"i18n"`     // wb:i18n, the language loaded and the page translated
 	Ready    float64 `json:"ready"`    // wb:ready, every listener attached
 	Provider float64 `json:"provider"` // wb:provider, the header names the provider
 	Paint    float64 `json:"paint"`    // first contentful paint
+	// Marks holds every wb: mark the panel made before it was usable.
+	Marks map[string]float64 `json:"marks"`
 }
 
 const panelTimingJS = `(() => {
@@ -371,10 +375,15 @@ const panelTimingJS = `(() => {
 		usable: at, html: nav?.responseEnd ?? 0, parsed: nav?.domInteractive ?? 0,
 		scripts: Math.max(0, ...scripts.map((r) => r.responseEnd)), nScripts: scripts.length,
 		kb: scripts.reduce((n, r) => n + r.decodedBodySize, 0) / 1024,
-		modules: mark('wb:modules'), i18n: mark('wb:i18n'), ready: mark('wb:ready'), provider: mark('wb:provider'),
+		early: mark('wb:early'), catalog: mark('wb:catalog'), modules: mark('wb:modules'), i18n: mark('wb:i18n'), ready: mark('wb:ready'), provider: mark('wb:provider'),
 		paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0,
+		marks: Object.fromEntries(performance.getEntriesByType('mark')
+			.filter((m) => m.name.startsWith('wb:') && m.startTime <= at).map((m) => [m.name, m.startTime])),
 	};
 })()`
+
+// knownMarks are the marks panelTiming has fields for.
+var knownMarks = []string{"wb:early", "wb:catalog", "wb:modules", "wb:i18n", "wb:ready", "wb:provider"}
 
 // openPanel opens the side panel page in a new tab and returns its timing
 // once it is usable.
@@ -451,12 +460,27 @@ func panelTurns(browserCtx context.Context, n int, sides []*side, origins []stri
 			col("last script fetched", func(p panelTiming) float64 { return p.Scripts })
 			col("  scripts fetched (count)", func(p panelTiming) float64 { return p.NScripts })
 			col("  their size (KB)", func(p panelTiming) float64 { return p.KB })
+			col("early.js runs (wb:early)", func(p panelTiming) float64 { return p.Early })
+			col("catalogs fetched (wb:catalog)", func(p panelTiming) float64 { return p.Catalog })
 			col("entry module runs (wb:modules)", func(p panelTiming) float64 { return p.Modules })
 			col("language loaded (wb:i18n)", func(p panelTiming) float64 { return p.I18n })
 			col("listeners attached (wb:ready)", func(p panelTiming) float64 { return p.Ready })
 			col("provider shown (wb:provider)", func(p panelTiming) float64 { return p.Provider })
 			col("first contentful paint", func(p panelTiming) float64 { return p.Paint })
 			col("usable (probe)", func(p panelTiming) float64 { return p.Usable })
+			// Any other marks (a build may add its own while one looks closer).
+			var extra []string
+			for _, p := range opens[key] {
+				for name := range p.Marks {
+					if !slices.Contains(extra, name) && !slices.Contains(knownMarks, name) {
+						extra = append(extra, name)
+					}
+				}
+			}
+			slices.Sort(extra)
+			for _, name := range extra {
+				col("mark "+name, func(p panelTiming) float64 { return p.Marks[name] })
+			}
 		}
 	}
 	return nil
