@@ -87,7 +87,7 @@ func (r *Router) syncHeader(ctx context.Context, s settings.Settings) {
 	if err != nil {
 		return
 	}
-	if have, ok := got[protocol.KeyPanelHeader]; !ok || !jsonEqual(have, want) {
+	if have, ok := got[protocol.KeyPanelHeader]; !ok || !sameHeader(have, want) {
 		if err := r.p.Local.Set(ctx, map[string]json.RawMessage{protocol.KeyPanelHeader: want}); err != nil {
 			return
 		}
@@ -95,12 +95,16 @@ func (r *Router) syncHeader(ctx context.Context, s settings.Settings) {
 	r.header.Store(string(want))
 }
 
-// jsonEqual says whether a and b are the same JSON text but for spaces
-// (storage gives back what was written, in the same key order; anything
-// else only costs one more write).
-func jsonEqual(a, b json.RawMessage) bool {
-	var x, y bytes.Buffer
-	return json.Compact(&x, a) == nil && json.Compact(&y, b) == nil && bytes.Equal(x.Bytes(), y.Bytes())
+// sameHeader says whether the stored record have holds the header want
+// (Chrome's storage gives objects back with their keys sorted, so the
+// record is read into a Header and written the way want was).
+func sameHeader(have, want json.RawMessage) bool {
+	var h settings.Header
+	if json.Unmarshal(have, &h) != nil {
+		return false
+	}
+	again, err := json.Marshal(h)
+	return err == nil && bytes.Equal(again, want)
 }
 
 // atomicString is a string read and written from several goroutines.
