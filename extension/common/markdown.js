@@ -3,7 +3,7 @@
 // DOMPurify then cleans the produced HTML as a second layer. Nothing it
 // renders loads anything: images become text, links need a click. Both come from
 // /vendor/ as classic scripts that define globalThis.markdownit and
-// globalThis.DOMPurify (loadMarkdown adds them to the page).
+// globalThis.DOMPurify.
 
 const SAFE_HREF = /^(?:https?:|mailto:)/i;
 let renderer = null;
@@ -39,30 +39,49 @@ function setup() {
   return (text) => purify.sanitize(md.render(text), config);
 }
 
-// The two libraries are 130 KB of script: the side panel loads them after
-// it is usable (loadMarkdown) and waits for them only where it draws model
-// text (docs/decisions/panel-startup.md). A page may also list them as
-// <script> tags; then they are there from the start.
-const SCRIPTS = ["/vendor/markdown-it.umd.min.js", "/vendor/purify.min.js"];
+// The two libraries are 130 KB of script. The side panel lists them as
+// async scripts: they run as soon as they arrive, without holding up the
+// panel's modules as deferred scripts did, and the panel waits for them
+// (loadMarkdown) only where it draws model text
+// (docs/decisions/panel-startup.md). A page that does not list them gets
+// them from loadMarkdown.
+const SCRIPTS = [
+  ["/vendor/markdown-it.umd.min.js", "markdownit"],
+  ["/vendor/purify.min.js", "DOMPurify"],
+];
 let loading = null;
 
-const loaded = () => typeof globalThis.markdownit === "function" && typeof globalThis.DOMPurify === "function";
+const has = (global) => typeof globalThis[global] === "function";
+const loaded = () => SCRIPTS.every(([, global]) => has(global));
 
-// loadMarkdown loads markdown-it and DOMPurify once; it resolves when
-// renderMarkdown can render (and to false if a script failed to load).
+// loadMarkdown resolves when renderMarkdown can render (to false if a
+// script failed to load).
 export function loadMarkdown() {
   if (loaded()) return Promise.resolve(true);
-  loading ??= Promise.all(SCRIPTS.map(addScript)).then(loaded, () => false);
+  loading ??= Promise.all(SCRIPTS.map(([src, global]) => script(src, global))).then(loaded, () => false);
   return loading;
 }
 
-function addScript(src) {
+function script(src, global) {
+  if (has(global)) return Promise.resolve();
+  const listed = document.querySelector(`script[src="${src}"]`);
+  if (listed && document.readyState !== "complete") {
+    // Still to run, or run and failed: the window's load event waits for
+    // every async script, so it settles the second case.
+    return new Promise((resolve, reject) => {
+      listed.addEventListener("load", resolve, { once: true });
+      listed.addEventListener("error", reject, { once: true });
+      addEventListener("load", () => (has(global) ? resolve() : reject(new Error(`${src} did not load`))), {
+        once: true,
+      });
+    });
+  }
   return new Promise((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = src;
-    script.onload = resolve;
-    script.onerror = () => reject(new Error(`${src} did not load`));
-    document.head.append(script);
+    const added = document.createElement("script");
+    added.src = src;
+    added.onload = resolve;
+    added.onerror = () => reject(new Error(`${src} did not load`));
+    document.head.append(added);
   });
 }
 
