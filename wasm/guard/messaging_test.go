@@ -113,7 +113,7 @@ func TestReadingsOnlyAddTheCheck(t *testing.T) {
 	assert.Contains(t, refusal, "not “Alice Moreau”", "an icon beside the box is still a send")
 
 	for _, p := range []Probe{
-		{Tag: "button", Type: "button", Text: "전송", Conversation: []string{"Bob Stone"}},                                  // away from the box
+		{Tag: "button", Type: "button", Text: "전송", Conversation: []string{"Bob Stone"}},                                   // away from the box
 		{Tag: "div", Role: "textbox", Editable: true, Text: "전송", NearComposer: true, Conversation: []string{"Bob Stone"}}, // a field
 	} {
 		page.probe = p
