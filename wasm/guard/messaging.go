@@ -39,11 +39,15 @@ const (
 )
 
 // readMessageControl sorts, on a route whose sends are verified, a named
-// control beside the message box that the word lists left unsorted: read
+// control beside the message box, or a button in a dialog (a forward or
+// share dialog sends from there), that the word lists left unsorted: read
 // as sending, unclear or not read, it is checked as a send; read as
 // publishing, as a publication; anything else stays an ordinary control.
 func (g *Gate) readMessageControl(ctx context.Context, p Probe, c Classification) Classification {
-	if c.Category != CatNone || g.cfg.Messages == nil || !p.NearComposer || p.Editable || unnamed(p) || !g.verifies(p.PageURL) {
+	if c.Category != CatNone || g.cfg.Messages == nil || p.Editable || unnamed(p) || !g.verifies(p.PageURL) {
+		return c
+	}
+	if !p.NearComposer && (p.Dialog == "" || !buttonLike(p)) {
 		return c
 	}
 	ctl := p.control()
@@ -62,4 +66,18 @@ func (g *Gate) readMessageControl(ctx context.Context, p Probe, c Classification
 	// Unclear or no answer: until it is read it is taken as a control that
 	// could send.
 	return verdict(ctl, CatSend, quote(ctl)+" beside the message box (not read: checked as a send)")
+}
+
+// buttonLike: a button, not a field, a choice or a menu opener.
+func buttonLike(p Probe) bool {
+	tag, role, typ := lower(p.Tag), lower(p.Role), lower(p.Type)
+	switch {
+	case role == "popupbutton" || role == "checkbox" || role == "radio" || role == "option" || role == "switch":
+		return false
+	case tag == "button", role == "button":
+		return true
+	case tag == "input":
+		return typ == "submit" || typ == "button" || typ == "image"
+	}
+	return false
 }

@@ -125,3 +125,31 @@ func TestReadingsOnlyAddTheCheck(t *testing.T) {
 	assert.Empty(t, refusal, "off the protected route")
 	assert.Empty(t, r.names, "none of these was read")
 }
+
+// A forward dialog sends from its own button: a named button in a dialog
+// on the protected route is read too, and read as sending it is checked
+// against the dialog's conversation. A contact's checkbox or a menu
+// opener in the dialog is not a send and is not read.
+func TestADialogButtonReadAsSendingIsChecked(t *testing.T) {
+	r := &fakeReader{readings: map[string]string{"전송": ControlSends, "Mallory": ControlOther}}
+	forward := Probe{Tag: "button", Role: "button", Type: "button", Text: "전송", Dialog: "메시지 전달 Mallory 전송", Conversation: []string{"메시지 전달"}}
+	page := &fakePage{pageURL: "https://chat.example.com/chat/42", probe: forward}
+	g, _ := readingGate(page, r, "Alice Moreau")
+	refusal, _ := g.Check(context.Background(), call("c1", "click_ax", map[string]any{"ref": 7}))
+	assert.Contains(t, refusal, "Not sent")
+	assert.Empty(t, g.Submissions())
+
+	page.probe = Probe{Tag: "div", Role: "button", Text: "Mallory", Dialog: forward.Dialog, Conversation: forward.Conversation}
+	refusal, _ = g.Check(context.Background(), call("c2", "click_ax", map[string]any{"ref": 8}))
+	assert.Empty(t, refusal, "a contact read as a name is picked, not sent")
+
+	for _, p := range []Probe{
+		{Tag: "div", Role: "checkbox", Text: "Mallory", Dialog: forward.Dialog},
+		{Tag: "button", Role: "popupbutton", Text: "더보기", Dialog: forward.Dialog},
+	} {
+		page.probe = p
+		refusal, _ = g.Check(context.Background(), call("c3", "click_ax", map[string]any{"ref": 9}))
+		assert.Empty(t, refusal, "%+v", p)
+	}
+	assert.Equal(t, []string{"전송", "Mallory"}, r.names)
+}
