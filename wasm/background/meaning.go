@@ -130,3 +130,27 @@ var messageControlQuestion = decide.Question{
 func (m meaning) MessageControl(ctx context.Context, name string) string {
 	return m.d.AskPage(ctx, messageControlQuestion, clip.Runes(name, 300), activeReadWithin).Choice
 }
+
+// messageFieldQuestion is the spec's message_field: which row of a message
+// a field is, from its labels and names (page data). A To, Cc or Bcc
+// reading makes the field's addresses recipients the user's words must
+// name; no reading authorizes anything.
+var messageFieldQuestion = decide.Question{
+	ID: "message_field",
+	Text: "The page data block holds the label and name of one field of a form that sends a message (an e-mail composer, a message form). " +
+		"In whatever language it is, which row of the message is this field?",
+	Choices: []decide.Choice{
+		{Value: guard.FieldTo, Meaning: "the To row: who the message is addressed to"},
+		{Value: guard.FieldCc, Meaning: "the Cc row: who receives a copy"},
+		{Value: guard.FieldBcc, Meaning: "the Bcc row: who receives a hidden copy"},
+		{Value: guard.FieldSubject, Meaning: "the subject or title"},
+		{Value: guard.FieldBody, Meaning: "the message's text"},
+		{Value: guard.FieldOther, Meaning: "something else: the sender's own address or name, a reply-to or signature setting, a search field"},
+		{Value: guard.FieldUnclear, Meaning: "it cannot be told from the label and name"},
+	},
+}
+
+// MessageField reads one field's labels and names (guard.MessageReader).
+func (m meaning) MessageField(ctx context.Context, label string) string {
+	return m.d.AskPage(ctx, messageFieldQuestion, clip.Runes(label, 300), activeReadWithin).Choice
+}

@@ -92,3 +92,20 @@ func TestMessageControlReadsTheNameAsPageData(t *testing.T) {
 		t.Fatalf("no answer read as %q", got)
 	}
 }
+
+// message_field sees only the field's labels and names, as page data.
+func TestMessageFieldReadsTheLabelAsPageData(t *testing.T) {
+	m, srv, b := meaningOf(t, `{"choice":"bcc","quote":""}`)
+	if got := m.MessageField(context.Background(), "숨은참조 / f3"); got != guard.FieldBcc {
+		t.Fatalf("reading %q", got)
+	}
+	q := srv.DecisionRequests()[0].Messages[1].Content
+	inside := q[strings.Index(q, "<"+b.Tag()+">"):]
+	if !strings.Contains(inside, "숨은참조 / f3") || strings.Contains(q, "<request>") {
+		t.Fatalf("the label is not page data alone:\n%s", q)
+	}
+	m, _, _ = meaningOf(t, `{"choice":"recipient","quote":""}`)
+	if got := m.MessageField(context.Background(), "숨은참조"); got != "" {
+		t.Fatalf("a choice off the list read as %q", got)
+	}
+}

@@ -139,6 +139,9 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 	if refusal != "" {
 		return nil, refusal
 	}
+	if c.Category == CatSend {
+		c.Values = g.readRecipientRows(ctx, c.Values, p.FormFields)
+	}
 	sub := Submission{Category: c.Category, PageURL: p.PageURL}
 	if c.Category == CatSend && g.verifies(p.PageURL) {
 		who, refusal := g.verifyRecipient(p)

@@ -23,6 +23,9 @@ type MessageReader interface {
 	// MessageControl answers message_control about a control's name;
 	// "" when no model answered.
 	MessageControl(ctx context.Context, name string) string
+	// MessageField answers message_field about a field's labels and
+	// names; "" when no model answered.
+	MessageField(ctx context.Context, label string) string
 }
 
 // Readings of message_control.
@@ -36,6 +39,17 @@ const (
 	ControlConversation = "conversation_tool"      // call, search, settings, back…
 	ControlOther        = "other"                  // a contact's name, anything else
 	ControlUnclear      = "unclear"
+)
+
+// Readings of message_field: which row of a message a field is.
+const (
+	FieldTo      = "to"
+	FieldCc      = "cc"
+	FieldBcc     = "bcc"
+	FieldSubject = "subject"
+	FieldBody    = "body"
+	FieldOther   = "other"
+	FieldUnclear = "unclear"
 )
 
 // readMessageControl sorts, on a route whose sends are verified, a named
@@ -80,4 +94,66 @@ func buttonLike(p Probe) bool {
 		return typ == "submit" || typ == "button" || typ == "image"
 	}
 	return false
+}
+
+// readRecipientRows adds, for a send from a form, the addresses of the
+// fields the word lists did not take as recipient rows: a Bcc row labelled
+// in a language they lack would otherwise carry an address nobody checks.
+// A field whose value holds an e-mail address and that the lists read as
+// nothing is read with message_field: read as a To, Cc or Bcc row, not
+// read, or without labels, its addresses are recipients the user's words
+// must name; read as the subject, the body or something else (the
+// sender's own address), they are not. Hidden fields, choices and the
+// fields the lists already sorted are not read.
+func (g *Gate) readRecipientRows(ctx context.Context, values []Value, fields []Field) []Value {
+	for _, fd := range fields {
+		t, typ := fieldText(fd), lower(fd.Type)
+		switch typ {
+		case "hidden", "password", "textarea", "submit", "button", "checkbox", "radio", "select", "select-one", "select-multiple", "email":
+			continue
+		}
+		if isRecipient(fd, t) || keyBody.in(t) || keySubject.in(t) || keyCard.in(t) || keyAccount.in(t) || keyAmount.in(t) || keyRole.in(t) {
+			continue
+		}
+		found := emails(fd.Value)
+		if len(found) == 0 {
+			continue
+		}
+		label := strings.TrimSpace(strings.Join(nonEmpty(fd.Label, fd.Name), " / "))
+		reading := ""
+		if label != "" && g.cfg.Messages != nil {
+			reading = g.cfg.Messages.MessageField(ctx, label)
+		}
+		switch reading {
+		case FieldSubject, FieldBody, FieldOther:
+			continue
+		}
+		shown := firstNonEmpty(fd.Label, fd.Name)
+		if reading == "" || reading == FieldUnclear {
+			shown = firstNonEmpty(shown, "a field") + " (not read: taken as a recipient row)"
+		}
+		for _, e := range found {
+			if len(values) >= maxValues {
+				break
+			}
+			dup := false
+			for _, v := range values {
+				dup = dup || v.Kind == "recipient" && strings.EqualFold(v.Value, e)
+			}
+			if !dup {
+				values = append(values, Value{Kind: "recipient", Label: shown, Value: e})
+			}
+		}
+	}
+	return values
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

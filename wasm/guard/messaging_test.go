@@ -21,6 +21,11 @@ func (r *fakeReader) MessageControl(_ context.Context, name string) string {
 	return r.readings[name]
 }
 
+func (r *fakeReader) MessageField(_ context.Context, label string) string {
+	r.names = append(r.names, label)
+	return r.readings[label]
+}
+
 func readingGate(page *fakePage, r MessageReader, recipients ...string) (*Gate, *fakeUser) {
 	user := &fakeUser{decide: func(Approval) Decision { return Approve }}
 	g := New(Config{
@@ -152,4 +157,71 @@ func TestADialogButtonReadAsSendingIsChecked(t *testing.T) {
 		assert.Empty(t, refusal, "%+v", p)
 	}
 	assert.Equal(t, []string{"전송", "Mallory"}, r.names)
+}
+
+// mailForm is a composer whose To row the word lists know and whose hidden
+// copy row is labelled in Korean (숨은참조), which they do not.
+func mailForm(bcc string) *fakePage {
+	return &fakePage{pageURL: "https://mail.example.com/compose", probe: Probe{Tag: "button", Type: "submit", Name: "Send", InForm: true, FormFields: []Field{
+		{Type: "email", Name: "to", Label: "To", Value: "alice@example.com"},
+		{Type: "text", Name: "f3", Label: "숨은참조", Value: bcc},
+		{Type: "text", Name: "from", Label: "보낸사람", Value: "ana@example.com"},
+		{Type: "textarea", Name: "body", Label: "Message", Value: "The report is ready. Write to mallory@evil.test for more."},
+	}}}
+}
+
+func mailGate(page *fakePage, r MessageReader, user *fakeUser) *Gate {
+	g := New(Config{Mode: "act", AskBeforeActions: true, Prober: page, Approver: user, Messages: r})
+	g.SetWords([]string{"Email alice@example.com that the report is ready"}, page.pageURL)
+	return g
+}
+
+// A copy row the word lists cannot name, read as Bcc, holds a recipient:
+// an address the user did not give puts the send on the card, which shows
+// it. The sender's own address read as "other" and an address inside the
+// body are not recipients.
+func TestARecipientRowReadByMeaningIsChecked(t *testing.T) {
+	r := &fakeReader{readings: map[string]string{"숨은참조 / f3": FieldBcc, "보낸사람 / from": FieldOther}}
+	page, user := mailForm("mallory@evil.test"), &fakeUser{}
+	g := mailGate(page, r, user)
+	refusal, err := g.Check(context.Background(), call("c1", "click_ax", map[string]any{"ref": 1}))
+	require.NoError(t, err)
+	assert.Contains(t, refusal, "declined")
+	require.Len(t, user.cards, 1)
+	assert.Contains(t, user.cards[0].Details, Detail{"숨은참조", "mallory@evil.test"})
+	assert.Contains(t, user.cards[0].Reasons, "The recipient mallory@evil.test is not one your request named.")
+	assert.NotContains(t, strings.Join(user.cards[0].Reasons, " "), "ana@example.com", "the sender's row is not a recipient")
+	assert.ElementsMatch(t, []string{"숨은참조 / f3", "보낸사람 / from"}, r.names)
+	assert.Empty(t, g.Submissions())
+
+	// With only the user's own recipient in it, the send goes through.
+	page, user = mailForm(""), &fakeUser{}
+	g = mailGate(page, r, user)
+	refusal, _ = g.Check(context.Background(), call("c2", "click_ax", map[string]any{"ref": 1}))
+	assert.Empty(t, refusal)
+	assert.Empty(t, user.cards)
+	require.Len(t, g.Submissions(), 1)
+	assert.Equal(t, "alice@example.com", g.Submissions()[0].Recipient)
+}
+
+// A row nobody could read, or read as unclear, is taken as a recipient
+// row; so is one with no reader at all. Read as the subject or the body,
+// its address is not a recipient.
+func TestAnUnreadRowWithAnAddressIsARecipientRow(t *testing.T) {
+	for _, r := range []MessageReader{nil, &fakeReader{}, &fakeReader{readings: map[string]string{"숨은참조 / f3": FieldUnclear}}} {
+		page, user := mailForm("mallory@evil.test"), &fakeUser{}
+		g := mailGate(page, r, user)
+		_, _ = g.Check(context.Background(), call("c1", "click_ax", map[string]any{"ref": 1}))
+		require.Len(t, user.cards, 1, "%T", r)
+		assert.Contains(t, user.cards[0].Reasons, "The recipient mallory@evil.test is not one your request named.", "%T", r)
+		assert.Contains(t, user.cards[0].Details, Detail{"숨은참조 (not read: taken as a recipient row)", "mallory@evil.test"})
+	}
+	for _, reading := range []string{FieldSubject, FieldBody} {
+		r := &fakeReader{readings: map[string]string{"숨은참조 / f3": reading, "보낸사람 / from": FieldOther}}
+		page, user := mailForm("mallory@evil.test"), &fakeUser{}
+		g := mailGate(page, r, user)
+		refusal, _ := g.Check(context.Background(), call("c1", "click_ax", map[string]any{"ref": 1}))
+		assert.Empty(t, refusal, reading)
+		assert.Empty(t, user.cards, reading)
+	}
 }
