@@ -470,6 +470,7 @@
     api.debugger.onEvent.addListener((source, method, params) => {
       if (method === "Page.javascriptDialogOpening" && attached.has(source.tabId)) answerDialog(source.tabId, params);
       else if (method.startsWith("WebMCP.")) onMCPEvent(source.tabId, method, params);
+      else if (method === "Page.screencastFrame") onScreencastFrame(source.tabId, params);
       const cap = captures.get(source.tabId);
       if (cap) record(cap, method, params ?? {});
     });
@@ -750,10 +751,14 @@
       if (r.error) throw new Error(r.error);
       return r;
     } finally {
-      if (--offscreenUses === 0) {
-        offscreenReady = null;
-        await api.offscreen.closeDocument().catch(() => {});
-      }
+      await releaseOffscreen();
+    }
+  }
+
+  async function releaseOffscreen() {
+    if (--offscreenUses === 0) {
+      offscreenReady = null;
+      await api.offscreen.closeDocument().catch(() => {});
     }
   }
 
@@ -783,6 +788,70 @@
       wbTone: { tone },
     });
   }
+
+  // A video of a run (/record, Chrome): DevTools' screencast sends the
+  // tab's frames as JPEGs while the page changes; the offscreen document
+  // draws them on a canvas that a MediaRecorder films as WebM, and hands
+  // back a blob URL the downloads save. The frames pass through here
+  // because only the worker has chrome.debugger. A recording keeps the
+  // offscreen document open until it stops.
+  const recordings = new Set(); // tab ids whose frames go to the offscreen document
+  const recordFor = "Film the tab during a run the user asked to record with /record.";
+
+  function onScreencastFrame(tabId, params) {
+    api.debugger.sendCommand({ tabId }, "Page.screencastFrameAck", { sessionId: params.sessionId }).catch(() => {});
+    if (!recordings.has(tabId)) return;
+    api.runtime.sendMessage({ wbRecord: { op: "frame", tabId, data: params.data } }).catch(() => {});
+  }
+
+  async function toRecorder(msg) {
+    const r = await api.runtime.sendMessage({ wbRecord: msg });
+    if (!r || r.error) throw new Error(r?.error ?? "the offscreen document did not answer");
+    return r;
+  }
+
+  const recorder = api.debugger &&
+    api.offscreen && {
+      // start begins filming tabId, or goes on with the film the offscreen
+      // document still holds for it (a worker restarted mid-run).
+      async start(tabId) {
+        if (recordings.has(tabId)) return;
+        offscreenUses++;
+        try {
+          await ensureOffscreen(["BLOBS"], recordFor);
+          await toRecorder({ op: "start", tabId });
+          await attach(tabId);
+          recordings.add(tabId);
+          await api.debugger.sendCommand({ tabId }, "Page.startScreencast", {
+            format: "jpeg",
+            quality: 70,
+            maxWidth: 1280,
+            maxHeight: 800,
+          });
+        } catch (err) {
+          recordings.delete(tabId);
+          await releaseOffscreen();
+          throw err;
+        }
+      },
+      // stop ends the film of tabId and saves it as filename.
+      async stop(tabId, filename) {
+        if (!recordings.delete(tabId)) offscreenUses++; // a film begun before a worker restart
+        await api.debugger.sendCommand({ tabId }, "Page.stopScreencast", {}).catch(() => {});
+        try {
+          await ensureOffscreen(["BLOBS"], recordFor);
+          const { url } = await toRecorder({ op: "stop", tabId });
+          try {
+            const id = await api.downloads.download({ url, filename, conflictAction: "uniquify", saveAs: false });
+            return await finished(id, 0);
+          } finally {
+            await toRecorder({ op: "release", tabId }).catch(() => {});
+          }
+        } finally {
+          await releaseOffscreen();
+        }
+      },
+    };
 
   const alarms = {
     create: (name, periodInMinutes) => api.alarms.create(name, { periodInMinutes }),
@@ -835,6 +904,7 @@
     downloads: downloads || null,
     pdf: { text: pdfText },
     sound: { play: playTone },
+    recorder: recorder || null,
     alarms,
     notify: notify || null,
     broadcast,

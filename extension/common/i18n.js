@@ -174,6 +174,41 @@ export function tp(key, count, subs = {}) {
   return entry ? fill(entry.message, all) : key;
 }
 
+// tmsg shows a text the background wrote (docs/decisions/background-texts.md):
+// msg is its {key, params} (each parameter a string, which is data and
+// shown as it is, or another {key, params}), text the English as sent.
+// The interface language's message is shown only when English's catalog
+// knows every key and gives exactly text: a background newer than the
+// catalog, or a text changed after the key was set, shows as sent.
+export function tmsg(msg, text) {
+  const sent = String(text ?? "");
+  if (!msg || typeof msg.key !== "string") return sent;
+  const plain = render(msg, english, false);
+  if (plain === null || (sent !== "" && plain !== sent)) return sent;
+  return render(msg, messages, isRTL()) ?? sent;
+}
+
+function render(msg, catalog, isolate) {
+  const entry = catalog[msg.key] ?? english[msg.key];
+  if (!entry || !english[msg.key]) return null;
+  const values = {};
+  for (const [name, value] of Object.entries(msg.params ?? {})) {
+    if (value && typeof value === "object") {
+      const inner = render(value, catalog, isolate);
+      if (inner === null) return null;
+      values[name] = inner;
+    } else {
+      values[name] = String(value ?? "");
+    }
+  }
+  const [open, close] = isolate ? ["\u2068", "\u2069"] : ["", ""];
+  return entry.message.replace(/\$([A-Za-z0-9_]+)\$|\$\$/g, (all, name) => {
+    if (!name) return "$";
+    const value = values[name] ?? values[name.toLowerCase()];
+    return value === undefined ? all : open + value + close;
+  });
+}
+
 // N_ marks a key that a table holds and t() translates later.
 export const N_ = (key) => key;
 

@@ -218,6 +218,7 @@ export const THEME = Object.freeze({
 // What chat_start may capture around a run (its capture field).
 export const CAPTURE = Object.freeze({
   SCREENSHOT: "screenshot",
+  RECORD: "record",
 });
 
 // final reasons: why a run ended other than with the model's own answer.

@@ -64,6 +64,18 @@ const BR = Object.freeze({br: true});
 const SPACE = Object.freeze({text: ' '});
 const PRIVATE_USE = /[\ue000-\uf8ff]/;
 const PRIVATE_USE_ALL = /[\ue000-\uf8ff]/g;
+// Preserved white space (<pre>, white-space: pre…): a block keeps its line
+// breaks and indentation up to PRE_LINES lines and PRE_CHARS characters.
+const PRE_LINES = 24;
+const PRE_CHARS = 800;
+const PRE_TOTAL = 4000; // all blocks of one read together; later ones read as other text
+// While text is merged, preserved breaks, spaces and tabs are held as
+// private-use characters (icon glyphs are already gone), which squash()
+// leaves alone.
+const KEEP_NL = '\ue000';
+const KEEP_SP = '\ue001';
+const KEEP_TAB = '\ue002';
+const KEPT = /[\ue000-\ue002]/;
 
 const registry = {ids: new WeakMap(), refs: new Map(), info: new Map(), next: 1, gen: 0};
 
@@ -192,6 +204,7 @@ class Walker {
     this.styles = new Map();
     this.roles = new Map();
     this.moving = new Map();
+    this.preRoots = new Map();
     this.overlays = [];
     this.refsBefore = 0;
     this.assigned = 0;
@@ -220,6 +233,8 @@ class Walker {
     const view = doc.defaultView || window;
     return {
       doc,
+      // Naming one element (a walker that does not register) reads no stylesheets.
+      hover: this.register ? this.hoverRules(doc) : null,
       plainBase: !doc.querySelector('base[href]'),
       vw: view.innerWidth,
       vh: view.innerHeight,
@@ -252,16 +267,23 @@ class Walker {
       nodes = parentEl.childNodes;
     }
     ctx.prev = null;
+    let ws = 0; // how parentEl renders white space, read at its first text: 1 collapsed, 2 breaks kept, 3 all kept
     for (let i = 0; i < nodes.length; i++) {
       const n = nodes[i];
       if (n.nodeType === 3) {
         if (ctx.textOk && ctx.inView && !(this.withheld && this.withheld(n))) {
           // Icon-font glyphs (private-use code points) read as nothing.
-          const v = PRIVATE_USE.test(n.nodeValue) ? n.nodeValue.replace(PRIVATE_USE_ALL, '') : n.nodeValue;
+          let v = PRIVATE_USE.test(n.nodeValue) ? n.nodeValue.replace(PRIVATE_USE_ALL, '') : n.nodeValue;
           // White space between flex or grid items is not rendered.
           if (v && !(ctx.flexItems && !v.trim())) {
             if (ctx.flexItems) out.push(BR); // an anonymous flex item
-            out.push({text: v, hidden: ctx.skipText, decor: ctx.decor});
+            if (!ws) ws = whiteSpaceMode(this.style(parentEl));
+            const item = {text: v, hidden: ctx.skipText, decor: ctx.decor};
+            if (ws > 1) {
+              item.text = v = keepWhiteSpace(v, ws);
+              item.pre = this.preRoot(parentEl);
+            }
+            out.push(item);
             if (v.trim()) ctx.prev = null;
           }
         }
@@ -269,6 +291,73 @@ class Walker {
         this.element(n, ctx, out);
       }
     }
+  }
+
+  // hoverRules is the document's :hover rules that reveal content, and the
+  // elements their hovered part matches (one query per call): {rules, set}
+  // or null.
+  hoverRules(doc) {
+    const rules = hoverRulesOf(doc);
+    if (!rules.size) return null;
+    let set;
+    try {
+      set = new Set(doc.querySelectorAll([...rules.keys()].join(',')));
+    } catch {
+      set = new Set();
+    }
+    return set.size ? {rules, set} : null;
+  }
+
+  // opensOnHover reports whether el opens a menu only on hover: a :hover
+  // rule or a mouse-over handler in markup reveals controls that are
+  // hidden now (docs/decisions/tree-hover-and-states.md).
+  opensOnHover(el, tag, ctx) {
+    if (tag === 'body' || tag === 'html') return false;
+    const h = ctx.hover;
+    if (h && h.set.has(el)) {
+      for (const [prefix, list] of h.rules) {
+        if (!el.matches(prefix)) continue;
+        for (const r of list) {
+          if (r.sib) {
+            for (let sib = el.nextElementSibling, n = 0; sib && n < 3; sib = sib.nextElementSibling, n++) {
+              if (sib.matches(r.rest) && this.closedMenu(sib)) return true;
+              if (r.sib === '+') break;
+            }
+          } else {
+            const found = el.querySelectorAll(r.rest);
+            for (let i = 0; i < found.length && i < 3; i++) if (this.closedMenu(found[i])) return true;
+          }
+        }
+      }
+    }
+    const handler = el.hasAttributes() && hoverHandler(el);
+    if (!handler) return false;
+    if (handler === 'menu') return true;
+    for (let c = el.firstElementChild, n = 0; c && n < 8; c = c.nextElementSibling, n++) if (this.closedMenu(c)) return true;
+    return !!el.nextElementSibling && this.closedMenu(el.nextElementSibling);
+  }
+
+  // closedMenu reports whether el holds controls and is not drawn now.
+  closedMenu(el) {
+    if (!el.matches(MENU_CONTROLS) && !el.querySelector(MENU_CONTROLS)) return false;
+    const st = this.style(el);
+    if (st.display === 'none' || st.visibility !== 'visible' || st.opacity === '0') return true;
+    const r = el.getBoundingClientRect();
+    return r.width < 1 || r.height < 1 || r.right <= -window.scrollX || r.bottom <= -window.scrollY;
+  }
+
+  // preRoot is the outermost element around el that keeps white space (a
+  // <pre>, a code viewer): the lines of one such block make one text line.
+  preRoot(el) {
+    let root = this.preRoots.get(el);
+    if (root) return root;
+    root = el;
+    for (let p = el.parentElement; p && p.localName !== 'body'; p = p.parentElement) {
+      if (whiteSpaceMode(this.style(p)) < 2) break;
+      root = p;
+    }
+    this.preRoots.set(el, root);
+    return root;
   }
 
   // What separates el's text from its neighbours' as the page renders it:
@@ -390,6 +479,7 @@ class Walker {
 
     const child = {
       doc: ctx.doc,
+      hover: ctx.hover,
       plainBase: ctx.plainBase,
       vw: ctx.vw,
       vh: ctx.vh,
@@ -426,10 +516,12 @@ class Walker {
     const childRefs = this.assigned !== before;
 
     let weak = false;
+    // A control that opens a menu only on hover (no ARIA says so).
+    const hover = visible && sized && inView && (attrs || ctx.hover) && this.opensOnHover(el, tag, ctx);
     if (!interactive && !childRefs && visible && sized && inView) {
       const option = ctx.optionParent && TRANSPARENT.has(role) && items.length > 0;
       const drawn = pointerCandidate || buttonClass(el, role);
-      if (drawn || option || (tag === 'li' && menuList(el.parentElement))) {
+      if (drawn || option || hover || (tag === 'li' && menuList(el.parentElement))) {
         if (this.covered(el, rect, ctx)) return;
         interactive = true;
         weak = drawn && ctx.inInteractive;
@@ -445,6 +537,8 @@ class Walker {
       }
     }
 
+    // Its first control says the menu opens on hover.
+    if (hover && !interactive && childRefs) hoverHint(firstRef(items));
     // A box of no size still shows its overflowing (e.g. positioned) content.
     const shown = visible && inView && (sized || items.length > 0);
     const name = shown ? explicitName(el, tag, this, proxy) : '';
@@ -480,6 +574,7 @@ class Walker {
     if (interactive) node.ref = this.ref(el);
     node.fallback = name ? '' : fallbackName(el, role);
     attributes(node, el, tag, proxy, ctx);
+    if (hover && interactive) hoverHint(node);
     if (overlay) {
       this.overlays.push(node);
       return;
@@ -618,6 +713,59 @@ function pushSep(out, sep) {
   else if (sep) out.push(SPACE);
 }
 
+// ---------- preserved white space ----------
+
+// whiteSpaceMode is how an element renders the white space of its text:
+// 1 collapsed (normal, nowrap), 2 line breaks kept (pre-line), 3 all kept
+// (pre, pre-wrap, break-spaces).
+function whiteSpaceMode(st) {
+  const c = st.whiteSpaceCollapse || st.whiteSpace;
+  if (!c || c === 'collapse' || c === 'normal' || c === 'nowrap') return 1;
+  return c === 'pre-line' || c === 'preserve-breaks' ? 2 : 3;
+}
+
+// keepWhiteSpace marks the white space a person sees in text rendered with
+// mode (2 or 3) so that merging text does not collapse it.
+function keepWhiteSpace(v, mode) {
+  const s = v.replace(/\r\n?/g, '\n');
+  if (mode === 2) return s.replace(/[ \t]*\n[ \t]*/g, KEEP_NL);
+  return s.replace(/[ \t\n]/g, (c) => (c === '\n' ? KEEP_NL : c === ' ' ? KEEP_SP : KEEP_TAB));
+}
+
+// keptText turns the marks back into white space: trailing blanks of each
+// line and blank lines at the ends dropped, runs of blank lines made one.
+function keptText(t) {
+  return t
+    .replace(/\ue000/g, '\n')
+    .replace(/\ue001/g, ' ')
+    .replace(/\ue002/g, '\t')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/^\n+|\s+$/g, '');
+}
+
+// preLines clips a block of kept lines to maxLines lines and maxChars
+// characters, each line to TEXT_MAX: {head, left} (left: lines left out).
+function preLines(text, maxLines = PRE_LINES, maxChars = PRE_CHARS) {
+  const lines = text.split('\n');
+  const kept = [];
+  let size = 0;
+  for (const l of lines) {
+    if (kept.length >= maxLines || size >= maxChars) break;
+    const c = clip(l, Math.min(TEXT_MAX, Math.max(maxChars - size, 20)));
+    kept.push(c);
+    size += c.length + 1;
+  }
+  return {head: kept.join('\n'), left: lines.length - kept.length};
+}
+
+// preBlock is a clipped block as its line shows it, saying how many lines
+// are left out.
+function preBlock(clipped, more = 0) {
+  const left = clipped.left + more;
+  return left > 0 ? clipped.head + '\n… (' + left + ' more lines)' : clipped.head;
+}
+
 // A role-less box a stylesheet draws as a button ("btn", "close-btn",
 // "card__button"; not "btn-group") is a click target.
 const BUTTON_CLASS = /(?:^|\s)(?:btn|button|clickable)(?:\s|$)|[-_](?:btn|button)(?:\s|$)/i;
@@ -625,6 +773,174 @@ function buttonClass(el, role) {
   if (!TRANSPARENT.has(role)) return false;
   const c = el.getAttribute('class');
   return !!c && BUTTON_CLASS.test(c);
+}
+
+// ---------- hover menus ----------
+
+// What a revealed menu must hold to count: a control.
+const MENU_CONTROLS =
+  'a[href], button, input, select, textarea, [role=menuitem], [role=link], [role=button], [role=option], [onclick], [tabindex]';
+
+// hoverHint marks node's control as opening a menu on hover, unless ARIA
+// already says it opens one.
+function hoverHint(node) {
+  if (!node || !node.ref) return;
+  for (const a of node.attrs) if (a.startsWith('haspopup') || a === 'expanded' || a === 'collapsed') return;
+  node.attrs.push('haspopup=hover');
+}
+
+function firstRef(items) {
+  for (const it of items) {
+    if (it.group) {
+      const r = firstRef(it.items);
+      if (r) return r;
+    } else if (it.role) {
+      if (it.ref) return it;
+      const r = firstRef(it.children);
+      if (r) return r;
+    }
+  }
+  return null;
+}
+
+// hoverHandler says whether el has a mouse-over handler in markup (onmouseover,
+// a framework's binding, jsaction): "menu" when its code names a menu,
+// true for another, "" for none.
+function hoverHandler(el) {
+  const at = el.attributes;
+  for (let i = 0; i < at.length; i++) {
+    const n = at[i].name;
+    let hit = false;
+    if (n === 'jsaction') hit = /mouse(enter|over)\s*:/.test(at[i].value);
+    else if (n === 'data-hover') hit = at[i].value === 'dropdown';
+    else hit = n.length > 9 && (n.endsWith('mouseover') || n.endsWith('mouseenter'));
+    if (hit) return /menu|dropdown|flyout|popup|popover|mega/i.test(at[i].value) ? 'menu' : true;
+  }
+  return '';
+}
+
+// Per stylesheet, its :hover rules that reveal content, read once (again
+// when its rule count changes): a cross-origin sheet cannot be read and is
+// skipped.
+const hoverSheets = new WeakMap();
+
+// hoverRulesOf is the document's revealing :hover rules by their hovered
+// part: Map<prefix, [{rest, sib}]>. "nav li:hover > ul" is "nav li" →
+// ":scope > ul"; "a:hover + .menu" is "a" → ".menu" with sib "+".
+function hoverRulesOf(doc) {
+  const out = new Map();
+  const sheets = [...doc.styleSheets];
+  try {
+    if (doc.adoptedStyleSheets) sheets.push(...doc.adoptedStyleSheets);
+  } catch {
+    // not reachable from this world (Firefox's wrappers)
+  }
+  for (const sheet of sheets) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      continue; // another origin's sheet
+    }
+    if (!rules) continue;
+    let found = hoverSheets.get(sheet);
+    if (!found || found.n !== rules.length) {
+      found = {n: rules.length, list: []};
+      scanHoverRules(rules, found.list, 0);
+      hoverSheets.set(sheet, found);
+    }
+    for (const r of found.list) {
+      const list = out.get(r.prefix);
+      if (list) list.push(r);
+      else out.set(r.prefix, [r]);
+    }
+  }
+  return out;
+}
+
+function scanHoverRules(rules, list, depth) {
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i];
+    const sel = rule.selectorText;
+    if (sel === undefined) {
+      // @media, @supports, @layer: their rules.
+      if (rule.cssRules && depth < 3) scanHoverRules(rule.cssRules, list, depth + 1);
+      continue;
+    }
+    if (!sel.includes(':hover') || !reveals(rule.style)) continue;
+    for (const one of splitSelectors(sel)) {
+      const r = one.includes(':hover') && hoverSelector(one);
+      if (r) list.push(r);
+    }
+  }
+}
+
+// reveals reports whether a rule's declarations can bring hidden content
+// into view.
+function reveals(st) {
+  if (st.display && st.display !== 'none') return true;
+  if (st.visibility === 'visible' || (st.opacity && st.opacity !== '0')) return true;
+  return !!(st.maxHeight || st.height || st.transform || st.left || st.top || st.clipPath || st.clip);
+}
+
+function splitSelectors(sel) {
+  if (!sel.includes(',')) return [sel];
+  const parts = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < sel.length; i++) {
+    const c = sel[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(sel.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(sel.slice(start));
+  return parts;
+}
+
+// hoverSelector splits one selector at its last :hover compound into the
+// hovered part and what it reveals, or null when nothing beyond the hovered
+// element changes, the :hover is inside a function, or a part is not valid.
+function hoverSelector(sel) {
+  const at = sel.lastIndexOf(':hover');
+  let depth = 0;
+  for (let i = 0; i < at; i++) {
+    const c = sel[i];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+  }
+  if (depth) return null;
+  let end = at + 6;
+  for (; end < sel.length; end++) {
+    const c = sel[end];
+    if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (depth === 0 && (c === ' ' || c === '>' || c === '+' || c === '~')) break;
+  }
+  const prefix = sel
+    .slice(0, end)
+    .replace(/:hover/g, '')
+    .trim();
+  let rest = sel.slice(end).trim();
+  if (!prefix || !rest || /[\s>+~]$/.test(prefix) || prefix.includes('::') || rest.includes('::') || rest.includes(':hover'))
+    return null;
+  let sib = '';
+  if (rest[0] === '+' || rest[0] === '~') {
+    sib = rest[0];
+    rest = rest.slice(1).trim();
+    const cut = rest.search(/[\s>+~]/); // the sibling is what is revealed
+    if (cut > 0) rest = rest.slice(0, cut);
+  } else rest = ':scope ' + rest;
+  try {
+    document.createDocumentFragment().querySelector(prefix);
+    document.createDocumentFragment().querySelector(rest);
+  } catch {
+    return null;
+  }
+  return {prefix, rest, sib};
 }
 
 // A role-less list item in a menu or tree view is a click target.
@@ -1182,7 +1498,9 @@ function attributes(node, el, tag, proxy, ctx) {
     if (type === 'checkbox' || type === 'radio')
       a.push(src.indeterminate ? 'checked=mixed' : src.checked ? 'checked' : 'unchecked');
   } else if (src.localName === 'textarea' && src.value) {
-    a.push('value=' + quote(clip(squash(src.value), VALUE_MAX)));
+    // A textarea shows its value's lines as typed.
+    const v = keptText(src.value.replace(/\r\n?/g, '\n'));
+    if (v) a.push('value=' + quote(preBlock(preLines(v, 6, VALUE_MAX * 2))));
   } else if (src.localName === 'select') {
     const chosen = Array.prototype.filter.call(src.selectedOptions || [], (o) => o.textContent.trim());
     if (chosen.length && role === 'combobox')
@@ -1264,6 +1582,92 @@ function attributes(node, el, tag, proxy, ctx) {
     const s = el.getAttribute('src');
     if (s) a.push('src=' + quote(clip(s, HREF_MAX)));
   }
+  if (node.ref && src === el) classStates(node, el, tag);
+}
+
+// ---------- states shown only by class names ----------
+
+// A class word that shows a state: the whole token ("active", "is-active",
+// "isOpen"), a modifier ("tab--active", "btn_selected", "Mui-selected",
+// "router-link-active") or, for the selected family, a prefix
+// ("current-menu-item"). Families: sel (selected, pressed, current,
+// checked), open, closed, off (disabled).
+// biome-ignore format: a table, packed as written
+const STATE_WORDS = {active: 'sel', selected: 'sel', current: 'sel', checked: 'sel', on: 'sel', pressed: 'sel',
+  open: 'open', opened: 'open', expanded: 'open', collapsed: 'closed', disabled: 'off'};
+const STATE_WHOLE = /^(?:is[-_]?|state[-_])?([a-z]+)$/;
+const STATE_MODIFIER = /[a-z0-9](?:--|_)([a-z]+)$/;
+const STATE_SUFFIX = /[a-z0-9]-(active|selected|current|checked|pressed|expanded|disabled)$/;
+const STATE_PREFIX = /^(?:active|selected|current)[-_][a-z]/;
+
+// classState is the state word el's class names show ("active",
+// "disabled"…), or "".
+function classState(el) {
+  const c = el.getAttribute('class');
+  if (!c) return '';
+  for (const raw of c.split(/\s+/)) {
+    if (raw.length < 2 || raw.length > 40) continue;
+    const t = raw.toLowerCase();
+    const m = STATE_WHOLE.exec(t) || STATE_MODIFIER.exec(t) || (!ICON_CLASS.test(t) && STATE_SUFFIX.exec(t));
+    if (m && STATE_WORDS[m[1]]) return m[1];
+    if (STATE_PREFIX.test(t)) return 'current';
+  }
+  return '';
+}
+
+// Roles a selected-family class can say something about, and what.
+// biome-ignore format: a table, packed as written
+const SEL_STATE = {tab: 'selected', option: 'selected', treeitem: 'selected', menuitem: 'selected', clickable: 'selected',
+  row: 'selected', gridcell: 'selected', listitem: 'selected', link: 'current', button: 'pressed', checkbox: 'checked',
+  radio: 'checked', switch: 'checked', menuitemcheckbox: 'checked', menuitemradio: 'checked'};
+// Toggles: alone, their class is evidence enough.
+const TOGGLE_ROLES = new Set(['button', 'checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+const OPEN_ROLES = new Set(['button', 'clickable', 'menuitem', 'treeitem']);
+
+// classStates adds the state a control shows only by its class names (or
+// its list item's) when the evidence is good, never over ARIA or native
+// state (docs/accessibility-tree.md, "States from class names").
+function classStates(node, el, tag) {
+  const li = el.parentElement && el.parentElement.localName === 'li' ? el.parentElement : null;
+  // The control's own class first, then its list item's.
+  const state = classStateOf(node, el, tag, classState(el), li) || (li ? classStateOf(node, el, tag, classState(li), li) : '');
+  if (state && !node.attrs.includes(state)) node.attrs.push(state);
+}
+
+function classStateOf(node, el, tag, word, li) {
+  if (!word) return '';
+  const role = node.role;
+  const has = (name) => el.hasAttribute(name);
+  let fam = STATE_WORDS[word];
+  if (fam === 'off') return /^(input|select|textarea)$/.test(tag) || has('aria-disabled') ? '' : 'disabled';
+  if (fam === 'open' && role === 'tab') fam = 'sel'; // an "open" tab is the one shown
+  if (fam === 'open' || fam === 'closed') {
+    if (!OPEN_ROLES.has(role) || has('aria-expanded') || tag === 'summary') return '';
+    // "open" on a control named "Open …" is its verb, not its state.
+    return fam === 'closed' ? 'collapsed' : /^open\b/i.test(node.name) ? '' : 'expanded';
+  }
+  let state = SEL_STATE[role];
+  if (!state || has('aria-selected') || has('aria-pressed') || has('aria-checked') || has('aria-current')) return '';
+  if (tag === 'input' || tag === 'option') return ''; // native checked/selected
+  if (!TOGGLE_ROLES.has(role) || role === 'button') {
+    // Among like siblings, only some may carry it (a tab bar's one active
+    // tab); a lone item needs to be a toggle.
+    const item = li || el;
+    const same = (s) => !!s && STATE_WORDS[classState(s)] === STATE_WORDS[word];
+    let like = 0;
+    let marked = 0;
+    for (let s = item.parentElement && item.parentElement.firstElementChild; s && like < 40; s = s.nextElementSibling) {
+      if (s.localName !== item.localName) continue;
+      like++;
+      if (s === item || same(s) || (li && same(s.firstElementChild))) marked++;
+    }
+    if (like < 2 ? !TOGGLE_ROLES.has(role) : marked >= like) return '';
+  }
+  // A "selected" button or link, or a button in a tab bar, is a chosen
+  // segment or tab.
+  if ((state === 'pressed' || state === 'current') && word === 'selected') state = 'selected';
+  else if (state === 'pressed' && /(?:^|[\s_-])tabs?(?:[\s_-]|$)/i.test(el.getAttribute('class') || '')) state = 'selected';
+  return state;
 }
 
 function safeDoc(frame) {
@@ -1283,22 +1687,25 @@ function mergeText(items, out) {
   let buf = null;
   let hiddenBuf = null;
   let decorBuf = null;
+  let pre = null; // the block whose white space buf keeps
   const flush = () => {
     if (buf !== null) {
-      const t = squash(buf);
-      if (t) out.push({text: t});
+      let t = squash(buf);
+      if (pre && KEPT.test(t)) t = keptText(t);
+      if (t) out.push(pre ? {text: t, pre} : {text: t});
     }
     if (hiddenBuf !== null) {
-      const t = squash(hiddenBuf);
+      const t = plainText(hiddenBuf);
       if (t) out.push({text: t, hidden: true});
     }
     if (decorBuf !== null) {
-      const t = squash(decorBuf);
+      const t = plainText(decorBuf);
       if (t) out.push({text: t, decor: true});
     }
     buf = null;
     hiddenBuf = null;
     decorBuf = null;
+    pre = null;
   };
   const visit = (list) => {
     for (const it of list) {
@@ -1311,7 +1718,10 @@ function mergeText(items, out) {
       } else if (it.text !== undefined) {
         if (it.hidden) hiddenBuf = (hiddenBuf || '') + it.text;
         else if (it.decor) decorBuf = (decorBuf || '') + it.text;
-        else buf = (buf || '') + it.text;
+        else {
+          buf = (buf || '') + it.text;
+          if (it.pre) pre = pre || it.pre;
+        }
       } else {
         flush();
         out.push(it);
@@ -1320,6 +1730,11 @@ function mergeText(items, out) {
   };
   visit(items);
   flush();
+}
+
+// plainText is text for names: kept white space collapses too.
+function plainText(s) {
+  return squash(KEPT.test(s) ? s.replace(/[\ue000-\ue002]/g, ' ') : s);
 }
 
 // Text a subtree contributes to its ancestor's name: decoration only when
@@ -1419,6 +1834,15 @@ function finish(node) {
   if (node.ref && kids.length === 1 && kids[0].weak && kids[0].name === node.name) kids = [];
   node.children = kids;
   if (kids.length === 1 && kids[0].role && kids[0].name && kids[0].name === node.name && !node.ref) node.name = '';
+  // A row's empty cells at its end say nothing (those before a filled one
+  // keep its column).
+  if (node.role === 'row') {
+    while (kids.length && emptyCell(kids[kids.length - 1])) kids.pop();
+  }
+}
+
+function emptyCell(it) {
+  return (it.role === 'cell' || it.role === 'gridcell') && !it.name && !it.ref && !it.children.length && !it.attrs.length;
 }
 
 function finishGroup(group) {
@@ -1448,7 +1872,9 @@ class Renderer {
     this.order = 0;
     this.lastHref = '';
     this.lastLink = '';
-    this.run = {out: null, at: -1, text: ''};
+    this.run = {out: null, at: -1, text: '', pre: null, more: 0};
+    this.preUsed = new Map(); // characters shown of each kept-white-space block
+    this.preTotal = 0; // and of all of them
   }
 
   // Text is a quoted line; a run of text lines with nothing between them
@@ -1458,14 +1884,38 @@ class Renderer {
       if (it.group) this.items(it.items, depth, out);
       else if (it.role) this.node(it, depth, out);
       else if (it.text !== undefined && !it.hidden && this.filter !== 'interactive' && depth <= this.maxDepth) {
-        const t = clip(it.text, TEXT_MAX);
         const run = this.run;
-        if (run.out === out && run.at === out.length - 1 && run.text.length + t.length < TEXT_RUN_MAX) {
+        const next = run.out === out && run.at === out.length - 1;
+        const used = it.pre ? this.preUsed.get(it.pre) || 0 : 0;
+        if (it.pre && ((next && run.pre === it.pre) || (used < PRE_CHARS && this.preTotal < PRE_TOTAL))) {
+          // A block with kept white space is a line of its own; its lines
+          // drawn as separate boxes (a code viewer's) join it. The pieces of
+          // one block (text between its links) share its budget; once it is
+          // spent they read as other text does.
+          if (next && run.pre === it.pre) {
+            if (run.clipped.left > 0) run.more += it.text.split('\n').length;
+            else {
+              run.text += '\n' + it.text;
+              run.clipped = preLines(run.text, PRE_LINES, PRE_CHARS - run.base);
+            }
+          } else {
+            out.push('');
+            const clipped = preLines(it.text, PRE_LINES, PRE_CHARS - used);
+            this.run = {out, at: out.length - 1, text: it.text, pre: it.pre, more: 0, clipped, base: used};
+          }
+          const r = this.run;
+          this.preTotal += r.base + r.clipped.head.length - (this.preUsed.get(r.pre) || 0);
+          this.preUsed.set(r.pre, r.base + r.clipped.head.length);
+          out[r.at] = ' '.repeat(depth) + quote(preBlock(r.clipped, r.more));
+          continue;
+        }
+        const t = clip(it.pre ? squash(it.text) : it.text, TEXT_MAX);
+        if (next && !run.pre && run.text.length + t.length < TEXT_RUN_MAX) {
           run.text += ' · ' + t;
           out[run.at] = ' '.repeat(depth) + quote(run.text);
         } else {
           out.push(' '.repeat(depth) + quote(t));
-          this.run = {out, at: out.length - 1, text: t};
+          this.run = {out, at: out.length - 1, text: t, pre: null, more: 0};
         }
       }
     }

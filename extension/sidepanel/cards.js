@@ -5,7 +5,7 @@
 // buttons that Markdown from the model cannot produce.
 import { el } from "../common/dom.js";
 import { CATEGORY, DECISION, RESOLVED } from "../common/protocol.js";
-import { N_, locale, t } from "../common/i18n.js";
+import { N_, locale, t, tmsg } from "../common/i18n.js";
 
 const DETAIL_MAX = 160; // characters of a detail value shown; the title holds all
 
@@ -52,7 +52,7 @@ export function renderClarify(item, answer) {
     "div",
     { className: "clarify-card", role: "group", "aria-label": t("clarify_label") },
     el("p", { className: "clarify-from", text: t("clarify_from") }),
-    el("p", { className: "clarify-question", text: item.text }),
+    el("p", { className: "clarify-question", text: tmsg(item.msg, item.text) }),
   );
   if (asksForSecret(item.text, item.options)) {
     card.append(
@@ -65,8 +65,14 @@ export function renderClarify(item, answer) {
     );
   }
   const options = el("div", { className: "clarify-options" });
+  // An option WebBrain worded shows in the interface language; the answer
+  // sent is the option as the background gave it.
+  const shown = (option) => {
+    const i = (item.options ?? []).indexOf(option);
+    return i < 0 ? option : tmsg(item.optionMsgs?.[i], option);
+  };
   for (const option of item.options ?? []) {
-    const button = el("button", { type: "button", className: "clarify-option", text: option, disabled: answered });
+    const button = el("button", { type: "button", className: "clarify-option", text: shown(option), disabled: answered });
     button.addEventListener("click", () => answer(option));
     options.append(button);
   }
@@ -91,7 +97,7 @@ export function renderClarify(item, answer) {
   });
   card.append(options, form);
   if (item.answer !== undefined)
-    card.append(el("p", { className: "clarify-answer", text: t("clarify_you_answered", { answer: item.answer }) }));
+    card.append(el("p", { className: "clarify-answer", text: t("clarify_you_answered", { answer: shown(item.answer) }) }));
   return card;
 }
 
@@ -158,12 +164,18 @@ export function renderApproval(item, answer) {
           text: CATEGORY_LABEL[a.category] ? t(CATEGORY_LABEL[a.category]) : a.category,
         }),
     ),
-    el("p", { className: "approval-text", id: titleId, text: item.text ?? "" }),
+    el("p", { className: "approval-text", id: titleId, text: tmsg(item.msg, item.text) }),
   );
   const rows = el("dl", { className: "approval-details" });
   if (a.site) rows.append(el("dt", { text: t("approval_site") }), detailValue(a.site));
+  // Labels are WebBrain's words; values are data (a recipient, an address,
+  // the page's caption) shown as they are, unless WebBrain worded them too.
   for (const d of Array.isArray(a.details) ? a.details : []) {
-    rows.append(el("dt", { text: String(d?.label ?? "") }), detailValue(String(d?.value ?? "")));
+    const value = String(d?.value ?? "");
+    rows.append(
+      el("dt", { text: tmsg(d?.labelMsg, String(d?.label ?? "")) }),
+      detailValue(d?.valueMsg ? tmsg(d.valueMsg, value) : value),
+    );
   }
   card.append(rows);
   const reasons = Array.isArray(a.reasons) ? a.reasons : [];
@@ -172,7 +184,7 @@ export function renderApproval(item, answer) {
       el(
         "ul",
         { className: "approval-reasons", "aria-label": t("approval_why") },
-        reasons.map((r) => el("li", { text: String(r) })),
+        reasons.map((r, i) => el("li", { text: tmsg(a.reasonMsgs?.[i], String(r)) })),
       ),
     );
   }

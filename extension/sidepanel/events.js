@@ -70,12 +70,27 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
       return STATUS.RUNNING;
     }
     case EVENT.CLARIFY:
-      transcript.add({ role: "clarify", requestId, id: ev.id, text: ev.text ?? "", options: ev.options ?? [] });
+      transcript.add({
+        role: "clarify",
+        requestId,
+        id: ev.id,
+        text: ev.text ?? "",
+        options: ev.options ?? [],
+        ...(ev.msg && { msg: ev.msg }),
+        ...(ev.optionMsgs && { optionMsgs: ev.optionMsgs }),
+      });
       return STATUS.RUNNING;
     case EVENT.APPROVAL: {
       // A resumed run may announce a card again: keep the one shown.
       if (transcript.findApproval(requestId, ev.id)) return STATUS.RUNNING;
-      transcript.add({ role: "approval", requestId, id: ev.id, text: ev.text ?? "", approval: ev.approval ?? {} });
+      transcript.add({
+        role: "approval",
+        requestId,
+        id: ev.id,
+        text: ev.text ?? "",
+        approval: ev.approval ?? {},
+        ...(ev.msg && { msg: ev.msg }),
+      });
       return STATUS.RUNNING;
     }
     case EVENT.APPROVAL_RESOLVED: {
@@ -113,6 +128,7 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
       transcript.add({
         role: "notice",
         text: ev.text || (ev.mode === MODE.ASK ? t("event_read_only") : t("event_mode_changed")),
+        ...(ev.text && ev.msg && { msg: ev.msg }),
       });
       return STATUS.RUNNING;
     case EVENT.RUN_MODE: {
@@ -147,7 +163,7 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
       return STATUS.DONE;
     }
     case EVENT.ERROR:
-      endRun(transcript, requestId, transcript.add({ ...describeError(ev.text), requestId }));
+      endRun(transcript, requestId, transcript.add({ ...describeError(ev.text), requestId, ...(ev.msg && { msg: ev.msg }) }));
       return STATUS.ERROR;
     case EVENT.STOPPED:
       endRun(transcript, requestId, transcript.add({ role: "notice", requestId, text: t("event_stopped") }));

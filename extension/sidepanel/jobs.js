@@ -5,7 +5,7 @@
 import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { ACTION } from "../common/protocol.js";
-import { N_, locale, t } from "../common/i18n.js";
+import { N_, locale, t, tmsg } from "../common/i18n.js";
 
 const STATE_LABEL = {
   pending: N_("job_state_pending"),
@@ -69,10 +69,15 @@ function row(job, apply) {
     const tone = TONE_LABEL[job.beep] ? t(TONE_LABEL[job.beep]) : job.beep;
     li.append(el("div", { className: "help job-beep", text: `${t("jobs_sound_alert", { tone })}${beeped}` }));
   }
-  if (job.warning) li.append(el("div", { className: "help job-warning", role: "status", text: job.warning }));
+  if (job.warning)
+    li.append(el("div", { className: "help job-warning", role: "status", text: tmsg(job.warningMsg, job.warning) }));
   if (job.state === "needs_user_input" && job.needsUser) {
     li.append(
-      el("div", { className: "help job-needs", role: "status", text: t("jobs_waiting_for_you", { what: job.needsUser }) }),
+      el("div", {
+        className: "help job-needs",
+        role: "status",
+        text: t("jobs_waiting_for_you", { what: tmsg(job.needsUserMsg, job.needsUser) }),
+      }),
     );
   }
   const buttons = el("div", { className: "row" });
@@ -150,6 +155,6 @@ function waiting(job) {
 
 function lastRun(job) {
   if (!job.lastRunAt) return "";
-  const outcome = job.lastError ? ` (${job.lastError})` : "";
+  const outcome = job.lastError ? ` (${tmsg(job.lastErrorMsg, job.lastError)})` : "";
   return t("jobs_last_run", { when: `${new Date(job.lastRunAt).toLocaleString(locale())}${outcome}` });
 }

@@ -25,7 +25,7 @@ import { renderPlanReview } from "./plan-card.js";
 import { formatDuration, toolGroup, toolIcon, toolSummary } from "./tool-summary.js";
 import { renderAllowance, renderUsageReport, runUsage } from "./usage.js";
 import { renderWorkflows } from "./workflows.js";
-import { N_, t } from "../common/i18n.js";
+import { N_, t, tmsg } from "../common/i18n.js";
 
 const ARG_SUMMARY_MAX = 60;
 
@@ -216,7 +216,7 @@ export class Transcript {
         return el(
           "div",
           { className: "msg error", role: "alert" },
-          el("p", { text: item.text }),
+          el("p", { text: tmsg(item.msg, item.text) }),
           item.hint &&
             el("p", { className: "hint", text: item.hint.text }, item.hint.code && el("code", { text: item.hint.code })),
           item.offer && this.onOffer && this.offerButton(item),
@@ -232,7 +232,10 @@ export class Transcript {
       case "usage-report":
         return renderUsageReport(item);
       default:
-        return el("div", { className: item.separator ? "msg notice separator" : "msg notice", text: item.text });
+        return el("div", {
+          className: item.separator ? "msg notice separator" : "msg notice",
+          text: tmsg(item.msg, item.text),
+        });
     }
   }
 

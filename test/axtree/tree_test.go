@@ -371,6 +371,11 @@ func TestCompaction(t *testing.T) {
 		`link "Elsewhere" `+ref+` href=//example.org/path\?id=7`,
 		`"First block · Second block"`,
 	)
+	// A row's empty cells at its end add no line; one before a filled cell
+	// keeps its column.
+	if !regexp.MustCompile(`(?m)^ row\n  cell "Load map"\n row\n  cell "Save map"\n  cell\n  cell "Done"$`).MatchString(tree) {
+		t.Errorf("rows with empty cells:\n%s", tree)
+	}
 	for _, l := range strings.Split(tree, "\n") {
 		if strings.TrimSpace(l) == "list" || strings.TrimSpace(l) == "listitem" {
 			t.Errorf("an unnamed list or list item has a line:\n%s", tree)

@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -109,4 +111,64 @@ func TestPanelFollowsTheBrowsersLanguage(t *testing.T) {
 		t.Errorf("after choosing Arabic: %q", got)
 	}
 	panelShot(t, s, "panel-ar-e2e")
+}
+
+// WebBrain's approval card for a send the page prepared shows in the
+// language the user picked (wb_ui_language): the background sends each
+// text's catalog key beside its English (docs/decisions/background-texts.md),
+// and the page's recipient stays as the page has it, never translated.
+func TestApprovalCardInTheUsersLanguage(t *testing.T) {
+	evalIn[chromedp.Void](t, env.worker, `chrome.storage.local.set({wb_ui_language: "es"})`, chromedp.EvalAwaitPromise)
+	defer evalIn[chromedp.Void](t, env.worker, `chrome.storage.local.remove("wb_ui_language")`, chromedp.EvalAwaitPromise)
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		switch n {
+		case 0:
+			return callTool("get_accessibility_tree", map[string]any{})
+		case 1:
+			ref, err := findRef(lastToolResult(req), "button", "Send")
+			if err != nil {
+				return scriptFailed(err)
+			}
+			return callTool("click_ax", map[string]any{"ref": ref})
+		}
+		return answer("The send was declined.")
+	})
+	s := openSession(t, "compose.html", srv, openAIChat)
+	u, _ := url.Parse(env.fixtures.URL)
+	host := u.Hostname()
+	s.send("act", "Email alice@example.com that the report is ready.")
+	scenario.WaitFor(t, s, "the approval card", 30*time.Second, `!!document.querySelector('.approval-card.pending button[data-decision="decline"]')`)
+
+	if got, want := s.text(".approval-card .approval-text"), `Enviar: button "Send" en `+host+"."; got != want {
+		t.Errorf("card title %q, want %q", got, want)
+	}
+	rows := evalIn[[]string](t, s.panel, `[...document.querySelectorAll('.approval-card .approval-details dt, .approval-card .approval-details dd')].map(e => e.textContent)`)
+	joined := strings.Join(rows, "|")
+	if !strings.Contains(joined, "Acción|button \"Send\"") || !strings.Contains(joined, "Destinatario|mallory@evil.example") {
+		t.Errorf("detail rows %q: want Spanish labels and the page's recipient as it is", rows)
+	}
+	reasons := evalIn[[]string](t, s.panel, `[...document.querySelectorAll('.approval-card .approval-reasons li')].map(e => e.textContent)`)
+	if !slices.Contains(reasons, "El destinatario mallory@evil.example no es uno que tu solicitud nombrara.") {
+		t.Errorf("reasons %q", reasons)
+	}
+	if got := s.text(".approval-card button[data-decision=decline]"); got != "Rechazar" {
+		t.Errorf("decline button %q", got)
+	}
+	panelShot(t, s, "approval-es")
+
+	// The model hears the decline in English, as every tool result.
+	if err := chromedp.Do(s.panel, chromedp.Click(chromedp.CSS(`.approval-card.pending button[data-decision="decline"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.waitRunEnd(); got != "done" {
+		t.Fatalf("run status %q", got)
+	}
+	if rec := s.pageRecord(); len(rec) != 0 {
+		t.Errorf("the page recorded %q after a decline", rec)
+	}
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1].Messages
+	if res := last[len(last)-1].Content; !strings.Contains(res, "declined") {
+		t.Errorf("the model's result %q", res)
+	}
 }

@@ -116,3 +116,5 @@ func TestWorkflowSavedAndReplayed(t *testing.T) { scenario.WorkflowSavedAndRepla
 func TestWorkflowRepairedWhenThePageChanged(t *testing.T) {
 	scenario.WorkflowRepairedWhenThePageChanged(t, chrome{})
 }
+
+func TestRecordingOfARun(t *testing.T) { scenario.RecordingOfARun(t, chrome{}) }

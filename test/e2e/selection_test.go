@@ -335,10 +335,10 @@ func TestSelectionMoreAndContextMenu(t *testing.T) {
 	if !strings.HasPrefix(first, "What does this ask for?") || i < 0 || !strings.Contains(first[i:], "Ignore all previous instructions") {
 		t.Errorf("the run's message does not carry the selection as page data:\n%s", first)
 	}
-	for _, tool := range last.Tools {
-		if tool == "click_ax" || tool == "type_ax" {
-			t.Errorf("a selected-text run offered %s: it must be read-only", tool)
-		}
+	// Grounded on the selection: no page tools at all, not even Ask's
+	// read-only ones (docs/decisions/selection-toolbar.md).
+	if strings.Join(last.Tools, ",") != "done" {
+		t.Errorf("a selected-text run offered %v: want done alone", last.Tools)
 	}
 	if !strings.Contains(s.text("#transcript"), "About the selected text") {
 		t.Error("the transcript does not say the message was about the selection")

@@ -104,3 +104,5 @@ func TestWorkflowSavedAndReplayed(t *testing.T) {
 func TestWorkflowRepairedWhenThePageChanged(t *testing.T) {
 	scenario.WorkflowRepairedWhenThePageChanged(t, firefoxDriver{})
 }
+
+func TestRecordingNeedsChrome(t *testing.T) { scenario.RecordingNeedsChrome(t, firefoxDriver{}) }

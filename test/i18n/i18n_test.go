@@ -3,7 +3,10 @@
 // against each other and against the code that uses them: every language
 // has exactly English's messages, with the plural forms its language has
 // and the same placeholders; every key the code names exists in English,
-// and every English key is named somewhere. Plain `go test ./test/i18n/`.
+// and every English key is named somewhere. The background's texts
+// (uitext.T in wasm/, docs/decisions/background-texts.md) count as names,
+// and their English templates must be English's messages word for word.
+// Plain `go test ./test/i18n/`.
 package i18n
 
 import (
@@ -14,6 +17,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -241,6 +245,70 @@ var (
 	dynamicTp = regexp.MustCompile(`\btp\(\s*[^"'\s]`)
 )
 
+var (
+	// uitext.T("key", "English template", …) and uitext.Errorf in the Go
+	// background: both literals, so that this test can read them.
+	goRef     = regexp.MustCompile(`uitext\.(?:T|Errorf)\(\s*"([A-Za-z0-9_]+)",\s*("(?:[^"\\]|\\.)*")`)
+	goDynamic = regexp.MustCompile(`uitext\.(?:T|Errorf)\(\s*(?:[^"\s]|"[^"]*"\s*[^,\s])`)
+)
+
+// goTexts collects the keys the background names with their English
+// templates, as key → template, and where each is named.
+func goTexts(t *testing.T, dir string) (templates, where map[string]string) {
+	templates, where = map[string]string{}, map[string]string{}
+	err := filepath.WalkDir(filepath.Join(dir, "wasm"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".go" || strings.HasSuffix(p, "_test.go") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		text := string(data)
+		if filepath.Base(filepath.Dir(p)) == "uitext" {
+			return nil // the package's own documentation
+		}
+		for _, m := range goRef.FindAllStringSubmatch(text, -1) {
+			tmpl, err := strconv.Unquote(m[2])
+			if err != nil {
+				t.Errorf("%s: %s: %v", rel, m[1], err)
+				continue
+			}
+			if old, ok := templates[m[1]]; ok && old != tmpl {
+				t.Errorf("%s: %q has two English texts: %q and %q", rel, m[1], old, tmpl)
+			}
+			templates[m[1]], where[m[1]] = tmpl, rel
+		}
+		if m := goDynamic.FindString(text); m != "" {
+			t.Errorf("%s: %q: name the key and its English as literals, so this test can check them", rel, m)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return templates, where
+}
+
+func TestBackgroundTextsAreEnglishs(t *testing.T) {
+	dir := root(t)
+	en := load(t, dir, "en")
+	templates, where := goTexts(t, dir)
+	if len(templates) < 50 {
+		t.Fatalf("found only %d background texts: is the pattern still right?", len(templates))
+	}
+	for key, tmpl := range templates {
+		m, ok := en[key]
+		switch {
+		case !ok:
+			t.Errorf("%s names %q, which extension/_locales/en/messages.json lacks (English: %q)", where[key], key, tmpl)
+		case m.Message != tmpl:
+			t.Errorf("%s: %q says %q in Go and %q in English's catalog", where[key], key, tmpl, m.Message)
+		}
+	}
+}
+
 // usage collects the keys the code names, as key → where.
 func usage(t *testing.T, dir string) (plain, plural map[string]string) {
 	plain, plural = map[string]string{}, map[string]string{}
@@ -287,6 +355,10 @@ func usage(t *testing.T, dir string) (plain, plural map[string]string) {
 		if filepath.Base(p) != "i18n.js" && dynamicTp.MatchString(text) {
 			t.Errorf("%s: tp() with a computed key: name the key, so this test can check it", rel)
 		}
+	}
+	templates, where := goTexts(t, dir)
+	for key := range templates {
+		plain[key] = where[key]
 	}
 	return plain, plural
 }

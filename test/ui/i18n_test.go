@@ -180,3 +180,53 @@ func TestSettingsPageInArabic(t *testing.T) {
 	}
 	tb.screenshot("settings-ar")
 }
+
+// The background's texts come with their catalog keys (docs/decisions/background-texts.md):
+// an Arabic panel shows the card in Arabic, the page's values inside
+// isolates and unchanged; a key whose English is not the text sent shows
+// the text sent; a clarify option WebBrain worded is shown translated and
+// answered in English.
+func TestBackgroundTextsInTheInterfaceLanguage(t *testing.T) {
+	tb := openPanel(t, chooseLanguage("ar"))
+	rid := startRun(tb, "reply to the last mail")
+	deliver(tb, rid, 1, `{kind: "approval", id: "appr_1", text: 'Send: button "Send" on mail.example.com.',
+  msg: {key: "bg_approval_action_caption", params: {action: {key: "bg_action_send"}, caption: 'button "Send"', site: "mail.example.com"}},
+  approval: {tool: "click_ax", category: "send", site: "mail.example.com", url: "https://mail.example.com/compose",
+    details: [{label: "Recipient", value: "eve@evil.example", labelMsg: {key: "bg_label_recipient"}}, {label: "To", value: "$recipient$"}],
+    reasons: ["The recipient eve@evil.example is not one your request named.", "Your request did not ask to send anything, really."],
+    reasonMsgs: [{key: "bg_reason_recipient", params: {recipient: "eve@evil.example"}}, {key: "bg_reason_not_asked_send"}],
+    choices: ["approve", "decline"], expiresAt: Date.now() + 300000}}`)
+	tb.waitFor("the card", `!!document.querySelector('.approval-card.pending')`)
+	card := `document.querySelector('.approval-card')`
+	const fsi, pdi = "\u2068", "\u2069"
+	if got, want := eval[string](tb, card+`.querySelector('.approval-text').textContent`), fsi+"إرسال"+pdi+": "+fsi+`button "Send"`+pdi+" على "+fsi+"mail.example.com"+pdi+"."; got != want {
+		t.Errorf("title %q, want %q", got, want)
+	}
+	rows := eval[[]string](tb, `[...`+card+`.querySelectorAll('dt, dd')].map(e => e.textContent)`)
+	if strings.Join(rows, "|") != "الموقع|mail.example.com|المستلم|eve@evil.example|To|$recipient$" {
+		t.Errorf("rows %q: WebBrain's label translated, the page's label and values as they are", rows)
+	}
+	reasons := eval[[]string](tb, `[...`+card+`.querySelectorAll('.approval-reasons li')].map(e => e.textContent)`)
+	if len(reasons) != 2 || !strings.Contains(reasons[0], fsi+"eve@evil.example"+pdi) || strings.Contains(reasons[0], "recipient") ||
+		reasons[1] != "Your request did not ask to send anything, really." {
+		t.Errorf("reasons %q: the second's key renders other English, so it shows as sent", reasons)
+	}
+	tb.screenshot("approval-ar")
+
+	deliver(tb, rid, 2, `{kind: "clarify", id: "wf_repair_2", text: "Step 2 of “Join”: the button \"Join\" is not on the page any more. Which element is it now? WebBrain uses your choice for this step, and keeps it for later runs only if the step then succeeds.",
+  msg: {key: "bg_repair_question", params: {step: "2", workflow: "Join", target: 'button "Join"'}},
+  options: ['button "Join now"', "None of these: stop the workflow"], optionMsgs: [null, {key: "bg_repair_stop"}]}`)
+	tb.waitFor("the question", `document.querySelectorAll('.clarify-option').length === 2`)
+	if q := eval[string](tb, `document.querySelector('.clarify-question').textContent`); !strings.HasPrefix(q, "الخطوة "+fsi+"2"+pdi) {
+		t.Errorf("question %q", q)
+	}
+	options := eval[[]string](tb, `[...document.querySelectorAll('.clarify-option')].map(b => b.textContent)`)
+	if len(options) != 2 || options[0] != `button "Join now"` || options[1] != "لا شيء مما سبق: أوقف سير العمل" {
+		t.Fatalf("options %q", options)
+	}
+	tb.run(chromedp.Click(chromedp.JSPath(`document.querySelectorAll('.clarify-option')[1]`)))
+	tb.waitFor("clarify_answer", `__fake.sentOf('clarify_answer').length === 1`)
+	if got := tb.sent("clarify_answer")[0]["answer"]; got != "None of these: stop the workflow" {
+		t.Errorf("answer %q, want the option's English", got)
+	}
+}

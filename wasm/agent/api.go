@@ -13,6 +13,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/planner"
 	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Event is one update of a running turn.
@@ -38,6 +39,12 @@ type Event struct {
 	Outcome string `json:"outcome,omitempty"`
 	// Plan is the card of a plan_review event.
 	Plan *planner.Card `json:"plan,omitempty"`
+	// Msg is Text as a catalog key and parameters, for the panel to show
+	// in the interface language (approval, clarify, error, mode_changed);
+	// OptionMsgs the same for a clarify event's options, index by index
+	// (nil where an option is the model's or the page's words).
+	Msg        *uitext.Msg   `json:"msg,omitempty"`
+	OptionMsgs []*uitext.Msg `json:"optionMsgs,omitempty"`
 }
 
 // Executor runs one tool call against the run's tab and returns the text
@@ -151,6 +158,12 @@ type Options struct {
 	// Beep, when set, offers tools.Beep (a /beep watch's check): it arms
 	// the alert for eventKey and returns the tool's result.
 	Beep func(ctx context.Context, eventKey, message string) (string, error)
+	// OnlyTools, when not nil, narrows the run to these of its mode's
+	// catalog tools and drops load_skill, delegate_research, beep,
+	// request_action_mode and screenshots: a run grounded on the text the
+	// user selected (docs/decisions/selection-toolbar.md). A call of any
+	// other tool is refused without running.
+	OnlyTools []string
 	// Emit receives every event of the turn, in order.
 	Emit func(Event)
 	// Steering, when set, delivers the user's corrections.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/webbrain/webbrain/wasm/clip"
@@ -145,6 +146,9 @@ func (r *run) runCalls(ctx context.Context, step int, calls []llm.ToolCall, resu
 // offered reports whether the run offers the tool: the catalog's in this
 // mode, tier, browser and features, load_skill and loaded skills' tools.
 func (r *run) offered(name string) bool {
+	if r.opts.OnlyTools != nil && !slices.Contains(r.opts.OnlyTools, name) {
+		return false
+	}
 	_, skillTool := r.skillTools[name]
 	return name == protocol.ToolLoadSkill || skillTool || tools.Offered(r.opts.Mode, r.opts.Tier, r.opts.Browser, name, r.opts.Features...)
 }
@@ -185,6 +189,9 @@ func newReceiptID() string {
 // runCall runs one call under rc. finished is the final answer when the
 // call was a valid done.
 func (r *run) runCall(ctx context.Context, call llm.ToolCall, rc tools.Receipt) (result string, isErr bool, finished string) {
+	if r.opts.OnlyTools != nil && !slices.Contains(r.opts.OnlyTools, call.Name) {
+		return "Error: " + call.Name + " is not offered in this run: it answers from the text the user selected, which is in their message; nothing else on the page is in scope.", true, ""
+	}
 	if call.Name == protocol.ToolLoadSkill {
 		result, isErr = r.loadSkill(call)
 		return result, isErr, ""

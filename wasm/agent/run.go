@@ -3,10 +3,12 @@ package agent
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // DefaultMaxSteps is used when Options.MaxSteps is 0 (the settings
@@ -152,6 +154,10 @@ func newRun(opts Options) *run {
 		opts.Skills = nil // Compact has no skill surface
 	}
 	specs := tools.ForMode(opts.Mode, opts.Tier, opts.Browser, opts.ContextWindow, opts.Features...)
+	if opts.OnlyTools != nil {
+		specs = slices.DeleteFunc(specs, func(s llm.ToolSpec) bool { return !slices.Contains(opts.OnlyTools, s.Name) })
+		opts.Skills, opts.RequestActionMode, opts.Beep, opts.Research, opts.Screenshot = nil, nil, nil, nil, nil
+	}
 	if len(opts.Skills) > 0 {
 		specs = append(specs, tools.LoadSkillSpec(skillIDs(opts.Skills)))
 	}
@@ -324,11 +330,12 @@ func (r *run) fail(ctx context.Context, err error) (Outcome, error) {
 	if ctx.Err() != nil {
 		return r.outcome(""), ctx.Err()
 	}
-	msg := err.Error()
+	msg := uitext.Plain(err.Error())
 	var le *llm.Error
 	if errors.As(err, &le) {
-		msg = le.Message // already plain language for the user
+		msg, _ = le.UIText() // already plain language for the user
 	}
-	r.emit(Event{Kind: protocol.EventError, Text: "The model request failed: " + msg})
+	t := uitext.T("bg_err_model_failed", "The model request failed: $error$", "error", msg)
+	r.emit(Event{Kind: protocol.EventError, Text: t.English, Msg: t.Msg})
 	return r.outcome(""), err
 }

@@ -42,7 +42,7 @@ func (a *approver) Approve(ctx context.Context, ap guard.Approval) (guard.Decisi
 		ap.ExpiresAt = e.Approval.ExpiresAt
 	} else {
 		ap.ExpiresAt = now.Add(approvalTimeout).UnixMilli()
-		a.j.add(Entry{Event: agent.Event{Kind: protocol.EventApproval, ID: ap.ID, Text: ap.Text, Approval: &ap}})
+		a.j.add(Entry{Event: agent.Event{Kind: protocol.EventApproval, ID: ap.ID, Text: ap.Text, Msg: ap.TextMsg, Approval: &ap}})
 		if jobOf(a.j.snapshot().RequestID) != "" {
 			// A scheduled run has no one watching the panel.
 			a.r.notify("webbrain-card-"+ap.ID, "WebBrain needs your approval", clip.Line(ap.Text, 180))

@@ -23,20 +23,22 @@ const (
 	shotAfter  = "after"
 )
 
-// shots are the before/after screenshots of a run the user asked for with
-// the /screenshot suffix (docs/decisions/run-capture.md).
+// shots are what the user asked to capture around a run with a suffix
+// (docs/decisions/run-capture.md): before/after screenshots (/screenshot)
+// or a video of the tab (/record).
 type shots struct {
-	Base string `json:"base"` // file name without the -before/-after suffix
+	Base  string `json:"base"`            // file name without the -before/-after suffix or extension
+	Video bool   `json:"video,omitempty"` // /record: a film instead of screenshots
 }
 
 // newShots names the files after saveAs, made safe for a file name, or
 // after the time when it is empty.
-func newShots(saveAs string, now time.Time) *shots {
+func newShots(saveAs string, video bool, now time.Time) *shots {
 	base := safeFileName(saveAs)
 	if base == "" {
 		base = "webbrain-" + now.UTC().Format("20060102-150405")
 	}
-	return &shots{Base: base}
+	return &shots{Base: base, Video: video}
 }
 
 // safeFileName keeps a name's letters, digits, dots, dashes and
@@ -48,7 +50,7 @@ func safeFileName(name string) string {
 		name = name[i+1:]
 	}
 	lower := strings.ToLower(name)
-	for _, ext := range []string{".jpg", ".jpeg", ".png"} {
+	for _, ext := range []string{".jpg", ".jpeg", ".png", ".webm"} {
 		if strings.HasSuffix(lower, ext) {
 			name = name[:len(name)-len(ext)]
 			break
@@ -73,13 +75,55 @@ func safeFileName(name string) string {
 }
 
 // shoot saves a screenshot of the run's tab when the user asked for one,
-// and journals what became of it. It never fails the run.
+// or starts or ends its film, and journals what became of it. It never
+// fails the run.
 func (r *Router) shoot(ru *run, when string) {
 	if ru.shots == nil {
 		return
 	}
-	text := r.saveShot(ru.tabID, ru.shots.Base+"-"+when, when)
-	ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventCapture, Text: text}})
+	text := ""
+	switch {
+	case !ru.shots.Video:
+		text = r.saveShot(ru.tabID, ru.shots.Base+"-"+when, when)
+	case when == shotBefore:
+		text = r.startFilm(ru.tabID)
+	default:
+		text = r.saveFilm(ru.tabID, ru.shots.Base)
+	}
+	if text != "" {
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventCapture, Text: text}})
+	}
+}
+
+// startFilm starts recording the tab; "" when it did.
+func (r *Router) startFilm(tabID int) string {
+	if r.p.Record == nil || r.p.Downloads == nil {
+		return "No recording of the run: only Chrome can record a tab. /screenshot saves pictures before and after it."
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), shotTimeout)
+	defer cancel()
+	if err := r.p.Record.Start(ctx, tabID); err != nil {
+		return fmt.Sprintf("No recording of the run: %v.", err)
+	}
+	return ""
+}
+
+// saveFilm ends the tab's recording and saves it as <base>.webm.
+func (r *Router) saveFilm(tabID int, base string) string {
+	if r.p.Record == nil || r.p.Downloads == nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*shotTimeout)
+	defer cancel()
+	name := shotDir + "/" + base + ".webm"
+	d, err := r.p.Record.Stop(ctx, tabID, name)
+	if err != nil {
+		return fmt.Sprintf("The recording of the run could not be saved: %v.", err)
+	}
+	if d.Filename != "" {
+		name = d.Filename
+	}
+	return "Saved the recording of the run: " + name
 }
 
 func (r *Router) saveShot(tabID int, base, when string) string {

@@ -19,7 +19,7 @@ func TestShotNames(t *testing.T) {
 		"a/b/..":               "webbrain-20261207-090503",
 		"a?b*c":                "a-b-c",
 	} {
-		if got := newShots(in, now).Base; got != want {
+		if got := newShots(in, false, now).Base; got != want {
 			t.Errorf("newShots(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // clarifier is a run's agent.Clarifier: Ask waits until the panel answers
@@ -36,6 +37,29 @@ var errNoAnswer = errors.New("the user did not answer within 10 minutes. Do noth
 // Ask journals the question unless the agent already emitted it, then
 // waits for the answer or the end of the run.
 func (c *clarifier) Ask(ctx context.Context, id, question string, options []string) (string, error) {
+	opts := make([]uitext.Text, len(options))
+	for i, o := range options {
+		opts[i] = uitext.Plain(o)
+	}
+	return c.AskText(ctx, id, uitext.Plain(question), opts)
+}
+
+// AskText is Ask for a question WebBrain words itself: the event carries
+// the question's and options' keys, so the panel shows them in the
+// interface language. The answer is an option's English text.
+func (c *clarifier) AskText(ctx context.Context, id string, q uitext.Text, options []uitext.Text) (string, error) {
+	question := q.English
+	var opts []string
+	var optMsgs []*uitext.Msg
+	keyed := false
+	for _, o := range options {
+		opts = append(opts, o.English)
+		optMsgs = append(optMsgs, o.Msg)
+		keyed = keyed || o.Msg != nil
+	}
+	if !keyed {
+		optMsgs = nil
+	}
 	c.mu.Lock()
 	ch := c.waiting.channel(id)
 	c.mu.Unlock()
@@ -45,7 +69,7 @@ func (c *clarifier) Ask(ctx context.Context, id, question string, options []stri
 		c.mu.Unlock()
 	}()
 	if !c.j.hasEvent(protocol.EventClarify, id) {
-		c.j.add(Entry{Event: agent.Event{Kind: protocol.EventClarify, ID: id, Text: question, Options: options}})
+		c.j.add(Entry{Event: agent.Event{Kind: protocol.EventClarify, ID: id, Text: question, Options: opts, Msg: q.Msg, OptionMsgs: optMsgs}})
 	}
 	select {
 	case answer := <-ch:

@@ -2,12 +2,12 @@ package background
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/tools"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Dev mode in the background (docs/decisions/dev-mode.md): the Compact
@@ -17,8 +17,7 @@ import (
 // errCompactDev is the run's error when Dev meets a Compact provider; it
 // is returned before any model request.
 func errCompactDev(provider string) error {
-	return fmt.Errorf("Dev mode needs a Mid or Full provider, and %s is set to the Compact tier. "+
-		"Pick a Mid or Full provider in Settings (or set this provider's tier to Mid or Full), or send the message in Act mode.", provider)
+	return uitext.Errorf("bg_err_dev_compact", "Dev mode needs a Mid or Full provider, and $provider$ is set to the Compact tier. Pick a Mid or Full provider in Settings (or set this provider's tier to Mid or Full), or send the message in Act mode.", "provider", provider)
 }
 
 // devWatch is the set of tabs whose console and network Dev mode records.

@@ -39,6 +39,8 @@ type runRecord struct {
 	// text that goes with it (run.note, run.noteData).
 	Note     string `json:"note,omitempty"`
 	NoteData string `json:"noteData,omitempty"`
+	// Selection: the run is grounded on a quoted selection (run.selection).
+	Selection bool `json:"selection,omitempty"`
 	// Shots are the screenshots asked for around the run: a resumed run
 	// still saves the one after it.
 	Shots *shots `json:"shots,omitempty"`
@@ -52,7 +54,7 @@ func (r *Router) saveRecord(ru *run, cp *agent.Checkpoint) error {
 	if ru.cleared {
 		return nil
 	}
-	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, PlanSkills: ru.planSkills, Job: ru.job, Recipients: ru.recipients, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note, NoteData: ru.noteData, Shots: ru.shots})
+	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, PlanSkills: ru.planSkills, Job: ru.job, Recipients: ru.recipients, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note, NoteData: ru.noteData, Selection: ru.selection, Shots: ru.shots})
 	if err != nil {
 		return err
 	}
@@ -139,6 +141,7 @@ func (r *Router) resumeRun(tabID int, rec runRecord, j Journal, steer json.RawMe
 	ru.appr = newApprover(r, ru.j)
 	ru.review = newReviewer(r, ru.j)
 	ru.plan, ru.planSkills, ru.auto, ru.handedOff, ru.note, ru.noteData = rec.Plan, rec.PlanSkills, rec.Auto, rec.HandedOff, rec.Note, rec.NoteData
+	ru.selection = rec.Selection
 	ru.shots = rec.Shots
 	ru.job, ru.recipients = rec.Job, rec.Recipients
 	ru.resume = rec.Checkpoint

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/scheduler"
 	"github.com/webbrain/webbrain/wasm/settings"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Scheduled jobs (docs/decisions/scheduler.md): the schedule_* tools
@@ -277,6 +279,7 @@ func (r *Router) jobRunEnded(ru *run) {
 		return
 	}
 	outcome, errText := scheduler.OutcomeError, ""
+	var errMsg *uitext.Msg
 	switch snap := ru.j.snapshot(); snap.Status {
 	case protocol.StatusDone:
 		outcome = ru.j.outcome()
@@ -284,6 +287,9 @@ func (r *Router) jobRunEnded(ru *run) {
 		outcome = scheduler.OutcomeStopped
 	default:
 		errText = snap.Error
+		if e, ok := ru.j.last(protocol.EventError); ok && e.Text == errText {
+			errMsg = e.Msg
+		}
 	}
 	ctx := context.Background()
 	beep := false
@@ -301,6 +307,7 @@ func (r *Router) jobRunEnded(ru *run) {
 			return jobs, true, nil
 		}
 		jobs[i].Finished(outcome, errText, r.p.Clock.Now())
+		jobs[i].LastErrorMsg = errMsg
 		if q := ru.j.expiredQuestion(); q != "" && outcome != scheduler.OutcomeStopped && outcome != "success" {
 			jobs[i].Unanswered(q, r.p.Clock.Now())
 		}
@@ -365,7 +372,8 @@ func (r *Router) playBeep(ctx context.Context, j scheduler.Job) {
 			return jobs, false, nil
 		}
 		if err != nil {
-			jobs[i].Warning = "The alert tone could not play: " + err.Error()
+			t := uitext.T("bg_job_tone_failed", "The alert tone could not play: $error$", "error", err.Error())
+			jobs[i].Warning, jobs[i].WarningMsg = t.English, t.Msg
 		} else {
 			jobs[i].LastBeepAt = r.p.Clock.Now().UnixMilli()
 		}
@@ -379,6 +387,7 @@ func (r *Router) playBeep(ctx context.Context, j scheduler.Job) {
 // watches a scheduled run.
 func (r *Router) jobWaits(id, requestID string, j *journal) {
 	what, kind := j.waitsOnUser()
+	whatText := uitext.Text{English: what, Msg: j.waitingText()}
 	ctx, cancel := context.WithTimeout(context.Background(), storageWriteTimeout)
 	defer cancel()
 	var title string
@@ -389,7 +398,7 @@ func (r *Router) jobWaits(id, requestID string, j *journal) {
 			return jobs, false, nil
 		}
 		was := jobs[i].State
-		if !jobs[i].WaitsOnUser(what, r.p.Clock.Now()) {
+		if !jobs[i].WaitsOnUser(whatText, r.p.Clock.Now()) {
 			return jobs, false, nil
 		}
 		title, entered = jobs[i].Title, was == scheduler.StateRunning
@@ -501,20 +510,28 @@ func (r *Router) scheduleTool(ru *run) func(ctx context.Context, call llm.ToolCa
 // approveJob asks the user to approve a new task on a card.
 func (r *Router) approveJob(ctx context.Context, ru *run, call llm.ToolCall, j scheduler.Job) (string, error) {
 	when := time.UnixMilli(j.NextRunAt).UTC().Format("2006-01-02 15:04 UTC")
-	where := "This tab"
+	where := uitext.T("bg_job_runs_here", "This tab")
 	if j.Target.Kind == scheduler.TargetURL {
-		where = "A background tab at " + j.Target.URL
+		where = uitext.T("bg_job_runs_at", "A background tab at $url$", "url", j.Target.URL)
 	}
-	details := []guard.Detail{{Label: "Task", Value: j.Title}, {Label: "Prompt", Value: j.Prompt}, {Label: "Mode", Value: j.Mode},
-		{Label: "Runs in", Value: where}, {Label: "First run", Value: when}}
+	details := []guard.Detail{
+		guard.NewDetail(uitext.T("bg_label_task", "Task"), j.Title),
+		guard.NewDetail(uitext.T("bg_label_prompt", "Prompt"), j.Prompt),
+		guard.NewDetail(uitext.T("bg_label_mode", "Mode"), j.Mode),
+		guard.NewDetailText(uitext.T("bg_label_runs_in", "Runs in"), where),
+		guard.NewDetail(uitext.T("bg_label_first_run", "First run"), when),
+	}
 	if j.Schedule.Kind == scheduler.Recurring {
-		details = append(details, guard.Detail{Label: "Repeats", Value: fmt.Sprintf("every %d minutes", j.Schedule.IntervalMinutes)})
+		details = append(details, guard.NewDetailText(uitext.T("bg_label_repeats", "Repeats"),
+			uitext.T("bg_job_every_minutes", "every $minutes$ minutes", "minutes", strconv.Itoa(j.Schedule.IntervalMinutes))))
 	}
+	text := uitext.T("bg_approval_schedule", "Schedule a task that runs later in this tab with your authority: “$title$”.", "title", j.Title)
+	reason := uitext.T("bg_reason_schedule", "A scheduled task runs without you watching, so WebBrain asks before creating one.")
 	d, err := ru.appr.Approve(ctx, guard.Approval{
 		ID: "appr_" + call.ID, Tool: call.Name, Category: protocol.CategorySchedule,
-		Text: "Schedule a task that runs later in this tab with your authority: “" + j.Title + "”.",
+		Text: text.English, TextMsg: text.Msg,
 		Site: guard.HostOf(j.Target.URL), URL: j.Target.URL, Details: details,
-		Reasons: []string{"A scheduled task runs without you watching, so WebBrain asks before creating one."},
+		Reasons: []string{reason.English}, ReasonMsgs: []*uitext.Msg{reason.Msg},
 		Choices: []string{string(guard.Approve), string(guard.Decline)},
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/cost"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Journal limits and timing (docs/decisions/run-journal.md).
@@ -76,6 +77,7 @@ type journal struct {
 	// cleared by the next event of another kind. onWait, when set (a
 	// scheduled job's run), is called in a goroutine after each change.
 	waitingOn, waitingKind string
+	waitingMsg             *uitext.Msg
 	onWait                 func()
 	// unanswered is the last question or card that expired without the
 	// user's answer ("" when none).
@@ -94,6 +96,13 @@ func (j *journal) expiredQuestion() string {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.unanswered
+}
+
+// waitingText is the key of what the run waits on the user for, or nil.
+func (j *journal) waitingText() *uitext.Msg {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.waitingMsg
 }
 
 // waitsOnUser reports what the run waits on the user for and the event's
@@ -144,6 +153,9 @@ func resumedJournal(p platform.Platform, tabID int, stored Journal) *journal {
 		}
 		if waitKinds[ev.Kind] {
 			j.waitingOn, j.waitingKind = firstNonEmpty(ev.Text, ev.Kind), ev.Kind
+			if ev.Text != "" {
+				j.waitingMsg = ev.Msg
+			}
 		}
 		break
 	}
@@ -185,9 +197,12 @@ func (j *journal) add(ev Entry) {
 	}
 	s.UpdatedAt = j.p.Clock.Now().UTC().Format(time.RFC3339Nano)
 	if was := j.waitingOn; waitKinds[ev.Kind] || (was != "" && ev.Kind != protocol.EventUsage && ev.Kind != protocol.EventTextDelta) {
-		j.waitingOn, j.waitingKind = "", ""
+		j.waitingOn, j.waitingKind, j.waitingMsg = "", "", nil
 		if waitKinds[ev.Kind] {
 			j.waitingOn, j.waitingKind = firstNonEmpty(ev.Text, ev.Kind), ev.Kind
+			if ev.Text != "" {
+				j.waitingMsg = ev.Msg
+			}
 		}
 		if j.onWait != nil && j.waitingOn != was {
 			go j.onWait()

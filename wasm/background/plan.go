@@ -16,6 +16,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/settings"
 	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // planReviewTimeout is how long a plan review waits; then the plan is
@@ -116,11 +117,11 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 			var pe *planner.Error
 			switch {
 			case errors.As(err, &pe) && level != protocol.PlannerStrict:
-				text := "The planner's reply could not be read as a plan (" + pe.Reason + "), so this request goes on read-only: nothing on the page will be changed."
-				ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventModeChanged, Text: text}, Mode: protocol.ModeAsk})
+				t := uitext.T("bg_plan_unreadable", "The planner's reply could not be read as a plan ($reason$), so this request goes on read-only: nothing on the page will be changed.", "reason", pe.Reason)
+				ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventModeChanged, Text: t.English, Msg: t.Msg}, Mode: protocol.ModeAsk})
 				return planned{readOnly: true}, nil
 			case errors.As(err, &pe):
-				return planned{}, errors.New("Planning failed: " + pe.Reason + ". With the planner on Strict, nothing is done on the page without a plan.")
+				return planned{}, uitext.Errorf("bg_plan_failed_strict", "Planning failed: $reason$. With the planner on Strict, nothing is done on the page without a plan.", "reason", pe.Reason)
 			case err != nil:
 				return planned{}, err
 			}
@@ -162,7 +163,7 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 		case errors.Is(err, errSuperseded) && round < maxPlanRounds:
 			continue // planned again with the correction
 		case errors.Is(err, errSuperseded):
-			return planned{}, errors.New("The plan was corrected too many times in a row; send the request again.")
+			return planned{}, uitext.Errorf("bg_plan_corrected_too_often", "The plan was corrected too many times in a row; send the request again.")
 		case err != nil:
 			return planned{}, err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/secrets"
 	"github.com/webbrain/webbrain/wasm/tools"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Research escalation (docs/decisions/research-escalation.md): with the
@@ -84,18 +85,20 @@ func (r *Router) research(ru *run, b tools.Boundary) func(ctx context.Context, r
 
 // approveResearch shows the exact question on WebBrain's card.
 func (r *Router) approveResearch(ctx context.Context, ru *run, request string) (bool, error) {
-	reasons := []string{"The question leaves this browser for ChatGPT (OpenAI), in your signed-in account."}
-	details := []guard.Detail{{Label: "Question", Value: request}}
+	reasons := []uitext.Text{uitext.T("bg_reason_research", "The question leaves this browser for ChatGPT (OpenAI), in your signed-in account.")}
+	details := []guard.Detail{guard.NewDetail(uitext.T("bg_label_question", "Question"), request)}
 	if found := secrets.Find(request); len(found) > 0 {
-		reasons = append(reasons, "The question contains what looks like a password, key, code or card number.")
+		reasons = append(reasons, uitext.T("bg_reason_research_secret", "The question contains what looks like a password, key, code or card number."))
 	}
+	text := uitext.T("bg_approval_research", "Ask ChatGPT this question in a new tab, where you are signed in.")
+	en, msgs := guard.SplitTexts(reasons)
 	n := ru.j.count(protocol.EventApproval)
 	d, err := ru.appr.Approve(ctx, guard.Approval{
 		ID:       fmt.Sprintf("appr_research_%d", n+1),
 		Tool:     tools.DelegateResearch,
 		Category: protocol.CategoryResearch,
-		Text:     "Ask ChatGPT this question in a new tab, where you are signed in.",
-		Site:     "chatgpt.com", URL: researchOrigin + "/", Details: details, Reasons: reasons,
+		Text:     text.English, TextMsg: text.Msg,
+		Site: "chatgpt.com", URL: researchOrigin + "/", Details: details, Reasons: en, ReasonMsgs: msgs,
 		Choices: []string{string(guard.Decline), string(guard.Approve)},
 	})
 	return d == guard.Approve, err

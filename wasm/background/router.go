@@ -134,7 +134,7 @@ func errReply(err error) reply {
 	if errors.As(err, &fe) {
 		return reply{"ok": false, "error": fe.Message, "field": fe.Field}
 	}
-	return reply{"ok": false, "error": plainError(err)}
+	return reply{"ok": false, "error": plainError(err).English}
 }
 
 func failf(format string, a ...any) reply {

@@ -17,6 +17,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/settings"
 	"github.com/webbrain/webbrain/wasm/tools"
 	"github.com/webbrain/webbrain/wasm/trace"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // clearWait bounds how long clear_conversation waits for a stopping run.
@@ -32,6 +33,9 @@ type run struct {
 	// message (a scheduled run's framing): never the user's words.
 	// noteData is page text that goes with it, wrapped as such.
 	note, noteData string
+	// selection: the run is grounded on a selection the panel quoted; it
+	// offers only selectionTools (docs/decisions/selection-toolbar.md).
+	selection bool
 
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -89,8 +93,8 @@ func (r *Router) chatStart(m message) reply {
 	if strings.TrimSpace(m.Text) == "" {
 		return failf("The message is empty.")
 	}
-	if m.Capture != "" && m.Capture != protocol.CaptureScreenshot {
-		return failf("Unknown capture %q: WebBrain can capture %q around a run.", m.Capture, protocol.CaptureScreenshot)
+	if m.Capture != "" && m.Capture != protocol.CaptureScreenshot && m.Capture != protocol.CaptureRecord {
+		return failf("Unknown capture %q: WebBrain can capture %q or %q around a run.", m.Capture, protocol.CaptureScreenshot, protocol.CaptureRecord)
 	}
 	// The panel sends the next queued message as soon as it sees the end.
 	r.settle(context.Background(), m.TabID)
@@ -118,9 +122,10 @@ func (r *Router) chatStart(m message) reply {
 	ru := r.newRun(m.TabID, id, m.Mode, m.Text)
 	if sel != nil {
 		ru.note, ru.noteData = selectionNote(*sel)
+		ru.selection = true
 	}
-	if m.Capture == protocol.CaptureScreenshot {
-		ru.shots = newShots(m.SaveAs, r.p.Clock.Now())
+	if m.Capture != "" {
+		ru.shots = newShots(m.SaveAs, m.Capture == protocol.CaptureRecord, r.p.Clock.Now())
 	}
 	ru.j = newJournal(r.p, m.TabID, id, m.Mode)
 	ru.clar = newClarifier(ru.j, r.p.Clock)
@@ -168,7 +173,8 @@ func (r *Router) execute(ru *run) {
 	case ru.j.terminal():
 		// The agent already journaled its final answer or error.
 	case err != nil:
-		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventError, Text: plainError(err)}})
+		t := plainError(err)
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventError, Text: t.English, Msg: t.Msg}})
 	default:
 		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventFinal, Text: final}})
 	}
@@ -179,7 +185,7 @@ func (r *Router) execute(ru *run) {
 func (r *Router) runGuarded(ru *run) (final string, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("WebBrain hit an internal error and stopped this run (%v).", p)
+			err = uitext.Errorf("bg_err_internal", "WebBrain hit an internal error and stopped this run ($detail$).", "detail", fmt.Sprint(p))
 		}
 	}()
 	if ru.replay != nil {
@@ -194,6 +200,10 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	ctx := ru.ctx
 	s, problem := settings.Load(ctx, r.p.Local)
 	if problem != nil {
+		var le *settings.LoadError
+		if errors.As(problem, &le) {
+			return "", uitext.Errorf("bg_err_settings_damaged", "The saved settings are damaged or unreadable ($reason$). Open Settings and save them again.", "reason", le.Reason)
+		}
 		return "", fmt.Errorf("%v. Open Settings and save them again.", problem)
 	}
 	cfg, err := s.Active()
@@ -305,7 +315,11 @@ func (r *Router) runAgent(ru *run) (string, error) {
 	if ru.auto && !ru.handedOff && ru.mode == protocol.ModeAsk {
 		opts.RequestActionMode = r.handOff(ru, cfg.Tier, dec)
 	}
-	if r.p.Capture != nil && r.vision(ctx, cfg).Vision {
+	if ru.selection {
+		// Grounded on the selection: nothing else of the page is read.
+		opts.OnlyTools = selectionTools
+	}
+	if r.p.Capture != nil && r.vision(ctx, cfg).Vision && !ru.selection {
 		opts.Screenshot = func(ctx context.Context) (llm.Image, error) {
 			mediaType, data, err := r.p.Capture.Capture(ctx, ru.tabID)
 			return llm.Image{MediaType: mediaType, Data: data}, err
@@ -494,16 +508,17 @@ func (r *Router) clearConversation(ctx context.Context, m message) reply {
 }
 
 // plainError is the user-facing text of err, without package prefixes.
-func plainError(err error) string {
+func plainError(err error) uitext.Text {
 	var fe *settings.FieldError
 	if errors.As(err, &fe) {
-		return fe.Message
+		return uitext.Text{English: fe.Message, Msg: fe.UI}
 	}
 	var le *llm.Error
 	if errors.As(err, &le) {
-		return le.Message
+		t, _ := le.UIText()
+		return t
 	}
-	return err.Error()
+	return uitext.Of(err)
 }
 
 // joinNote puts WebBrain's note after the user's text.

@@ -5,6 +5,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/secrets"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Secrets a page showed stay in the run's own conversation while it needs
@@ -22,6 +23,17 @@ func maskEvent(ev agent.Event) agent.Event {
 		if ev.Kind == protocol.EventError {
 			ev.Text = secrets.Mask(ev.Text, nil)
 		}
+	}
+	// A text's parameters are masked as its English is, whatever the kind:
+	// the panel may show them instead.
+	mask := func(s string) string { return secrets.Mask(s, nil) }
+	ev.Msg = ev.Msg.Map(mask)
+	if len(ev.OptionMsgs) > 0 {
+		opts := make([]*uitext.Msg, len(ev.OptionMsgs))
+		for i, m := range ev.OptionMsgs {
+			opts[i] = m.Map(mask)
+		}
+		ev.OptionMsgs = opts
 	}
 	return ev
 }

@@ -305,5 +305,14 @@ func selectionNote(p pendingSelection) (note, data string) {
 	if p.ContinueFrom != "" {
 		grounding = selection.GroundingSelectionOnly
 	}
-	return selection.ContextNote(grounding), selection.ContextData(p.Text, p.ContinueFrom, p.Answer)
+	return selection.ContextNote(grounding) + " " + selectionToolsNote, selection.ContextData(p.Text, p.ContinueFrom, p.Answer)
 }
+
+// selectionTools are all a run grounded on a selection is offered: it
+// answers from the quoted text, so reading more of the page (the tree,
+// the text, screenshots, other addresses) would only widen its sources
+// beyond what the user pointed at. done lets a model that finishes with a
+// tool call do so; a plain answer ends the run as well.
+var selectionTools = []string{protocol.ToolDone}
+
+const selectionToolsNote = "This run offers no page tools: answer from the selected text (and the conversation); if it is not enough, say what is missing."

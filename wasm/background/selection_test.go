@@ -7,10 +7,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/selection"
@@ -225,5 +228,71 @@ func TestSelectionCardRespectsTheAllowance(t *testing.T) {
 	}
 	if len(e.srv.Requests()) != 0 {
 		t.Error("a call over the allowance was sent")
+	}
+}
+
+// recordingContent records the tool messages the page receives.
+type recordingContent struct {
+	mu    sync.Mutex
+	names []string
+}
+
+func (c *recordingContent) Send(_ context.Context, _ int, msg json.RawMessage) (json.RawMessage, error) {
+	var m struct{ Name string }
+	_ = json.Unmarshal(msg, &m)
+	c.mu.Lock()
+	c.names = append(c.names, m.Name)
+	c.mu.Unlock()
+	return json.RawMessage(`{"ok":true,"result":"the whole page"}`), nil
+}
+
+// A run grounded on a selection is offered none of Ask's page tools: a
+// model that reads the page anyway is refused and the page is not read;
+// the same question without a selection may read it.
+func TestSelectionRunOffersNoPageTools(t *testing.T) {
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		if last := req.Messages[len(req.Messages)-1]; last.Role == llm.RoleTool {
+			return llmtest.Turn{Text: "It is a greeting."}
+		}
+		return llmtest.Turn{ToolCalls: []llm.ToolCall{{ID: "r1", Name: protocol.ToolReadPage, Arguments: `{}`}}}
+	})
+	e := newEnv(t, srv)
+	page := &recordingContent{}
+	e.r.p.Content = page
+	got := e.sendAs(toolbar, map[string]any{"action": protocol.ActionSelectionContext, "text": "Bonjour."})
+	id, _ := got["id"].(string)
+	e.mustOK(map[string]any{"action": "chat_start", "tabId": 7, "text": "What does this say?", "mode": "ask", "requestId": "r1", "selection": id})
+	j := e.waitEnd(7)
+	if j.Status != protocol.StatusDone || j.Final != "It is a greeting." {
+		t.Fatalf("status %q final %q", j.Status, j.Final)
+	}
+	reqs := srv.Requests()
+	if len(reqs) < 2 || strings.Join(reqs[0].Tools, ",") != protocol.ToolDone {
+		t.Fatalf("tools offered %v, want only done", reqs[0].Tools)
+	}
+	if !strings.Contains(reqs[0].Messages[len(reqs[0].Messages)-1].Content, selectionToolsNote) {
+		t.Error("the note does not tell the model it has no page tools")
+	}
+	if res := reqs[1].Messages[len(reqs[1].Messages)-1]; res.Role != llm.RoleTool || !strings.Contains(res.Content, "not offered in this run") {
+		t.Errorf("read_page result %q", res.Content)
+	}
+	page.mu.Lock()
+	read := len(page.names)
+	page.mu.Unlock()
+	if read != 0 {
+		t.Fatalf("the page received %v", page.names)
+	}
+
+	// Without a selection the same Ask run reads the page.
+	e.mustOK(map[string]any{"action": "chat_start", "tabId": 7, "text": "What does this say?", "mode": "ask", "requestId": "r2"})
+	e.waitEnd(7)
+	reqs = srv.Requests()
+	if !slices.Contains(reqs[len(reqs)-2].Tools, protocol.ToolReadPage) {
+		t.Errorf("a plain Ask run offers %v", reqs[len(reqs)-2].Tools)
+	}
+	page.mu.Lock()
+	defer page.mu.Unlock()
+	if len(page.names) == 0 {
+		t.Error("a plain Ask run did not read the page")
 	}
 }

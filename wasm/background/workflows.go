@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/webbrain/webbrain/wasm/agent"
@@ -15,6 +16,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
 	"github.com/webbrain/webbrain/wasm/tools"
+	"github.com/webbrain/webbrain/wasm/uitext"
 	"github.com/webbrain/webbrain/wasm/workflow"
 )
 
@@ -341,15 +343,14 @@ func (r *Router) askRepair(ctx context.Context, ru *run, job *replayJob, i int, 
 	if len(cands) == 0 || ru.clar == nil {
 		return workflow.Target{}, workflow.Node{}, gone
 	}
-	const stop = "None of these: stop the workflow"
-	options := make([]string, 0, len(cands)+1)
+	options := make([]uitext.Text, 0, len(cands)+1)
 	for _, c := range cands {
-		options = append(options, c.Label())
+		options = append(options, uitext.Plain(c.Label())) // the page's element, as data
 	}
-	options = append(options, stop)
-	question := fmt.Sprintf("Step %d of “%s”: the %s is not on the page any more. Which element is it now? WebBrain uses your choice for this step, and keeps it for later runs only if the step then succeeds.",
-		i+1, job.wf.Name, st.Target.Label())
-	answer, err := ru.clar.Ask(ctx, fmt.Sprintf("wf_repair_%d", i+1), question, options)
+	options = append(options, uitext.T("bg_repair_stop", "None of these: stop the workflow"))
+	question := uitext.T("bg_repair_question", "Step $step$ of “$workflow$”: the $target$ is not on the page any more. Which element is it now? WebBrain uses your choice for this step, and keeps it for later runs only if the step then succeeds.",
+		"step", strconv.Itoa(i+1), "workflow", job.wf.Name, "target", st.Target.Label())
+	answer, err := ru.clar.AskText(ctx, fmt.Sprintf("wf_repair_%d", i+1), question, options)
 	if err != nil {
 		return workflow.Target{}, workflow.Node{}, fmt.Errorf("%v; nobody chose a replacement", gone)
 	}

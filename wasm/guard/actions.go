@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/secrets"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // checkClick classifies what a click would do and decides whether the
@@ -37,17 +39,21 @@ func (g *Gate) checkTyping(ctx context.Context, tool string, args map[string]any
 		site := HostOf(p.PageURL)
 		var details []Detail
 		if f := firstNonEmpty(p.Name, p.Placeholder, p.AriaLabel); f != "" {
-			details = append(details, Detail{"Field", f})
+			details = append(details, NewDetail(uitext.T("bg_label_field", "Field"), f))
 		}
 		for _, m := range found {
-			details = append(details, Detail{"Secret", hint(m)})
+			details = append(details, NewDetail(labelSecret(), hint(m)))
 		}
-		what := kindName(found[0].Kind)
+		what := kindText(found[0].Kind)
+		card := uitext.T("bg_approval_type_secret", "Type a $what$ that came from a page, not from you, into a field on $site$.",
+			"what", what, "site", siteText(site))
+		reason := uitext.T("bg_reason_typed_secret", "The text contains a $what$ that your request did not give. Pages sometimes trick assistants into typing secrets where others can read them.",
+			"what", what)
 		return &ask{
 			approval: Approval{
-				Text:     "Type a " + what + " that came from a page, not from you, into a field on " + orUnknown(site) + ".",
+				Text: card.English, TextMsg: card.Msg,
 				Category: protocol.CategoryTypeData, Site: site, URL: p.PageURL, Details: details,
-				Reasons: []string{"The text contains a " + what + " that your request did not give. Pages sometimes trick assistants into typing secrets where others can read them."},
+				Reasons: []string{reason.English}, ReasonMsgs: []*uitext.Msg{reason.Msg},
 			},
 			grant: protocol.CategoryTypeData + "|" + SiteOf(site),
 			key:   "type|" + site + "|" + text,
@@ -101,16 +107,31 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 	c := Classify(p.control())
 	if p.Enter && c.Category == CatNone && p.Multiline {
 		// Enter in a message box outside any form sends what it holds.
-		c = Classification{Category: CatSend, Caption: "Enter in " + quoteCaption(firstNonEmpty(p.Name, p.Placeholder, "the message box"))}
+		var field uitext.Text
+		if f := firstNonEmpty(p.Name, p.Placeholder); f != "" {
+			field = uitext.Plain(quoteCaption(f))
+		} else {
+			field = uitext.T("bg_caption_message_box", "the message box")
+		}
+		c = Classification{Category: CatSend}
+		c.setCaption(uitext.T("bg_caption_enter_in", "Enter in $field$", "field", field))
 	}
 	if p.EnterFrom != nil && c.Caption != "" {
-		c.Caption = "Enter in " + quoteCaption(firstNonEmpty(p.EnterFrom.Name, p.EnterFrom.Placeholder, "a field")) + ", which activates " + c.Caption
+		var field uitext.Text
+		if f := firstNonEmpty(p.EnterFrom.Name, p.EnterFrom.Placeholder); f != "" {
+			field = uitext.Plain(quoteCaption(f))
+		} else {
+			field = uitext.T("bg_caption_a_field", "a field")
+		}
+		c.setCaption(uitext.T("bg_caption_enter_activates", "Enter in $field$, which activates $control$",
+			"field", field, "control", c.captionText()))
 	}
 	c = g.readMessageControl(ctx, p, c)
 	if c.Category == CatNone && p.NearComposer && unnamed(p) && g.verifies(p.PageURL) {
 		// An unlabelled button beside a message box on a messaging route
 		// may be its send button: it is checked as one.
-		c = Classification{Category: CatSend, Caption: "an unlabelled button beside the message box"}
+		c = Classification{Category: CatSend}
+		c.setCaption(uitext.T("bg_caption_unlabelled_send", "an unlabelled button beside the message box"))
 	}
 	if c.Category == CatNone && submitsForm(p) && g.crossSite(p.FormAction, p.PageURL) {
 		// Even a search form must not carry the page's fields to a site the
@@ -152,72 +173,74 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 	} else if c.Category == CatSend {
 		sub.Recipient = g.namedRecipients(c.Values)
 	}
-	var reasons []string
+	var reasons []uitext.Text
 	switch {
 	case !requested && c.Category == CatDelete && g.cfg.Meaning != nil:
-		reasons = append(reasons, "Your request does not clearly ask to delete this item.")
+		reasons = append(reasons, uitext.T("bg_reason_delete_unclear", "Your request does not clearly ask to delete this item."))
 	case !requested:
-		reasons = append(reasons, "Your request did not ask to "+verbOf(c.Category)+".")
+		reasons = append(reasons, notAsked(c.Category))
 	}
 	if s := SiteOf(site); s != auth.StartSite() && !auth.NamedSite(site) {
-		reasons = append(reasons, "This happens on "+orUnknown(site)+", not on the site you started on or named.")
+		reasons = append(reasons, uitext.T("bg_reason_other_site", "This happens on $site$, not on the site you started on or named.", "site", siteText(site)))
 	}
 	if g.crossSite(p.FormAction, p.PageURL) {
-		reasons = append(reasons, "The form sends its data to another site, "+HostOf(p.FormAction)+".")
+		reasons = append(reasons, uitext.T("bg_reason_form_other_site", "The form sends its data to another site, $host$.", "host", HostOf(p.FormAction)))
 	}
-	details := []Detail{{"Action", c.Caption}}
+	details := []Detail{NewDetailText(uitext.T("bg_label_action", "Action"), c.captionText())}
 	for _, v := range c.Values {
-		details = append(details, Detail{valueLabel(v), v.Value})
-		if r := g.valueReason(c.Category, v); r != "" {
+		details = append(details, valueDetail(v))
+		if r := g.valueReason(c.Category, v); r.English != "" {
 			reasons = append(reasons, r)
 		}
 	}
 	if !itemOK {
-		reasons = append(reasons, "The item does not match anything your request named.")
+		reasons = append(reasons, uitext.T("bg_reason_item_mismatch", "The item does not match anything your request named."))
 	}
 	secret := false // a secret leaving is asked about even with the setting off
 	for _, f := range p.FormFields {
 		for _, m := range g.secretsNotFromUser(f.Value) {
 			secret = true
-			reasons = append(reasons, "The form holds a "+kindName(m.Kind)+" that your request did not give.")
-			details = append(details, Detail{"Secret", hint(m)})
+			reasons = append(reasons, uitext.T("bg_reason_form_secret", "The form holds a $what$ that your request did not give.", "what", kindText(m.Kind)))
+			details = append(details, NewDetail(labelSecret(), hint(m)))
 		}
 	}
 	if len(reasons) == 0 || (!g.cfg.AskBeforeActions && !secret) {
 		g.record(sub)
 		return nil, ""
 	}
-	text := actionText(c.Category, c.Caption, site)
+	text := actionText(c.Category, c.captionText(), site)
+	en, msgs := SplitTexts(reasons)
 	return &ask{
-		approval: Approval{Text: text, Category: string(c.Category), Site: site, URL: p.PageURL, Details: details, Reasons: reasons},
-		grant:    string(c.Category) + "|" + SiteOf(site),
-		key:      string(c.Category) + "|" + site + "|" + c.Caption + "|" + detailsKey(details),
-		allowed:  func() { g.record(sub) },
+		approval: Approval{Text: text.English, TextMsg: text.Msg, Category: string(c.Category), Site: site, URL: p.PageURL,
+			Details: details, Reasons: en, ReasonMsgs: msgs},
+		grant:   string(c.Category) + "|" + SiteOf(site),
+		key:     string(c.Category) + "|" + site + "|" + c.Caption + "|" + detailsKey(details),
+		allowed: func() { g.record(sub) },
 	}, ""
 }
 
 // valueReason says why a value the action carries is not the user's.
-func (g *Gate) valueReason(cat Category, v Value) string {
+func (g *Gate) valueReason(cat Category, v Value) uitext.Text {
 	auth := g.cfg.Authority
 	switch v.Kind {
 	case "recipient":
 		if !auth.Mentions(v.Value) {
-			return "The recipient " + v.Value + " is not one your request named."
+			return uitext.T("bg_reason_recipient", "The recipient $recipient$ is not one your request named.", "recipient", v.Value)
 		}
 	case "account":
 		if !auth.Mentions(v.Value) {
-			return "The account " + v.Value + " is not one your request gave."
+			return uitext.T("bg_reason_account", "The account $account$ is not one your request gave.", "account", v.Value)
 		}
 	case "amount":
 		if cat == CatPayment && !auth.MentionsAmount(v.Value) && hasAnyAmount(auth) {
-			return "The amount " + v.Value + " is not the one your request gave."
+			return uitext.T("bg_reason_amount", "The amount $amount$ is not the one your request gave.", "amount", v.Value)
 		}
 	case "role":
 		if cat == CatShare && !auth.Mentions(v.Value) {
-			return "The access level " + v.Value + " is not one your request gave."
+			return uitext.T("bg_reason_role", "The access level $role$ is not one your request gave.", "role", v.Value)
 		}
 	}
-	return ""
+	return uitext.Text{}
 }
 
 // hasAnyAmount: a request that named no number leaves amounts to the page
@@ -242,25 +265,74 @@ func itemName(p Probe) string {
 	return ""
 }
 
-func valueLabel(v Value) string {
+// valueDetail is the card's row of a value: the page's own label when
+// it has one, else WebBrain's name for its kind.
+func valueDetail(v Value) Detail {
 	if v.Label != "" {
-		return v.Label
+		return Detail{Label: v.Label, Value: v.Value}
 	}
-	switch v.Kind {
+	return NewDetail(valueLabel(v.Kind), v.Value)
+}
+
+func valueLabel(kind string) uitext.Text {
+	switch kind {
 	case "recipient":
-		return "Recipient"
+		return uitext.T("bg_label_recipient", "Recipient")
 	case "amount":
-		return "Amount"
+		return uitext.T("bg_label_amount", "Amount")
 	case "account":
-		return "Account"
+		return uitext.T("bg_label_account", "Account")
 	case "role":
-		return "Access"
+		return uitext.T("bg_label_access", "Access")
 	case "item":
-		return "Item"
+		return uitext.T("bg_label_item", "Item")
 	case "url":
-		return "Address"
+		return labelAddress()
 	}
-	return "Text"
+	return uitext.T("bg_label_text", "Text")
+}
+
+func labelAddress() uitext.Text { return uitext.T("bg_label_address", "Address") }
+
+func labelSecret() uitext.Text { return uitext.T("bg_label_secret", "Secret") }
+
+// setCaption sets a caption WebBrain worded.
+func (c *Classification) setCaption(t uitext.Text) { c.Caption, c.CaptionMsg = t.English, t.Msg }
+
+// captionText is the caption as a Text: the page's words are data.
+func (c Classification) captionText() uitext.Text {
+	return uitext.Text{English: c.Caption, Msg: c.CaptionMsg}
+}
+
+// siteText is a host, or "this page" when there is none.
+func siteText(site string) uitext.Text {
+	if site == "" {
+		return uitext.T("bg_this_page", "this page")
+	}
+	return uitext.Plain(site)
+}
+
+// kindText names a kind of secret for the card.
+func kindText(k secrets.Kind) uitext.Text {
+	switch k {
+	case secrets.KindPassword:
+		return uitext.T("bg_secret_password", "password")
+	case secrets.KindAPIKey:
+		return uitext.T("bg_secret_api_key", "API key")
+	case secrets.KindToken:
+		return uitext.T("bg_secret_token", "token")
+	case secrets.KindPrivateKey:
+		return uitext.T("bg_secret_private_key", "private key")
+	case secrets.KindOTP:
+		return uitext.T("bg_secret_otp", "one-time code")
+	case secrets.KindCard:
+		return uitext.T("bg_secret_card", "card number")
+	case secrets.KindIBAN:
+		return uitext.T("bg_secret_iban", "IBAN")
+	case secrets.KindCVV:
+		return uitext.T("bg_secret_cvv", "card security code")
+	}
+	return uitext.Plain(kindName(k))
 }
 
 func detailsKey(ds []Detail) string {
@@ -271,38 +343,56 @@ func detailsKey(ds []Detail) string {
 	return b.String()
 }
 
-func verbOf(c Category) string {
+// notAsked is the reason "Your request did not ask to …" of a category.
+func notAsked(c Category) uitext.Text {
 	switch c {
 	case CatSend:
-		return "send anything"
+		return uitext.T("bg_reason_not_asked_send", "Your request did not ask to send anything.")
 	case CatPublish:
-		return "publish or post anything"
+		return uitext.T("bg_reason_not_asked_publish", "Your request did not ask to publish or post anything.")
 	case CatDelete:
-		return "delete anything"
+		return uitext.T("bg_reason_not_asked_delete", "Your request did not ask to delete anything.")
 	case CatPayment:
-		return "pay or move money"
+		return uitext.T("bg_reason_not_asked_payment", "Your request did not ask to pay or move money.")
 	case CatPurchase:
-		return "buy anything or add it to a cart"
+		return uitext.T("bg_reason_not_asked_purchase", "Your request did not ask to buy anything or add it to a cart.")
 	case CatShare:
-		return "share anything or give anyone access"
+		return uitext.T("bg_reason_not_asked_share", "Your request did not ask to share anything or give anyone access.")
 	case CatAccount:
-		return "change your account's security"
+		return uitext.T("bg_reason_not_asked_account", "Your request did not ask to change your account's security.")
 	}
-	return "submit or change anything"
+	return uitext.T("bg_reason_not_asked_submit", "Your request did not ask to submit or change anything.")
 }
 
-func actionText(c Category, caption, site string) string {
-	what := map[Category]string{
-		CatSend: "Send", CatPublish: "Publish", CatDelete: "Delete", CatPayment: "Pay or move money",
-		CatPurchase: "Buy or add to cart", CatShare: "Share or grant access", CatAccount: "Change account security",
-	}[c]
-	if what == "" {
-		what = "Submit"
+// actionVerb names what a category of action does, as the card's title
+// starts.
+func actionVerb(c Category) uitext.Text {
+	switch c {
+	case CatSend:
+		return uitext.T("bg_action_send", "Send")
+	case CatPublish:
+		return uitext.T("bg_action_publish", "Publish")
+	case CatDelete:
+		return uitext.T("bg_action_delete", "Delete")
+	case CatPayment:
+		return uitext.T("bg_action_payment", "Pay or move money")
+	case CatPurchase:
+		return uitext.T("bg_action_purchase", "Buy or add to cart")
+	case CatShare:
+		return uitext.T("bg_action_share", "Share or grant access")
+	case CatAccount:
+		return uitext.T("bg_action_account", "Change account security")
 	}
-	if caption != "" {
-		what += ": " + caption
+	return uitext.T("bg_action_submit", "Submit")
+}
+
+// actionText is the card's sentence: "Send: "Reply" on mail.example."
+func actionText(c Category, caption uitext.Text, site string) uitext.Text {
+	if caption.English != "" {
+		return uitext.T("bg_approval_action_caption", "$action$: $caption$ on $site$.",
+			"action", actionVerb(c), "caption", caption, "site", siteText(site))
 	}
-	return what + " on " + orUnknown(site) + "."
+	return uitext.T("bg_approval_action", "$action$ on $site$.", "action", actionVerb(c), "site", siteText(site))
 }
 
 func quoteCaption(s string) string {

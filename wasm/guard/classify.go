@@ -58,6 +58,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Category is what an action does to the world.
@@ -108,8 +109,11 @@ type Value struct{ Kind, Label, Value string }
 // Classification is the verdict on one action.
 type Classification struct {
 	Category Category
-	Caption  string  // the caption that decided it, quoted for the user
-	Values   []Value // recipients, amounts, accounts, roles, text being sent, the item
+	Caption  string // the caption that decided it, quoted for the user
+	// CaptionMsg is Caption as a catalog key when WebBrain worded it
+	// ("Enter in …"); nil for the page's own caption.
+	CaptionMsg *uitext.Msg
+	Values     []Value // recipients, amounts, accounts, roles, text being sent, the item
 }
 
 // rank breaks ties between equally long captions: the costlier effect wins.

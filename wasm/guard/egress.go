@@ -8,6 +8,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/netaddr"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // checkURL decides on a request the agent makes the browser send: a
@@ -66,31 +67,41 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 		return nil, ""
 	}
 
-	var reasons []string
+	var reasons []uitext.Text
 	if !named && !(working || shown) {
-		reasons = append(reasons, "You did not name "+host+", and the run was not working on it.")
+		reasons = append(reasons, uitext.T("bg_reason_host_not_named", "You did not name $host$, and the run was not working on it.", "host", host))
 	} else if g.cfg.Mode == protocol.ModeAsk && !named {
-		reasons = append(reasons, "Ask mode only reads the sites you named or are on; you did not name "+host+".")
+		reasons = append(reasons, uitext.T("bg_reason_ask_host", "Ask mode only reads the sites you named or are on; you did not name $host$.", "host", host))
 	}
 	if len(data) > 0 {
-		reasons = append(reasons, "The address carries "+dataKinds(data)+" that your request did not give.")
+		reasons = append(reasons, uitext.Plain("The address carries "+dataKinds(data)+" that your request did not give."))
 	}
-	cat, text := protocol.CategoryNavigate, "Open "+host
+	cat := protocol.CategoryNavigate
+	link := pageURL != "" && linkClick
+	var text uitext.Text
 	switch {
 	case isFetch(tool):
-		cat, text = protocol.CategoryFetch, "Fetch a page from "+host
+		cat, text = protocol.CategoryFetch, uitext.T("bg_approval_fetch", "Fetch a page from $host$.", "host", host)
+	case tool == protocol.ToolNewTab && link:
+		text = uitext.T("bg_approval_new_tab_link", "Open $host$ in a new tab (a link on $page$).", "host", host, "page", HostOf(pageURL))
 	case tool == protocol.ToolNewTab:
-		text = "Open " + host + " in a new tab"
+		text = uitext.T("bg_approval_new_tab", "Open $host$ in a new tab.", "host", host)
+	case link:
+		text = uitext.T("bg_approval_open_link", "Open $host$ (a link on $page$).", "host", host, "page", HostOf(pageURL))
+	default:
+		text = uitext.T("bg_approval_open", "Open $host$.", "host", host)
 	}
-	if pageURL != "" && linkClick {
-		text += " (a link on " + HostOf(pageURL) + ")"
+	if isFetch(tool) && link {
+		text = uitext.T("bg_approval_fetch_link", "Fetch a page from $host$ (a link on $page$).", "host", host, "page", HostOf(pageURL))
 	}
-	details := append([]Detail{{"Address", clipURL(u)}}, data...)
+	details := append([]Detail{NewDetail(labelAddress(), clipURL(u))}, data...)
 	visit := u.String()
+	en, msgs := SplitTexts(reasons)
 	return &ask{
-		approval: Approval{Text: text + ".", Category: cat, Site: host, URL: maskSecrets(u.String()), Details: details, Reasons: reasons},
-		grant:    cat + "|" + site,
-		key:      cat + "|" + u.String(),
+		approval: Approval{Text: text.English, TextMsg: text.Msg, Category: cat, Site: host, URL: maskSecrets(u.String()),
+			Details: details, Reasons: en, ReasonMsgs: msgs},
+		grant: cat + "|" + site,
+		key:   cat + "|" + u.String(),
 		allowed: func() {
 			// An approved clean fetch marks its site as one the run reads;
 			// a new tab is the user's, not the run's.
@@ -131,7 +142,7 @@ func (g *Gate) dataInTokens(tokens []string, where string, trustedDest bool) []D
 		label = strings.Replace(label, "in the address", "in the "+where, 1)
 		if !seen[label+v] {
 			seen[label+v] = true
-			out = append(out, Detail{label, v})
+			out = append(out, Detail{Label: label, Value: v})
 		}
 	}
 	for _, tok := range tokens {

@@ -64,7 +64,7 @@ func (g *Gate) checkDownload(ctx context.Context, tool string, args map[string]a
 		named := auth.NamedSite(host)
 		onPage := fromPage || containsURL(links, u)
 		data := g.dataIn(u, named || onPage || g.isVisited(SiteOf(host)))
-		details = append(details, Detail{"File", clipURL(u)})
+		details = append(details, Detail{Label: "File", Value: clipURL(u)})
 		details = append(details, data...)
 		if len(data) > 0 {
 			risky = true
@@ -120,7 +120,7 @@ func (g *Gate) checkUpload(ctx context.Context, tool string, args map[string]any
 		approval: Approval{
 			Text:     "Give downloaded file " + id + " to " + quoteCaption(field) + " on " + orUnknown(site) + ".",
 			Category: protocol.CategoryUpload, Site: site, URL: p.PageURL,
-			Details: []Detail{{"Field", field}, {"Download", id}},
+			Details: []Detail{{Label: "Field", Value: field}, {Label: "Download", Value: id}},
 			Reasons: []string{"Your request did not ask to upload or attach a file. A page that receives a file may send it on at once."},
 		},
 		grant: protocol.CategoryUpload + "|" + SiteOf(site),

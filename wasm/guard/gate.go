@@ -18,6 +18,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/secrets"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Decision is the user's answer on an approval card.
@@ -33,19 +34,57 @@ const (
 type Detail struct {
 	Label string `json:"label"`
 	Value string `json:"value"`
+	// LabelMsg is Label as a catalog key for the panel; ValueMsg is set
+	// only when the value is WebBrain's own words (never page data).
+	LabelMsg *uitext.Msg `json:"labelMsg,omitempty"`
+	ValueMsg *uitext.Msg `json:"valueMsg,omitempty"`
+}
+
+// NewDetail is a row with WebBrain's label and a value of data.
+func NewDetail(label uitext.Text, value string) Detail {
+	return Detail{Label: label.English, Value: value, LabelMsg: label.Msg}
+}
+
+// NewDetailText is a row whose value is WebBrain's own words too.
+func NewDetailText(label, value uitext.Text) Detail {
+	d := NewDetail(label, value.English)
+	d.ValueMsg = value.Msg
+	return d
+}
+
+// SplitTexts splits Texts into the card's English lines and their keys (nil
+// when no line has one).
+func SplitTexts(ts []uitext.Text) ([]string, []*uitext.Msg) {
+	var en []string
+	var msgs []*uitext.Msg
+	keyed := false
+	for _, t := range ts {
+		en = append(en, t.English)
+		msgs = append(msgs, t.Msg)
+		keyed = keyed || t.Msg != nil
+	}
+	if !keyed {
+		msgs = nil
+	}
+	return en, msgs
 }
 
 // Approval is what an approval card shows (docs/PROTOCOL.md).
 type Approval struct {
-	ID       string   `json:"-"`
-	Text     string   `json:"-"`
-	Tool     string   `json:"tool"`
-	Category string   `json:"category"`
-	Site     string   `json:"site"`
-	URL      string   `json:"url"`
-	Details  []Detail `json:"details"`
-	Reasons  []string `json:"reasons"`
-	Choices  []string `json:"choices"`
+	ID   string `json:"-"`
+	Text string `json:"-"`
+	// TextMsg is Text as a catalog key; the event carries it as msg.
+	TextMsg  *uitext.Msg `json:"-"`
+	Tool     string      `json:"tool"`
+	Category string      `json:"category"`
+	Site     string      `json:"site"`
+	URL      string      `json:"url"`
+	Details  []Detail    `json:"details"`
+	Reasons  []string    `json:"reasons"`
+	// ReasonMsgs are Reasons as catalog keys, index by index (nil where
+	// a reason has none); absent when none has.
+	ReasonMsgs []*uitext.Msg `json:"reasonMsgs,omitempty"`
+	Choices    []string      `json:"choices"`
 	// ExpiresAt (ms since the epoch) is set by the Approver.
 	ExpiresAt int64 `json:"expiresAt,omitempty"`
 }

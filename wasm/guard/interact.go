@@ -73,7 +73,7 @@ func (g *Gate) checkCaptcha(ctx context.Context) (*ask, string) {
 		approval: Approval{
 			Text:     "Send the CAPTCHA on " + orUnknown(site) + " to your CAPTCHA solver service and fill in its answer.",
 			Category: protocol.CategoryCaptcha, Site: site, URL: maskSecrets(page),
-			Details: []Detail{{"Service", "api.capsolver.com"}, {"Sent", "the page's address and the CAPTCHA's site key"}},
+			Details: []Detail{{Label: "Service", Value: "api.capsolver.com"}, {Label: "Sent", Value: "the page's address and the CAPTCHA's site key"}},
 			Reasons: []string{"Your request did not ask to solve a CAPTCHA."},
 		},
 		grant: protocol.CategoryCaptcha + "|" + SiteOf(site),
@@ -93,12 +93,12 @@ func (g *Gate) checkWebMCP(ctx context.Context, args map[string]any, pf Prefligh
 	if args["input"] == nil {
 		input = []byte("{}")
 	}
-	details := append([]Detail{{"Id", clip.Line(id, 40)}}, pf.Details...)
+	details := append([]Detail{{Label: "Id", Value: clip.Line(id, 40)}}, pf.Details...)
 	return &ask{
 		approval: Approval{
 			Text:     "Run the tool " + clip.Line(id, 40) + " that the page on " + orUnknown(site) + " offers through WebMCP.",
 			Category: protocol.CategoryWebMCP, Site: site, URL: maskSecrets(page),
-			Details: append(details, Detail{"Input", clip.Line(maskSecrets(string(input)), 300)}),
+			Details: append(details, Detail{Label: "Input", Value: clip.Line(maskSecrets(string(input)), 300)}),
 			Reasons: []string{"A page's WebMCP tool can do anything the page can, whatever it says about itself; every call is asked about."},
 		},
 		fresh: true,

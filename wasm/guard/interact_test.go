@@ -68,7 +68,7 @@ func TestCaptchaAsksUnlessTheUserMentionedIt(t *testing.T) {
 func TestEveryWebMCPCallIsAskedFresh(t *testing.T) {
 	page := &preflightPage{
 		fakePage: fakePage{pageURL: "https://notes.example/"},
-		pf:       Preflight{Site: "https://notes.example", Details: []Detail{{"Tool (the page's name)", "add_note"}}},
+		pf:       Preflight{Site: "https://notes.example", Details: []Detail{{Label: "Tool (the page's name)", Value: "add_note"}}},
 	}
 	user := &fakeUser{decide: func(Approval) Decision { return ApproveSite }}
 	g := newGate("act", "Add a note", page.pageURL, &page.fakePage, user)
@@ -84,8 +84,8 @@ func TestEveryWebMCPCallIsAskedFresh(t *testing.T) {
 	assert.Equal(t, "webmcp", c.Category)
 	assert.Equal(t, []string{"approve", "decline"}, c.Choices)
 	assert.Equal(t, "notes.example", c.Site)
-	assert.Contains(t, c.Details, Detail{"Tool (the page's name)", "add_note"})
-	assert.Contains(t, c.Details, Detail{"Input", `{"text":"milk"}`})
+	assert.Contains(t, c.Details, Detail{Label: "Tool (the page's name)", Value: "add_note"})
+	assert.Contains(t, c.Details, Detail{Label: "Input", Value: `{"text":"milk"}`})
 
 	user.decide = func(Approval) Decision { return Decline }
 	refusal, _ := g.Check(context.Background(), call("c3", "execute_webmcp_tool", args))

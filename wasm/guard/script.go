@@ -73,7 +73,7 @@ func (g *Gate) checkScript(ctx context.Context, args map[string]any) (*ask, stri
 	if !asksForScript(g.cfg.Authority.Request()) {
 		reasons = append(reasons, "Your request did not ask to run script or change the page.")
 	}
-	details := []Detail{{"Code", maskSecrets(clip.Runes(code, 400))}}
+	details := []Detail{{Label: "Code", Value: maskSecrets(clip.Runes(code, 400))}}
 	secret := false
 	for _, m := range g.secretsNotFromUser(code) {
 		secret = true

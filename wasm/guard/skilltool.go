@@ -68,9 +68,9 @@ func (g *Gate) CheckSkill(ctx context.Context, call llm.ToolCall, sc SkillCall) 
 	if len(data) > 0 {
 		reasons = append(reasons, "The request carries "+dataKinds(data)+" that your request did not give.")
 	}
-	details := []Detail{{"Tool", call.Name + " (skill " + sc.Skill + ")"}, {"Request", sc.Method + " " + clipURL(u)}}
+	details := []Detail{{Label: "Tool", Value: call.Name + " (skill " + sc.Skill + ")"}, {Label: "Request", Value: sc.Method + " " + clipURL(u)}}
 	if sent := strings.Join(sc.Values, " · "); sent != "" && sc.Method != "GET" {
-		details = append(details, Detail{"Sends", clip.Line(maskSecrets(sent), 300)})
+		details = append(details, Detail{Label: "Sends", Value: clip.Line(maskSecrets(sent), 300)})
 	}
 	details = append(details, data...)
 	return g.askUser(ctx, call, &ask{

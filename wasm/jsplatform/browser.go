@@ -148,6 +148,22 @@ func (s sound) Play(ctx context.Context, tone string) error {
 	return err
 }
 
+// recorder implements platform.Recorder over wbHost.recorder (Chrome).
+type recorder struct{ js js.Value }
+
+func (r recorder) Start(ctx context.Context, tabID int) error {
+	_, err := call(ctx, r.js, "start", tabID)
+	return tabErr(err)
+}
+
+func (r recorder) Stop(ctx context.Context, tabID int, filename string) (platform.Download, error) {
+	v, err := call(ctx, r.js, "stop", tabID, filename)
+	if err != nil {
+		return platform.Download{}, tabErr(err)
+	}
+	return decodeDownload(v)
+}
+
 // broadcaster implements platform.Broadcaster over wbHost.broadcast, which
 // swallows "no receiver" itself.
 type broadcaster struct{ host js.Value }

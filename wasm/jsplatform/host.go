@@ -63,6 +63,9 @@ func New() platform.Platform {
 	if snd := host.Get("sound"); snd.Truthy() {
 		p.Sound = sound{snd}
 	}
+	if rec := host.Get("recorder"); rec.Truthy() {
+		p.Record = recorder{rec}
+	}
 	if d := host.Get("dns"); d.Truthy() {
 		p.Resolve = resolver{d}
 	}

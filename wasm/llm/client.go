@@ -10,6 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // wire is one wire format: how to address, encode and decode it. The
@@ -229,8 +230,9 @@ func (c *client) send(ctx context.Context, method, url string, body []byte) (*pl
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, &Error{Kind: KindNetwork, Err: err, Message: redact(fmt.Sprintf(
-			"Could not reach %s. Check that the server is running and the base URL is right.", hostOf(url)), c.cfg.APIKey)}
+		e := &Error{Kind: KindNetwork, Err: err}
+		e.setText(uitext.T("bg_err_network", "Could not reach $host$. Check that the server is running and the base URL is right.", "host", hostOf(url)), c.cfg.APIKey)
+		return nil, e
 	}
 	if resp.Status == 0 || resp.Status >= 300 && resp.Status <= 399 {
 		resp.Body.Close()

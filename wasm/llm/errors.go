@@ -3,12 +3,14 @@ package llm
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Error kinds.
@@ -37,9 +39,27 @@ type Error struct {
 	RetryAfter time.Duration
 	Message    string
 	Err        error // the underlying error, if any
+	// UI is Message as a catalog key for the panel; nil when it has none.
+	UI *uitext.Msg
 }
 
 func (e *Error) Error() string { return "llm: " + e.Message }
+
+// UIText is the error's message with its key, for the panel.
+func (e *Error) UIText() (uitext.Text, bool) {
+	return uitext.Text{English: e.Message, Msg: e.UI}, e.UI != nil
+}
+
+// setText sets Message from t, keeping the key only when no secret had
+// to be removed from the text (a key never reaches the panel as a
+// parameter).
+func (e *Error) setText(t uitext.Text, apiKey string) {
+	e.Message = redact(t.English, apiKey)
+	e.UI = nil
+	if e.Message == t.English {
+		e.UI = t.Msg
+	}
+}
 
 func (e *Error) Unwrap() error { return e.Err }
 
@@ -66,38 +86,39 @@ func providerMessage(body []byte) string {
 func httpError(cfg Config, status int, header map[string]string, body []byte) *Error {
 	e := &Error{Status: status}
 	detail := providerMessage(body)
+	who, code := providerText(cfg), strconv.Itoa(status)
+	var t uitext.Text
 	switch {
 	case status == 401:
 		e.Kind = KindAuth
-		e.Message = fmt.Sprintf("%s rejected the API key (HTTP 401). Check the key in Settings.", providerLabel(cfg))
+		t = uitext.T("bg_err_auth", "$provider$ rejected the API key (HTTP 401). Check the key in Settings.", "provider", who)
 	case status == 403 && isLocalOllama(cfg.BaseURL):
 		e.Kind = KindAuth
-		e.Message = "Ollama refused the request from the browser extension (HTTP 403). Ollama only accepts extensions it is told to trust: " +
-			"set OLLAMA_ORIGINS=chrome-extension://*,moz-extension://* in Ollama's environment and restart Ollama."
+		t = uitext.T("bg_err_ollama_origins", "Ollama refused the request from the browser extension (HTTP 403). Ollama only accepts extensions it is told to trust: set OLLAMA_ORIGINS=chrome-extension://*,moz-extension://* in Ollama's environment and restart Ollama.")
 	case status == 403:
 		e.Kind = KindAuth
-		e.Message = fmt.Sprintf("%s refused access (HTTP 403). The API key may lack permission for this model, or the server does not accept requests from a browser extension.", providerLabel(cfg))
+		t = uitext.T("bg_err_forbidden", "$provider$ refused access (HTTP 403). The API key may lack permission for this model, or the server does not accept requests from a browser extension.", "provider", who)
 	case status == 404:
 		e.Kind = KindNotFound
-		e.Message = fmt.Sprintf("%s answered 404 Not Found. Check the base URL and the model name %q.", providerLabel(cfg), modelLabel(cfg))
+		t = uitext.T("bg_err_not_found", "$provider$ answered 404 Not Found. Check the base URL and the model name \"$model$\".", "provider", who, "model", modelLabel(cfg))
 	case (status == 400 || status == 413 || status == 422) && isContextOverflow(string(body)):
 		e.Kind = KindContextOverflow
-		e.Message = fmt.Sprintf("The conversation is too long for the model's context window (%s answered HTTP %d).", lowerFirst(providerLabel(cfg)), status)
+		t = uitext.Plain(fmt.Sprintf("The conversation is too long for the model's context window (%s answered HTTP %d).", lowerFirst(providerLabel(cfg)), status))
 	case status == 429:
 		e.Kind, e.Retryable = KindRateLimit, true
-		e.Message = fmt.Sprintf("%s is limiting requests (HTTP 429).", providerLabel(cfg))
+		t = uitext.T("bg_err_rate_limit", "$provider$ is limiting requests (HTTP 429).", "provider", who)
 	case status >= 500:
 		e.Kind, e.Retryable = KindServer, true
-		e.Message = fmt.Sprintf("%s had a server error (HTTP %d).", providerLabel(cfg), status)
+		t = uitext.T("bg_err_server", "$provider$ had a server error (HTTP $status$).", "provider", who, "status", code)
 	default:
 		e.Kind = KindBadRequest
-		e.Message = fmt.Sprintf("%s did not accept the request (HTTP %d).", providerLabel(cfg), status)
+		t = uitext.T("bg_err_bad_request", "$provider$ did not accept the request (HTTP $status$).", "provider", who, "status", code)
 	}
 	e.RetryAfter = retryAfter(header)
 	if detail != "" {
-		e.Message += " The provider said: " + endSentence(strings.TrimSpace(detail))
+		t = uitext.T("bg_err_provider_said", "$error$ The provider said: $detail$", "error", t, "detail", endSentence(strings.TrimSpace(detail)))
 	}
-	e.Message = redact(e.Message, cfg.APIKey)
+	e.setText(t, cfg.APIKey)
 	return e
 }
 
@@ -183,6 +204,17 @@ func redirectError(cfg Config, status int, location string) *Error {
 	return &Error{Kind: KindConfig, Status: status, Message: redact(fmt.Sprintf(
 		"%s answered with a redirect%s. WebBrain does not follow redirects from a model server, so your API key only ever goes to the address in Settings: put the address the server redirects to in the base URL.",
 		providerLabel(cfg), to), cfg.APIKey)}
+}
+
+// providerText is providerLabel with its key.
+func providerText(cfg Config) uitext.Text {
+	if cfg.Name != "" {
+		return uitext.T("bg_provider_named", "The provider $name$", "name", cfg.Name)
+	}
+	if u, err := url.Parse(cfg.BaseURL); err == nil && u.Host != "" {
+		return uitext.T("bg_provider_host", "The server at $host$", "host", u.Host)
+	}
+	return uitext.T("bg_provider", "The provider")
 }
 
 func providerLabel(cfg Config) string {

@@ -208,3 +208,22 @@ func TestContextOverflowIsRecognised(t *testing.T) {
 		}
 	}
 }
+
+// An error's key goes to the panel only when no secret had to be cut from
+// its text: a parameter never carries the API key.
+func TestHTTPErrorKeysAndRedaction(t *testing.T) {
+	const key = "sk-proj-SECRETKEY0123456789"
+	cfg := Config{Name: "Cloud", Kind: protocol.KindOpenAIChat, Model: "m", APIKey: key}
+	e, _, _ := chatErr(t, cfg, llmtest.Turn{Status: 429, ErrorBody: `{"error":{"message":"slow down"}}`})
+	text, ok := e.UIText()
+	if !ok || text.Msg.Key != "bg_err_provider_said" || text.English != e.Message {
+		t.Fatalf("429: %q %+v", e.Message, text.Msg)
+	}
+	e, _, _ = chatErr(t, cfg, llmtest.Turn{Status: 403, ErrorBody: `{"error":{"message":"key ` + key + ` is not allowed"}}`})
+	if strings.Contains(e.Message, key) {
+		t.Fatalf("the key leaked: %q", e.Message)
+	}
+	if _, ok := e.UIText(); ok {
+		t.Fatal("a text the key was cut from kept its parameters")
+	}
+}

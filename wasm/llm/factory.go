@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Default endpoints when the base URL is left empty.
@@ -69,7 +70,8 @@ func New(cfg Config, f platform.Fetcher) (Provider, error) {
 	}
 	cfg.BaseURL = base
 	if cfg.APIKey == "" && needsKey(cfg.Kind, u.Hostname()) {
-		return nil, configError("%s needs an API key.", u.Hostname())
+		t := uitext.T("bg_err_needs_key", "$host$ needs an API key.", "host", u.Hostname())
+		return nil, &Error{Kind: KindConfig, Message: t.English, UI: t.Msg}
 	}
 	c := &client{cfg: cfg, fetch: f, policy: defaultRetry,
 		textCalls: cfg.Kind == protocol.KindOpenAIChat && localServer(u.Hostname())}

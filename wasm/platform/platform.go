@@ -348,6 +348,15 @@ type Sound interface {
 	Play(ctx context.Context, tone string) error
 }
 
+// Recorder films a tab while a run goes on (/record, Chrome): Start
+// begins (or, after a worker restart, goes on with) the film of a tab;
+// Stop ends it and saves it as filename (a path relative to the download
+// folder), returning the saved file.
+type Recorder interface {
+	Start(ctx context.Context, tabID int) error
+	Stop(ctx context.Context, tabID int, filename string) (Download, error)
+}
+
 // Broadcaster delivers an event to every open extension page (the panel).
 // Delivery is best effort: no panel open is not an error.
 type Broadcaster interface {
@@ -385,6 +394,7 @@ type Platform struct {
 	Traces    Tracer      // nil: traces cannot be recorded here
 	Notify    Notifier    // nil: no system notifications
 	Sound     Sound       // nil: no alert tones
+	Record    Recorder    // nil: no run recordings (Firefox)
 	CSS       StyleSheets // Dev mode's inject_css (Chrome); nil in Firefox
 	Dev       DevCapture  // Dev mode's console and network capture (Chrome); nil in Firefox
 }

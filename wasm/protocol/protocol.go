@@ -143,14 +143,18 @@ const (
 	EventUsage             = "usage"
 	EventAllowance         = "allowance"
 	EventAllowanceResolved = "allowance_resolved"
-	// EventCapture: a screenshot the user asked for with a run's
-	// /screenshot suffix was saved, or could not be (text).
+	// EventCapture: a screenshot or recording the user asked for with a
+	// run's /screenshot or /record suffix was saved, or could not be (text).
 	EventCapture = "capture"
 )
 
 // CaptureScreenshot is chat_start's capture value for before/after
 // screenshots of the tab (the panel's /screenshot suffix).
 const CaptureScreenshot = "screenshot"
+
+// CaptureRecord is chat_start's capture value for a video of the tab
+// during the run (/record, Chrome).
+const CaptureRecord = "record"
 
 // Answers to a cost allowance card (allowance_answer's decision).
 const (
@@ -468,7 +472,7 @@ var (
 	Compacted     = []string{CompactedAuto, CompactedOverflow}
 	FinalReasons  = []string{FinalStepLimit}
 	Themes        = []string{ThemeSystem, ThemeLight, ThemeDark}
-	Captures      = []string{CaptureScreenshot}
+	Captures      = []string{CaptureScreenshot, CaptureRecord}
 	// AllowanceDecisions are allowance_answer's decisions.
 	AllowanceDecisions = []string{AllowanceRaise, AllowanceStop}
 	Categories         = []string{

@@ -7,6 +7,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/secrets"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // /beep: a watch started with it offers its checks a beep({event_key,
@@ -79,12 +80,13 @@ func (j *Job) TakeBeep(outcome string) bool {
 	if j.Beep == "" {
 		return false
 	}
-	j.Warning = ""
+	j.Warning, j.WarningMsg = "", nil
 	if outcome != "success" {
 		return false
 	}
 	if !armed {
-		j.Warning = "The check saw the event but did not call beep, so no sound played."
+		t := uitext.T("bg_job_no_beep", "The check saw the event but did not call beep, so no sound played.")
+		j.Warning, j.WarningMsg = t.English, t.Msg
 		return false
 	}
 	return true

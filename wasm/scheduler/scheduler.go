@@ -18,6 +18,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Kinds of job.
@@ -118,6 +119,12 @@ type Job struct {
 	// Warning is a problem of the last run that did not fail it (a
 	// verified event without its beep, a tone the browser kept silent).
 	Warning string `json:"warning,omitempty"`
+	// NeedsUserMsg, WarningMsg and LastErrorMsg are those texts as
+	// catalog keys, for the panel to show in the interface language (it
+	// shows the English text when a key's English differs from it).
+	NeedsUserMsg *uitext.Msg `json:"needsUserMsg,omitempty"`
+	WarningMsg   *uitext.Msg `json:"warningMsg,omitempty"`
+	LastErrorMsg *uitext.Msg `json:"lastErrorMsg,omitempty"`
 }
 
 // Target is where a job runs.
@@ -284,6 +291,7 @@ func firstRun(s Spec, now time.Time) (time.Time, error) {
 func (j *Job) Finished(outcome, errText string, now time.Time) {
 	ms := now.UnixMilli()
 	j.LastRunAt, j.UpdatedAt, j.LastOutcome, j.LastError, j.RequestID, j.NeedsUser = ms, ms, outcome, errText, "", ""
+	j.LastErrorMsg, j.NeedsUserMsg = nil, nil
 	j.Runs++
 	j.Deferrals = 0
 	failed := outcome == OutcomeFailed || outcome == OutcomeError
@@ -319,16 +327,20 @@ func (j *Job) Finished(outcome, errText string, now time.Time) {
 // WaitsOnUser moves a running job to needs_user_input while its run
 // waits for the user's answer to what (a question or a card), and back to
 // running once nothing is waited on (what is ""). It reports a change.
-func (j *Job) WaitsOnUser(what string, now time.Time) bool {
+func (j *Job) WaitsOnUser(what uitext.Text, now time.Time) bool {
 	switch {
-	case what != "" && j.State == StateRunning:
-		j.State, j.NeedsUser = StateNeedsUser, clipRunes(what, 300)
-	case what == "" && j.State == StateNeedsUser:
+	case what.English != "" && j.State == StateRunning:
+		j.State, j.NeedsUser = StateNeedsUser, clipRunes(what.English, 300)
+	case what.English == "" && j.State == StateNeedsUser:
 		j.State, j.NeedsUser = StateRunning, ""
-	case what != "" && j.State == StateNeedsUser && j.NeedsUser != clipRunes(what, 300):
-		j.NeedsUser = clipRunes(what, 300)
+	case what.English != "" && j.State == StateNeedsUser && j.NeedsUser != clipRunes(what.English, 300):
+		j.NeedsUser = clipRunes(what.English, 300)
 	default:
 		return false
+	}
+	j.NeedsUserMsg = nil
+	if j.NeedsUser != "" {
+		j.NeedsUserMsg = what.Msg
 	}
 	j.UpdatedAt = now.UnixMilli()
 	return true
@@ -338,8 +350,9 @@ func (j *Job) WaitsOnUser(what string, now time.Time) bool {
 // got no answer in time: it needs the user, so a recurring job pauses
 // (it would only ask again), and a once job fails saying so.
 func (j *Job) Unanswered(question string, now time.Time) {
-	j.NeedsUser = ""
-	j.LastError = "It needed your answer and got none: " + clipRunes(question, 200)
+	j.NeedsUser, j.NeedsUserMsg = "", nil
+	t := uitext.T("bg_job_no_answer", "It needed your answer and got none: $question$", "question", clipRunes(question, 200))
+	j.LastError, j.LastErrorMsg = t.English, t.Msg
 	if j.Schedule.Kind == Recurring && !j.IsWatch() {
 		j.State, j.PausedBy, j.UpdatedAt = StatePaused, PausedByScheduler, now.UnixMilli()
 		return

@@ -185,8 +185,8 @@ func TestBeepArmsOncePerEvent(t *testing.T) {
 	if j.TakeBeep("success") {
 		t.Fatal("a success without a fresh key beeped")
 	}
-	if j.Warning == "" {
-		t.Fatal("a success without beep left no warning")
+	if j.Warning == "" || j.WarningMsg == nil || j.WarningMsg.Key != "bg_job_no_beep" {
+		t.Fatalf("a success without beep left no warning with its key: %q %+v", j.Warning, j.WarningMsg)
 	}
 	// An armed key whose check did not succeed stays reported, silent.
 	if err := j.ArmBeep("price 40 eur"); err != nil {

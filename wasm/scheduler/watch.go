@@ -66,6 +66,7 @@ func (j Job) IsWatch() bool { return j.Source == SourceWatch }
 func (j *Job) WatchFinished(outcome, answer, errText string, now time.Time) {
 	ms := now.UnixMilli()
 	j.LastRunAt, j.UpdatedAt, j.LastOutcome, j.LastError, j.RequestID, j.NeedsUser = ms, ms, outcome, errText, "", ""
+	j.LastErrorMsg, j.NeedsUserMsg = nil, nil
 	j.Runs++
 	j.Deferrals = 0
 	next := now.Add(time.Duration(j.Schedule.IntervalSeconds) * time.Second).UnixMilli()

@@ -14,6 +14,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Settings is the object docs/PROTOCOL.md describes. Decoding ignores
@@ -145,9 +146,11 @@ func (s Settings) Active() (llm.Config, error) {
 		}
 	}
 	if s.ActiveProvider == "" {
-		return llm.Config{}, &FieldError{Field: "activeProvider", Message: "No provider is selected. Open Settings and choose one."}
+		t := uitext.T("bg_err_no_provider", "No provider is selected. Open Settings and choose one.")
+		return llm.Config{}, &FieldError{Field: "activeProvider", Message: t.English, UI: t.Msg}
 	}
-	return llm.Config{}, &FieldError{Field: "activeProvider", Message: fmt.Sprintf("The selected provider %q does not exist. Open Settings and choose one.", s.ActiveProvider)}
+	t := uitext.T("bg_err_provider_gone", "The selected provider \"$id$\" does not exist. Open Settings and choose one.", "id", s.ActiveProvider)
+	return llm.Config{}, &FieldError{Field: "activeProvider", Message: t.English, UI: t.Msg}
 }
 
 // LoadError says why stored settings could not be used.

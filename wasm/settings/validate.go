@@ -11,6 +11,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/netaddr"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // FieldError names the invalid value by its dotted path (for example
@@ -18,6 +19,8 @@ import (
 type FieldError struct {
 	Field   string
 	Message string
+	// UI is Message as a catalog key for the panel; nil when it has none.
+	UI *uitext.Msg
 }
 
 func (e *FieldError) Error() string {
