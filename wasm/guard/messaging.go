@@ -3,6 +3,8 @@ package guard
 import (
 	"context"
 	"strings"
+
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Readings of a messaging page's own texts (the spec's message_control),
@@ -73,13 +75,15 @@ func (g *Gate) readMessageControl(ctx context.Context, p Probe, c Classification
 	case ControlOpensReply, ControlNewMessage, ControlNewPost, ControlDraft, ControlConversation, ControlOther:
 		return c
 	case ControlPublishes:
-		return verdict(ctl, CatPublish, quote(ctl)+" (read as publishing)")
+		return verdict(ctl, CatPublish, quote(ctl))
 	case ControlSends:
-		return verdict(ctl, CatSend, quote(ctl)+" (read as sending)")
+		return verdict(ctl, CatSend, quote(ctl))
 	}
 	// Unclear or no answer: until it is read it is taken as a control that
 	// could send.
-	return verdict(ctl, CatSend, quote(ctl)+" beside the message box (not read: checked as a send)")
+	v := verdict(ctl, CatSend, "")
+	v.setCaption(uitext.T("bg_caption_unread_send", "$control$ (not read: checked as a send)", "control", quote(ctl)))
+	return v
 }
 
 // buttonLike: a button, not a field, a choice or a menu opener.
@@ -128,10 +132,7 @@ func (g *Gate) readRecipientRows(ctx context.Context, values []Value, fields []F
 		case FieldSubject, FieldBody, FieldOther:
 			continue
 		}
-		shown := firstNonEmpty(fd.Label, fd.Name)
-		if reading == "" || reading == FieldUnclear {
-			shown = firstNonEmpty(shown, "a field") + " (not read: taken as a recipient row)"
-		}
+		shown := firstNonEmpty(fd.Label, fd.Name) // "" shows as "Recipient"
 		for _, e := range found {
 			if len(values) >= maxValues {
 				break

@@ -77,6 +77,18 @@ func TestAnUnreadComposerControlIsCheckedAsASend(t *testing.T) {
 		assert.Contains(t, refusal, "not “Alice Moreau”", "reading %q", reading)
 		assert.Empty(t, g.Submissions(), "reading %q", reading)
 	}
+	// In the named chat, with a request that does not ask to send, it
+	// waits on the card, which says it was not read.
+	page := &fakePage{pageURL: "https://chat.example.com/chat/42", probe: composerButton("전송", "Alice Moreau")}
+	g, user := readingGate(page, &fakeReader{}, "Alice Moreau")
+	g.SetWords([]string{"Open my chat with Alice Moreau and read her last message"}, page.pageURL)
+	refusal, _ := g.Check(context.Background(), call("c2", "click_ax", map[string]any{"ref": 3}))
+	assert.Empty(t, refusal, "approved on the card")
+	require.Len(t, user.cards, 1)
+	assert.Equal(t, "send", user.cards[0].Category)
+	assert.Contains(t, user.cards[0].Details[0].Value, `"전송" (not read: checked as a send)`)
+	require.NotNil(t, user.cards[0].Details[0].ValueMsg)
+	assert.Equal(t, "bg_caption_unread_send", user.cards[0].Details[0].ValueMsg.Key)
 }
 
 // A control read as working on the draft, opening something or being one
@@ -188,7 +200,7 @@ func TestARecipientRowReadByMeaningIsChecked(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, refusal, "declined")
 	require.Len(t, user.cards, 1)
-	assert.Contains(t, user.cards[0].Details, Detail{"숨은참조", "mallory@evil.test"})
+	assert.Contains(t, user.cards[0].Details, Detail{Label: "숨은참조", Value: "mallory@evil.test"})
 	assert.Contains(t, user.cards[0].Reasons, "The recipient mallory@evil.test is not one your request named.")
 	assert.NotContains(t, strings.Join(user.cards[0].Reasons, " "), "ana@example.com", "the sender's row is not a recipient")
 	assert.ElementsMatch(t, []string{"숨은참조 / f3", "보낸사람 / from"}, r.names)
@@ -214,7 +226,7 @@ func TestAnUnreadRowWithAnAddressIsARecipientRow(t *testing.T) {
 		_, _ = g.Check(context.Background(), call("c1", "click_ax", map[string]any{"ref": 1}))
 		require.Len(t, user.cards, 1, "%T", r)
 		assert.Contains(t, user.cards[0].Reasons, "The recipient mallory@evil.test is not one your request named.", "%T", r)
-		assert.Contains(t, user.cards[0].Details, Detail{"숨은참조 (not read: taken as a recipient row)", "mallory@evil.test"})
+		assert.Contains(t, user.cards[0].Details, Detail{Label: "숨은참조", Value: "mallory@evil.test"})
 	}
 	for _, reading := range []string{FieldSubject, FieldBody} {
 		r := &fakeReader{readings: map[string]string{"숨은참조 / f3": reading, "보낸사람 / from": FieldOther}}
