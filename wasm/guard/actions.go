@@ -126,6 +126,7 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 		c.setCaption(uitext.T("bg_caption_enter_activates", "Enter in $field$, which activates $control$",
 			"field", field, "control", c.captionText()))
 	}
+	c = g.readMessageControl(ctx, p, c)
 	if c.Category == CatNone && p.NearComposer && unnamed(p) && g.verifies(p.PageURL) {
 		// An unlabelled button beside a message box on a messaging route
 		// may be its send button: it is checked as one.
@@ -158,6 +159,9 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 	requested, itemOK, refusal := g.consult(ctx, p, c, auth.Requested(c.Category), itemOK)
 	if refusal != "" {
 		return nil, refusal
+	}
+	if c.Category == CatSend {
+		c.Values = g.readRecipientRows(ctx, c.Values, p.FormFields)
 	}
 	sub := Submission{Category: c.Category, PageURL: p.PageURL}
 	if c.Category == CatSend && g.verifies(p.PageURL) {
