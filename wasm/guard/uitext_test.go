@@ -100,3 +100,81 @@ func TestTypingASecretNamesItsKind(t *testing.T) {
 	assert.Equal(t, "Reply", c.Details[0].Value)
 	assert.Equal(t, "bg_reason_typed_secret", c.ReasonMsgs[0].Key)
 }
+
+// The file, script, CAPTCHA, WebMCP and skill-tool cards carry their keys;
+// hosts, field captions, tool names and code stay data.
+func TestToolCardsCarryKeys(t *testing.T) {
+	ctx := context.Background()
+	keyOf := func(m *uitext.Msg) string {
+		if m == nil {
+			return ""
+		}
+		return m.Key
+	}
+	reasonKeys := func(a Approval) []string {
+		var out []string
+		for _, m := range a.ReasonMsgs {
+			out = append(out, keyOf(m))
+		}
+		return out
+	}
+
+	page := &fakePage{pageURL: "https://reports.example.com/q3", links: []string{"https://reports.example.com/files/q3.csv"}}
+	user := &fakeUser{}
+	g := newGate("act", "What does the Q3 report say about revenue?", page.pageURL, page, user)
+	_, _ = g.Check(ctx, call("c1", "download_files", map[string]any{"urls": []any{"https://reports.example.com/files/q3.csv"}}))
+	require.Len(t, user.cards, 1)
+	c := user.cards[0]
+	assert.Equal(t, "Download a file from reports.example.com (shown on reports.example.com).", c.Text)
+	assert.Equal(t, "bg_approval_download_shown", keyOf(c.TextMsg))
+	assert.Equal(t, "reports.example.com", c.TextMsg.Params["host"])
+	assert.Equal(t, []string{"bg_reason_no_download"}, reasonKeys(c))
+	assert.Equal(t, "bg_label_file", keyOf(c.Details[0].LabelMsg))
+
+	page = &fakePage{pageURL: "https://forms.example.com/apply", probe: Probe{Tag: "input", Type: "file", Name: "Résumé"}}
+	user = &fakeUser{}
+	g = newGate("act", "Fill in my name on this form", page.pageURL, page, user)
+	_, _ = g.Check(ctx, call("c2", "upload_file", map[string]any{"downloadId": 4, "ref": "ref_9"}))
+	require.Len(t, user.cards, 1)
+	c = user.cards[0]
+	assert.Equal(t, `Give downloaded file 4 to "Résumé" on forms.example.com.`, c.Text)
+	assert.Equal(t, "bg_approval_upload", keyOf(c.TextMsg))
+	assert.Equal(t, `"Résumé"`, c.TextMsg.Params["field"], "the page's caption is data")
+	assert.Equal(t, []string{"bg_reason_no_upload"}, reasonKeys(c))
+	assert.Equal(t, Detail{Label: "Field", Value: "Résumé", LabelMsg: &uitext.Msg{Key: "bg_label_field"}}, c.Details[0])
+
+	page = &fakePage{pageURL: "https://shop.example/cart"}
+	user = &fakeUser{}
+	g = newGate("dev", "Why is the checkout button grey?", page.pageURL, page, user)
+	_, _ = g.Check(ctx, call("c3", "execute_js", map[string]any{"code": "return document.title"}))
+	require.Len(t, user.cards, 1)
+	c = user.cards[0]
+	assert.Equal(t, "Run JavaScript written by the assistant in the page on shop.example.", c.Text)
+	assert.Equal(t, "bg_approval_script", keyOf(c.TextMsg))
+	assert.Equal(t, []string{"bg_reason_no_script"}, reasonKeys(c))
+	assert.Equal(t, Detail{Label: "Code", Value: "return document.title", LabelMsg: &uitext.Msg{Key: "bg_label_code"}}, c.Details[0])
+
+	cp := &preflightPage{fakePage: fakePage{pageURL: "https://shop.example/checkout"}}
+	user = &fakeUser{decide: func(Approval) Decision { return Approve }}
+	g = newGate("act", "Buy the blue mug", cp.pageURL, &cp.fakePage, user)
+	g.cfg.Prober = cp
+	_, _ = g.Check(ctx, call("c4", "solve_captcha", map[string]any{}))
+	require.Len(t, user.cards, 1)
+	c = user.cards[0]
+	assert.Equal(t, "bg_approval_captcha", keyOf(c.TextMsg))
+	assert.Equal(t, []string{"bg_reason_no_captcha"}, reasonKeys(c))
+	assert.Equal(t, "bg_captcha_sent", keyOf(c.Details[1].ValueMsg), "WebBrain's words in a value carry a key")
+
+	user = &fakeUser{decide: func(Approval) Decision { return Approve }}
+	g = newGate("act", "Save a note about Lisbon", "https://news.example.com/", &fakePage{pageURL: "https://news.example.com/"}, user)
+	_, _ = g.CheckSkill(ctx, call("c5", "save_note", map[string]any{"text": "Lisbon trip"}),
+		SkillCall{Skill: "Notes", Method: "POST", URL: "https://api.notes.example/v1/notes", Values: []string{"Lisbon trip"}})
+	require.Len(t, user.cards, 1)
+	c = user.cards[0]
+	assert.Equal(t, "Send a request to api.notes.example with the skill Notes.", c.Text)
+	assert.Equal(t, "bg_approval_skill_send", keyOf(c.TextMsg))
+	assert.Equal(t, "Notes", c.TextMsg.Params["skill"])
+	assert.Equal(t, []string{"bg_reason_skill_not_read"}, reasonKeys(c))
+	assert.Equal(t, "save_note (skill Notes)", c.Details[0].Value)
+	assert.Equal(t, "bg_skill_tool", keyOf(c.Details[0].ValueMsg))
+}
