@@ -229,6 +229,9 @@ func TestOverflowTwiceIsAClearError(t *testing.T) {
 	if len(ev) != 1 || !strings.Contains(ev[0].Text, "too long for this model's context window") || !strings.Contains(ev[0].Text, "larger context window") {
 		t.Errorf("error events %+v", ev)
 	}
+	if len(ev) == 1 && (ev[0].Msg == nil || ev[0].Msg.Key != "bg_err_context_still_too_long") {
+		t.Errorf("the error event carries no key for the panel: %+v", ev[0].Msg)
+	}
 	checkPairs(t, out.Conversation)
 }
 
