@@ -56,7 +56,11 @@ func (g *Gate) checkDrop(ctx context.Context, tool string, args map[string]any) 
 	case CatNone, CatNavigate, CatSubmit:
 		return nil, ""
 	}
-	c.Caption = "drop onto " + firstNonEmpty(c.Caption, quoteCaption(firstNonEmpty(p.Name, p.Text)))
+	target := c.captionText()
+	if strings.TrimSpace(target.English) == "" {
+		target = uitext.Plain(quoteCaption(firstNonEmpty(p.Name, p.Text)))
+	}
+	c.setCaption(uitext.T("bg_caption_drop_onto", "drop onto $target$", "target", target))
 	return g.judgeConsequential(ctx, tool, p, c)
 }
 

@@ -26,7 +26,8 @@ func TestApprovalCardTextsCarryKeysAndPageValuesStayData(t *testing.T) {
 	assert.Equal(t, uitext.Msg{Key: "bg_action_send"}, c.TextMsg.Params["action"])
 	assert.Equal(t, "mail.example.com", c.TextMsg.Params["site"])
 	assert.Equal(t, `Send: button "Send" on mail.example.com.`, c.Text)
-	assert.Equal(t, `button "Send"`, c.TextMsg.Params["caption"], "the control as the page names it (role and caption) is data")
+	assert.Equal(t, uitext.Msg{Key: "bg_control_caption", Params: map[string]any{"role": uitext.Msg{Key: "bg_role_button"}, "caption": `"Send"`}},
+		c.TextMsg.Params["caption"], "the role is WebBrain's word, the caption the page's data")
 
 	require.NotEmpty(t, c.Details)
 	assert.Equal(t, "Action", c.Details[0].Label)
@@ -177,4 +178,19 @@ func TestToolCardsCarryKeys(t *testing.T) {
 	assert.Equal(t, []string{"bg_reason_skill_not_read"}, reasonKeys(c))
 	assert.Equal(t, "save_note (skill Notes)", c.Details[0].Value)
 	assert.Equal(t, "bg_skill_tool", keyOf(c.Details[0].ValueMsg))
+}
+
+// A role WebBrain does not know stays as the probe named it; the notes a
+// form or dialog adds are WebBrain's words around the page's names.
+func TestControlCaptionsKeyTheirWords(t *testing.T) {
+	c := Classify(Control{Tool: "click_ax", Tag: "div", Role: "treegrid", Text: "Delete row"})
+	assert.Equal(t, `treegrid "Delete row"`, c.Caption)
+	require.NotNil(t, c.CaptionMsg)
+	assert.Equal(t, "treegrid", c.CaptionMsg.Params["role"], "an unknown role is data")
+
+	c = Classify(Control{Tool: "click_ax", Tag: "button", Role: "button", Text: "OK", Dialog: "Delete this file?"})
+	assert.Equal(t, `button "OK" in dialog "Delete this file?"`, c.Caption)
+	require.NotNil(t, c.CaptionMsg)
+	assert.Equal(t, "bg_caption_in_dialog", c.CaptionMsg.Key)
+	assert.Equal(t, `"Delete this file?"`, c.CaptionMsg.Params["dialog"])
 }
