@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -209,5 +210,39 @@ func TestDownloadCardInTheUsersLanguage(t *testing.T) {
 	}
 	if got := s.waitRunEnd(); got != "done" {
 		t.Fatalf("run status %q", got)
+	}
+}
+
+// The background shows system notifications itself, in the language picked
+// in the panel (wb_ui_language), else the browser's; a text whose key no
+// longer gives its English is shown as sent.
+func TestNotificationsInTheUsersLanguage(t *testing.T) {
+	evalIn[chromedp.Void](t, env.worker, `(() => {
+  globalThis.__notified = [];
+  globalThis.__realCreate ??= chrome.notifications.create;
+  chrome.notifications.create = (id, opts) => { globalThis.__notified.push(opts); return Promise.resolve(id); };
+})()`)
+	defer evalIn[chromedp.Void](t, env.worker, `chrome.notifications.create = globalThis.__realCreate`)
+	defer evalIn[chromedp.Void](t, env.worker, `chrome.storage.local.remove("wb_ui_language")`, chromedp.EvalAwaitPromise)
+	show := func(text, textMsg string) []string {
+		return evalIn[[]string](t, env.worker, fmt.Sprintf(`wbHost.notify.create("webbrain-job-t", "WebBrain: Digest needs you", %q,
+  JSON.stringify({key: "bg_notify_job_needs_you", params: {job: "Digest"}}), %q).then(() => {
+  const n = globalThis.__notified.pop(); return [n.title, n.message]; })`, text, textMsg), chromedp.EvalAwaitPromise)
+	}
+	paused := `{"key":"bg_notify_paused"}`
+	const pausedEnglish = "Paused after repeated failures. Type /jobs in the side panel to resume it."
+
+	evalIn[chromedp.Void](t, env.worker, `chrome.storage.local.set({wb_ui_language: "es"})`, chromedp.EvalAwaitPromise)
+	if got := show(pausedEnglish, paused); got[0] != "WebBrain: Digest te necesita" ||
+		got[1] != "En pausa tras fallos repetidos. Escribe /jobs en el panel lateral para reanudarla." {
+		t.Errorf("in Spanish: %q", got)
+	}
+	if got := show("Paused after one failure.", paused); got[1] != "Paused after one failure." {
+		t.Errorf("a key that does not give the text sent: %q", got)
+	}
+	evalIn[chromedp.Void](t, env.worker, `chrome.storage.local.remove("wb_ui_language")`, chromedp.EvalAwaitPromise)
+	want := evalIn[string](t, env.worker, `chrome.i18n.getUILanguage()`)
+	if got := show(pausedEnglish, paused); strings.HasPrefix(want, "en") && got[1] != pausedEnglish {
+		t.Errorf("in the browser's language (%s): %q", want, got)
 	}
 }
