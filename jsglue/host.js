@@ -55,6 +55,7 @@
         return tabInfo(await api.tabs.create({ url, windowId: t.windowId, index: t.index + 1, active: false }));
       }),
     closeTab: (tabId) => tabCall(() => api.tabs.remove(tabId)),
+    listTabs: async () => (await api.tabs.query({})).map(tabInfo),
     resize: (tabId, width, height) =>
       tabCall(async () => {
         const t = await api.tabs.get(tabId);

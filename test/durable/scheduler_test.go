@@ -121,6 +121,75 @@ func TestScheduledTaskRunsAfterAWorkerStop(t *testing.T) {
 	}
 }
 
+// TestScheduledTaskForAnAddressUsesTheTabThere: a task for an address the
+// user already has open runs in that tab as it is: the button there is
+// clicked once, no tab is opened, and the user's tab stays open.
+func TestScheduledTaskForAnAddressUsesTheTabThere(t *testing.T) {
+	var pageURL string
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		name, content := lastToolOfTurn(req)
+		if !scheduledRun(req) {
+			if name == "" {
+				return tool("schedule_task", map[string]any{"title": "Add one", "prompt": "Click the Add one button once.", "mode": "act",
+					"schedule": map[string]any{"kind": "once", "after_seconds": 3600}, "target": map[string]any{"kind": "url", "url": pageURL}})
+			}
+			return llmtest.Turn{Text: "Scheduled."}
+		}
+		switch name {
+		case "":
+			return tool("get_accessibility_tree", map[string]any{"filter": "interactive"})
+		case "get_accessibility_tree":
+			m := refRE.FindStringSubmatch(content)
+			if m == nil {
+				return llmtest.Turn{Text: "SCRIPT FAILED: no Add one button in " + content}
+			}
+			return tool("click_ax", map[string]any{"ref": m[1]})
+		}
+		return tool("done", map[string]any{"summary": "Clicked Add one.", "status": "success"})
+	})
+	s := openSession(t, srv)
+	pageURL = evalIn[string](t, s.page, `location.href`)
+	s.typeEnter("act", "In an hour, click Add one on this page", false)
+	waitFor(t, s.panel, "the schedule card", runTimeout, `!!document.querySelector('.approval-card.pending button[data-decision="approve"]')`)
+	if err := chromedp.Do(s.panel, chromedp.Click(chromedp.CSS(`.approval-card.pending button[data-decision="approve"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.waitRunEnd(); got != "done" {
+		t.Fatalf("the scheduling run ended %q", got)
+	}
+	type job struct {
+		ID    string `json:"id"`
+		State string `json:"state"`
+	}
+	jobs := func() []job {
+		return evalIn[[]job](t, s.panel, `chrome.runtime.sendMessage({action: 'jobs_list'}).then(r => r.jobs)`, chromedp.EvalAwaitPromise)
+	}
+	tabs := func() int {
+		return evalIn[int](t, env.control, `chrome.tabs.query({}).then(ts => ts.length)`, chromedp.EvalAwaitPromise)
+	}
+	before := tabs()
+	js := jobs()
+	soon := time.Now().Add(2 * time.Second).UnixMilli()
+	r := evalIn[map[string]any](t, s.panel, fmt.Sprintf(`chrome.runtime.sendMessage({action: 'job_update', id: %q, runAt: %d})`, js[0].ID, soon), chromedp.EvalAwaitPromise)
+	if r["ok"] != true {
+		t.Fatalf("job_update: %v", r)
+	}
+	waitFor(t, s.page, "the scheduled click in the user's tab", runTimeout, `(window.__record ?? []).length >= 1`)
+	deadline := time.Now().Add(runTimeout)
+	for js = jobs(); js[0].State != "completed"; js = jobs() {
+		if time.Now().After(deadline) {
+			t.Fatalf("job %+v", js[0])
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if s.clicks() != 1 {
+		t.Fatalf("%d clicks in the user's tab", s.clicks())
+	}
+	if after := tabs(); after != before {
+		t.Errorf("%d tabs before the task, %d after: the task opened or closed one", before, after)
+	}
+}
+
 // TestScheduledTaskThatNeedsTheUser: a scheduled run meets a sign-in wall
 // and asks the user with clarify. The job shows as needing the user, in
 // jobs_list and in the panel's /jobs list, with a system notification;

@@ -110,6 +110,14 @@ func (r *Router) resumeJobs(ctx context.Context) {
 
 // fireJob starts a due job's run, or defers it while its tab is busy.
 func (r *Router) fireJob(ctx context.Context, id string) {
+	// A run in the job's tab that has journaled its end (the job's own
+	// previous run among them) is only saving what it left: wait for it
+	// rather than defer the job.
+	if jobs, err := scheduler.Load(ctx, r.p.Local); err == nil {
+		if i := scheduler.Find(jobs, id); i >= 0 {
+			r.settle(ctx, jobTab(jobs[i]))
+		}
+	}
 	s, _ := settings.Load(ctx, r.p.Local)
 	var start *scheduler.Job
 	jobs, err := r.withJobs(ctx, func(jobs []scheduler.Job) ([]scheduler.Job, bool, error) {
@@ -154,10 +162,11 @@ func (r *Router) fireJob(ctx context.Context, id string) {
 	}
 }
 
-// ownTab makes sure a watch, or a task for an address, has its
-// background tab on its page: a tab that went elsewhere is closed and a
-// fresh one opened, never navigated back. It says why there can be none,
-// or "".
+// ownTab makes sure a watch, or a task for an address, has a tab on its
+// page. A task uses a tab already there as it is; otherwise, like a watch
+// always, it opens a background tab of its own, kept for later runs. A
+// tab of its own that went elsewhere is closed and a fresh one opened,
+// never navigated back. It says why there can be none, or "".
 func (r *Router) ownTab(ctx context.Context, j *scheduler.Job) string {
 	if r.p.Windows == nil {
 		return "this browser cannot open the job's tab"
@@ -167,6 +176,16 @@ func (r *Router) ownTab(ctx context.Context, j *scheduler.Job) string {
 			return ""
 		}
 		r.closeOwnTab(j)
+	}
+	if !j.IsWatch() {
+		if tabs, err := r.p.Windows.ListTabs(ctx); err == nil {
+			for _, t := range tabs {
+				if samePage(t.URL, j.Target.URL) {
+					j.HelperTab, j.Borrowed = t.ID, true
+					return ""
+				}
+			}
+		}
 	}
 	anchor := j.Target.TabID
 	if _, err := r.p.Tabs.Get(ctx, anchor); err != nil {
@@ -183,8 +202,13 @@ func (r *Router) ownTab(ctx context.Context, j *scheduler.Job) string {
 }
 
 // closeOwnTab closes a job's background tab, leaving nothing of it in
-// the session (or in the chat history).
+// the session (or in the chat history). A tab of the user's the job
+// borrowed is only let go.
 func (r *Router) closeOwnTab(j *scheduler.Job) {
+	if j.Borrowed {
+		j.HelperTab, j.Borrowed = 0, false
+		return
+	}
 	if j.HelperTab == 0 || r.p.Windows == nil {
 		return
 	}

@@ -182,13 +182,24 @@ func TestJobsActionsPauseResumeUpdateDelete(t *testing.T) {
 }
 
 // watchPage is a tab plus the background tabs watches open, all on the
-// watched page.
+// watched page, and the user's other tabs (users).
 type watchPage struct {
 	fakeTabs
 	mu     sync.Mutex
 	next   int
 	open   map[int]bool
 	closed []int
+	users  []platform.Tab
+}
+
+func (w *watchPage) ListTabs(context.Context) ([]platform.Tab, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := append([]platform.Tab(nil), w.users...)
+	for id := range w.open {
+		out = append(out, platform.Tab{ID: id, URL: "https://shop.example/item"})
+	}
+	return out, nil
 }
 
 func (w *watchPage) Get(_ context.Context, id int) (platform.Tab, error) {
@@ -295,6 +306,35 @@ func TestTaskForAnAddressRunsInItsOwnTab(t *testing.T) {
 	}
 	if e.r.active(71) != nil {
 		t.Fatal("the user's tab ran the task")
+	}
+}
+
+// A task for an address finds the user's tab already there and runs in
+// it as it is: no tab is opened, and the user's tab is never closed.
+func TestTaskForAnAddressUsesATabAlreadyThere(t *testing.T) {
+	e := newEnv(t, schedulesThenAnswers("schedule_task", map[string]any{
+		"title": "Price check", "prompt": "Read the price of the blue mug", "mode": "ask",
+		"schedule": map[string]any{"kind": "once", "after_seconds": 600},
+		"target":   map[string]any{"kind": "url", "url": "https://shop.example/item"},
+	}))
+	page := &watchPage{users: []platform.Tab{{ID: 80, URL: "https://shop.example/other"}, {ID: 81, URL: "https://shop.example/item#top"}}}
+	e.r.p.Tabs, e.r.p.Windows = page, page
+	e.mustOK(act(71, "In ten minutes, read the price of the blue mug on https://shop.example/item"))
+	waitCard(t, e, 71)
+	e.mustOK(answerCard(71, "appr_c1", "approve"))
+	e.waitEnd(71)
+	j := storedJobs(t, e)[0]
+	e.clock.Advance(10 * time.Minute)
+	e.r.Alarm(context.Background(), j.Alarm())
+	eventually(t, "the task's run", func() bool { return storedJobs(t, e)[0].State == scheduler.StateCompleted })
+	if page.next != 0 || len(page.closed) != 0 {
+		t.Fatalf("tabs opened %d, closed %v; want the user's tab used as it is", page.next, page.closed)
+	}
+	if jr, ok := storedJournal(t, e.session, 81); !ok || !strings.HasPrefix(jr.RequestID, jobRequestPrefix) {
+		t.Fatalf("the task did not run in the tab already on its address (journal %+v)", jr)
+	}
+	if j := storedJobs(t, e)[0]; j.HelperTab != 0 || j.Borrowed {
+		t.Errorf("the finished task keeps the user's tab: %+v", j)
 	}
 }
 

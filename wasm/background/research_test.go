@@ -49,6 +49,8 @@ func (c *chatGPT) OpenTab(_ context.Context, _ int, url string) (platform.Tab, e
 
 func (c *chatGPT) CloseTab(context.Context, int) error { return nil }
 
+func (c *chatGPT) ListTabs(context.Context) ([]platform.Tab, error) { return nil, nil }
+
 func (c *chatGPT) Resize(context.Context, int, int, int) (platform.Window, error) {
 	return platform.Window{}, nil
 }

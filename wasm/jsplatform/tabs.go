@@ -104,6 +104,16 @@ func (w windows) OpenTab(ctx context.Context, tabID int, url string) (platform.T
 	return tab, err
 }
 
+func (w windows) ListTabs(ctx context.Context) ([]platform.Tab, error) {
+	v, err := call(ctx, w.js, "listTabs")
+	if err != nil {
+		return nil, err
+	}
+	var tabs []platform.Tab
+	err = json.Unmarshal(toJSON(v), &tabs)
+	return tabs, err
+}
+
 func (w windows) CloseTab(ctx context.Context, tabID int) error {
 	_, err := call(ctx, w.js, "closeTab", tabID)
 	return tabErr(err)

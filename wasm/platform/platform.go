@@ -52,6 +52,8 @@ type Windows interface {
 	Resize(ctx context.Context, tabID, width, height int) (Window, error)
 	// CloseTab closes a tab WebBrain opened for itself.
 	CloseTab(ctx context.Context, tabID int) error
+	// ListTabs returns the browser's open tabs, in all windows.
+	ListTabs(ctx context.Context) ([]Tab, error)
 }
 
 // Window is a browser window's outer size and state.

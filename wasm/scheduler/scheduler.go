@@ -105,6 +105,9 @@ type Job struct {
 	Baseline  string `json:"baseline,omitempty"`
 	Keep      bool   `json:"keep,omitempty"`
 	HelperTab int    `json:"helperTab,omitempty"`
+	// Borrowed: HelperTab is a tab of the user's that was already on the
+	// task's address, used as it is: never navigated, never closed.
+	Borrowed bool `json:"borrowedTab,omitempty"`
 
 	// A /beep watch (beep.go): its tone, the event keys its checks
 	// reported (so an event is never alerted twice), the key armed by the

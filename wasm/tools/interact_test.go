@@ -85,6 +85,8 @@ func (f *fakeWindows) OpenTab(ctx context.Context, tabID int, url string) (platf
 	return platform.Tab{ID: 90 + len(f.opened), URL: url}, nil
 }
 
+func (f *fakeWindows) ListTabs(context.Context) ([]platform.Tab, error) { return nil, nil }
+
 func (f *fakeWindows) CloseTab(ctx context.Context, tabID int) error {
 	f.closed = append(f.closed, tabID)
 	return nil
