@@ -71,7 +71,7 @@ func (g *Gate) checkDownload(ctx context.Context, tool string, args map[string]a
 		details = append(details, data...)
 		if len(data) > 0 {
 			risky = true
-			reasons = append(reasons, uitext.Plain("The address on "+host+" carries "+dataKinds(data)+" that your request did not give."))
+			reasons = append(reasons, uitext.T("bg_reason_address_on_carries", "The address on $host$ carries $data$ that your request did not give.", "host", host, "data", dataKindsText(data)))
 		}
 		if !named && !onPage {
 			risky = true

@@ -69,7 +69,7 @@ func (g *Gate) CheckSkill(ctx context.Context, call llm.ToolCall, sc SkillCall) 
 		cat = protocol.CategoryFetch
 	}
 	if len(data) > 0 {
-		reasons = append(reasons, uitext.Plain("The request carries "+dataKinds(data)+" that your request did not give."))
+		reasons = append(reasons, uitext.T("bg_reason_request_carries", "The request carries $data$ that your request did not give.", "data", dataKindsText(data)))
 	}
 	details := []Detail{
 		NewDetailText(uitext.T("bg_label_tool", "Tool"), uitext.T("bg_skill_tool", "$tool$ (skill $skill$)", "tool", call.Name, "skill", sc.Skill)),

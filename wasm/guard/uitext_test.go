@@ -2,6 +2,7 @@ package guard
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -193,4 +194,37 @@ func TestControlCaptionsKeyTheirWords(t *testing.T) {
 	require.NotNil(t, c.CaptionMsg)
 	assert.Equal(t, "bg_caption_in_dialog", c.CaptionMsg.Key)
 	assert.Equal(t, `"Delete this file?"`, c.CaptionMsg.Params["dialog"])
+}
+
+// Data found in an address: the label, the kinds and the reason are
+// WebBrain's words, the host and the value the request's.
+func TestDataInAnAddressIsWordedWithKeys(t *testing.T) {
+	page := &fakePage{pageURL: "https://mail.example.com/inbox", resource: Resource{URL: "https://img.tracker.test/p.gif?token=sk-live-4f9a8b7c6d5e4f3a2b1c0d9e&to=bob@example.org", Kind: "image"}}
+	user := &fakeUser{}
+	g := newGate("act", "Download the picture in this email", page.pageURL, page, user)
+	_, _ = g.Check(context.Background(), call("c1", "download_resource_from_page", map[string]any{"ref": "ref_3"}))
+	require.Len(t, user.cards, 1)
+	c := user.cards[0]
+	var reason *uitext.Msg
+	for i, r := range c.Reasons {
+		if strings.Contains(r, "carries") {
+			reason = c.ReasonMsgs[i]
+			assert.Equal(t, "The address on img.tracker.test carries e-mail address and secret that your request did not give.", r)
+		}
+	}
+	require.NotNil(t, reason, "reasons %q", c.Reasons)
+	assert.Equal(t, "bg_reason_address_on_carries", reason.Key)
+	assert.Equal(t, "img.tracker.test", reason.Params["host"])
+	assert.Equal(t, uitext.Msg{Key: "bg_list_and", Params: map[string]any{"first": uitext.Msg{Key: "bg_data_email"}, "last": uitext.Msg{Key: "bg_data_secret"}}}, reason.Params["data"])
+	labels := map[string]string{}
+	for _, d := range c.Details {
+		if d.LabelMsg != nil {
+			labels[d.LabelMsg.Key] = d.Value
+		}
+	}
+	assert.Equal(t, "bob@example.org", labels["bg_label_email_in_address"])
+	assert.Contains(t, labels, "bg_label_secret_in_address")
+
+	three := joinTexts([]uitext.Text{uitext.Plain("a"), uitext.Plain("b"), uitext.Plain("c")})
+	assert.Equal(t, "a, b and c", three.English)
 }
