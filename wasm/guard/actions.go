@@ -136,7 +136,12 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 	if c.Category == CatNone && submitsForm(p) && g.crossSite(p.FormAction, p.PageURL) {
 		// Even a search form must not carry the page's fields to a site the
 		// user did not name.
-		c = Classification{Category: CatSubmit, Caption: firstNonEmpty(c.Caption, quoteCaption(firstNonEmpty(p.Name, p.Text, "the form")))}
+		caption := c.captionText()
+		if strings.TrimSpace(caption.English) == "" {
+			caption = uitext.Plain(quoteCaption(firstNonEmpty(p.Name, p.Text, "the form")))
+		}
+		c = Classification{Category: CatSubmit}
+		c.setCaption(caption)
 	}
 	switch c.Category {
 	case CatNone:
