@@ -81,7 +81,7 @@ func (g *Gate) readMessageControl(ctx context.Context, p Probe, c Classification
 	}
 	// Unclear or no answer: until it is read it is taken as a control that
 	// could send.
-	v := verdict(ctl, CatSend, "")
+	v := verdict(ctl, CatSend, quote(ctl))
 	v.setCaption(uitext.T("bg_caption_unread_send", "$control$ (not read: checked as a send)", "control", quote(ctl)))
 	return v
 }
