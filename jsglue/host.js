@@ -861,16 +861,117 @@
   };
 
   // System notifications, for scheduled jobs that end or wait on the user
-  // while no one watches the panel.
+  // while no one watches the panel. Title and text come in English with
+  // their catalog keys (JSON, "" for none) and are shown in the interface
+  // language, as the panel's tmsg does (docs/decisions/background-texts.md).
   const notify = api.notifications && {
-    create: (id, title, text) =>
-      api.notifications.create(id, {
+    create: async (id, title, text, titleMsg, textMsg) => {
+      const catalogs = await notifyCatalogs();
+      return api.notifications.create(id, {
         type: "basic",
         iconUrl: api.runtime.getURL("icons/icon-128.png"),
-        title,
-        message: text,
-      }),
+        title: drawMsg(titleMsg, title, catalogs),
+        message: drawMsg(textMsg, text, catalogs),
+      });
+    },
   };
+
+  // The interface languages (extension/common/i18n.js LANGUAGES): code →
+  // _locales folder; test/i18n checks that both list the same.
+  const UI_FOLDERS = {
+    en: "en",
+    es: "es",
+    fr: "fr",
+    tr: "tr",
+    zh: "zh_CN",
+    ru: "ru",
+    uk: "uk",
+    ar: "ar",
+    ja: "ja",
+    ko: "ko",
+    id: "id",
+    th: "th",
+    ms: "ms",
+    tl: "fil",
+    pl: "pl",
+    he: "he",
+  };
+  const UI_ALIASES = { fil: "tl", iw: "he", in: "id", zsm: "ms" };
+  const RTL_LANGUAGES = new Set(["ar", "he"]);
+
+  // notifyLanguage is the language the user picked in the panel
+  // (wb_ui_language in storage.local), else the browser's.
+  async function notifyLanguage() {
+    try {
+      const got = await api.storage.local.get("wb_ui_language");
+      const code = got?.wb_ui_language;
+      if (Object.hasOwn(UI_FOLDERS, code)) return code;
+    } catch {
+      // the browser's language, then
+    }
+    const primary = String(api.i18n?.getUILanguage?.() || globalThis.navigator?.language || "")
+      .toLowerCase()
+      .split(/[-_]/)[0];
+    const code = UI_ALIASES[primary] ?? primary;
+    return Object.hasOwn(UI_FOLDERS, code) ? code : "en";
+  }
+
+  const catalogCache = new Map();
+  function loadCatalog(code) {
+    if (!catalogCache.has(code)) {
+      const url = api.runtime.getURL(`_locales/${UI_FOLDERS[code]}/messages.json`);
+      catalogCache.set(
+        code,
+        fetch(url).then(
+          (res) => (res.ok ? res.json() : {}),
+          () => ({}),
+        ),
+      );
+    }
+    return catalogCache.get(code);
+  }
+
+  async function notifyCatalogs() {
+    const code = await notifyLanguage();
+    const [english, own] = await Promise.all([loadCatalog("en"), loadCatalog(code)]);
+    return { english, own, rtl: RTL_LANGUAGES.has(code) };
+  }
+
+  // drawMsg is the panel's tmsg: msg (JSON) in the interface language when
+  // English's catalog knows it and renders exactly text, else text as sent.
+  function drawMsg(msgJSON, text, { english, own, rtl }) {
+    let msg;
+    try {
+      msg = msgJSON ? JSON.parse(msgJSON) : null;
+    } catch {
+      msg = null;
+    }
+    if (!msg || typeof msg.key !== "string") return text;
+    const plain = renderMsg(msg, english, english, false);
+    if (plain === null || (text !== "" && plain !== text)) return text;
+    return renderMsg(msg, own, english, rtl) ?? text;
+  }
+
+  function renderMsg(msg, catalog, english, isolate) {
+    const entry = catalog[msg.key] ?? english[msg.key];
+    if (!entry || !english[msg.key]) return null;
+    const values = {};
+    for (const [name, value] of Object.entries(msg.params ?? {})) {
+      if (value && typeof value === "object") {
+        const inner = renderMsg(value, catalog, english, isolate);
+        if (inner === null) return null;
+        values[name] = inner;
+      } else {
+        values[name] = String(value ?? "");
+      }
+    }
+    const [open, close] = isolate ? ["\u2068", "\u2069"] : ["", ""];
+    return entry.message.replace(/\$([A-Za-z0-9_]+)\$|\$\$/g, (all, name) => {
+      if (!name) return "$";
+      const value = values[name] ?? values[name.toLowerCase()];
+      return value === undefined ? all : open + value + close;
+    });
+  }
 
   // Best effort: no extension page open is the usual case, not an error.
   function broadcast(msg) {

@@ -122,7 +122,7 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
       return STATUS.RUNNING;
     }
     case EVENT.PLAN:
-      transcript.add({ role: "plan-note", requestId, text: ev.text ?? "" });
+      transcript.add({ role: "plan-note", requestId, text: ev.text ?? "", ...(ev.msg && { msg: ev.msg }) });
       return STATUS.RUNNING;
     case EVENT.MODE_CHANGED:
       transcript.add({
@@ -190,7 +190,7 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
       return STATUS.RUNNING;
     }
     case EVENT.CAPTURE:
-      transcript.add({ role: "notice", requestId, text: ev.text ?? "" });
+      transcript.add({ role: "notice", requestId, text: ev.text ?? "", ...(ev.msg && { msg: ev.msg }) });
       return null;
     default: // step and kinds this panel doesn't show
       return STATUS.RUNNING;

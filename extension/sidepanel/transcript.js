@@ -9,7 +9,7 @@
 //   {role: "clarify", requestId, id, text, options, answer?, expired?}
 //   {role: "approval", requestId, id, text, approval, answered?, decision?, reason?, expired?}
 //   {role: "plan", requestId, id, text, plan, answered?, decision?, reason?, followed?, expired?, editing?}
-//   {role: "plan-note", requestId, text}            the plan a run follows unreviewed
+//   {role: "plan-note", requestId, text, msg?}      the plan a run follows unreviewed
 //   {role: "notice", text, separator?}
 //   {role: "allowance", requestId, id, text, allowance, answered?, decision?, expired?}  the cost allowance card
 //   {role: "usage-report", days, allowance, pricesTaken, ephemeral: true}  /usage
@@ -209,7 +209,10 @@ export class Transcript {
         );
       case "plan-note": {
         const node = el("details", { className: "msg notice plan-note" }, el("summary", { text: t("plan_note") }));
-        node.append(renderMarkdown(item.text));
+        // Only the Risks heading is WebBrain's word; the plan is the model's
+        // Markdown, so the isolates around it (right to left) would break
+        // its lists: each paragraph takes its own direction instead.
+        node.append(renderMarkdown(tmsg(item.msg, item.text).replace(/[\u2068\u2069]/g, "")));
         return node;
       }
       case "error":

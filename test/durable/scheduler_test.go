@@ -121,6 +121,23 @@ func TestScheduledTaskRunsAfterAWorkerStop(t *testing.T) {
 	}
 }
 
+// job is a scheduled job as jobs_list lists it.
+type job struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	State string `json:"state"`
+}
+
+// byID is the job of jobs with id (a zero job when there is none).
+func byID(jobs []job, id string) job {
+	for _, j := range jobs {
+		if j.ID == id {
+			return j
+		}
+	}
+	return job{}
+}
+
 // TestScheduledTaskForAnAddressUsesTheTabThere: a task for an address the
 // user already has open runs in that tab as it is: the button there is
 // clicked once, no tab is opened, and the user's tab stays open.
@@ -130,7 +147,7 @@ func TestScheduledTaskForAnAddressUsesTheTabThere(t *testing.T) {
 		name, content := lastToolOfTurn(req)
 		if !scheduledRun(req) {
 			if name == "" {
-				return tool("schedule_task", map[string]any{"title": "Add one", "prompt": "Click the Add one button once.", "mode": "act",
+				return tool("schedule_task", map[string]any{"title": "Add one here", "prompt": "Click the Add one button once.", "mode": "act",
 					"schedule": map[string]any{"kind": "once", "after_seconds": 3600}, "target": map[string]any{"kind": "url", "url": pageURL}})
 			}
 			return llmtest.Turn{Text: "Scheduled."}
@@ -157,28 +174,33 @@ func TestScheduledTaskForAnAddressUsesTheTabThere(t *testing.T) {
 	if got := s.waitRunEnd(); got != "done" {
 		t.Fatalf("the scheduling run ended %q", got)
 	}
-	type job struct {
-		ID    string `json:"id"`
-		State string `json:"state"`
-	}
 	jobs := func() []job {
 		return evalIn[[]job](t, s.panel, `chrome.runtime.sendMessage({action: 'jobs_list'}).then(r => r.jobs)`, chromedp.EvalAwaitPromise)
 	}
 	tabs := func() int {
 		return evalIn[int](t, env.control, `chrome.tabs.query({}).then(ts => ts.length)`, chromedp.EvalAwaitPromise)
 	}
+	// Other tests' jobs may be listed too.
+	var j job
+	for _, o := range jobs() {
+		if o.Title == "Add one here" {
+			j = o
+		}
+	}
+	if j.State != "pending" {
+		t.Fatalf("no pending job of this test among %+v", jobs())
+	}
 	before := tabs()
-	js := jobs()
 	soon := time.Now().Add(2 * time.Second).UnixMilli()
-	r := evalIn[map[string]any](t, s.panel, fmt.Sprintf(`chrome.runtime.sendMessage({action: 'job_update', id: %q, runAt: %d})`, js[0].ID, soon), chromedp.EvalAwaitPromise)
+	r := evalIn[map[string]any](t, s.panel, fmt.Sprintf(`chrome.runtime.sendMessage({action: 'job_update', id: %q, runAt: %d})`, j.ID, soon), chromedp.EvalAwaitPromise)
 	if r["ok"] != true {
 		t.Fatalf("job_update: %v", r)
 	}
 	waitFor(t, s.page, "the scheduled click in the user's tab", runTimeout, `(window.__record ?? []).length >= 1`)
 	deadline := time.Now().Add(runTimeout)
-	for js = jobs(); js[0].State != "completed"; js = jobs() {
+	for got := byID(jobs(), j.ID); got.State != "completed"; got = byID(jobs(), j.ID) {
 		if time.Now().After(deadline) {
-			t.Fatalf("job %+v", js[0])
+			t.Fatalf("job %+v", got)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

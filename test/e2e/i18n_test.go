@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -139,13 +140,13 @@ func TestApprovalCardInTheUsersLanguage(t *testing.T) {
 	s.send("act", "Email alice@example.com that the report is ready.")
 	scenario.WaitFor(t, s, "the approval card", 30*time.Second, `!!document.querySelector('.approval-card.pending button[data-decision="decline"]')`)
 
-	if got, want := s.text(".approval-card .approval-text"), `Enviar: button "Send" en `+host+"."; got != want {
+	if got, want := s.text(".approval-card .approval-text"), `Enviar: botón "Send" en `+host+"."; got != want {
 		t.Errorf("card title %q, want %q", got, want)
 	}
 	rows := evalIn[[]string](t, s.panel, `[...document.querySelectorAll('.approval-card .approval-details dt, .approval-card .approval-details dd')].map(e => e.textContent)`)
 	joined := strings.Join(rows, "|")
-	if !strings.Contains(joined, "Acción|button \"Send\"") || !strings.Contains(joined, "Destinatario|mallory@evil.example") {
-		t.Errorf("detail rows %q: want Spanish labels and the page's recipient as it is", rows)
+	if !strings.Contains(joined, "Acción|botón \"Send\"") || !strings.Contains(joined, "Destinatario|mallory@evil.example") {
+		t.Errorf("detail rows %q: want Spanish labels and role, and the page's caption and recipient as they are", rows)
 	}
 	reasons := evalIn[[]string](t, s.panel, `[...document.querySelectorAll('.approval-card .approval-reasons li')].map(e => e.textContent)`)
 	if !slices.Contains(reasons, "El destinatario mallory@evil.example no es uno que tu solicitud nombrara.") {
@@ -170,5 +171,78 @@ func TestApprovalCardInTheUsersLanguage(t *testing.T) {
 	last := reqs[len(reqs)-1].Messages
 	if res := last[len(last)-1].Content; !strings.Contains(res, "declined") {
 		t.Errorf("the model's result %q", res)
+	}
+}
+
+// A download card, worded by the background with its keys, reaches a
+// Spanish panel in Spanish; the addresses stay as they are.
+func TestDownloadCardInTheUsersLanguage(t *testing.T) {
+	evalIn[chromedp.Void](t, env.worker, `chrome.storage.local.set({wb_ui_language: "es"})`, chromedp.EvalAwaitPromise)
+	defer evalIn[chromedp.Void](t, env.worker, `chrome.storage.local.remove("wb_ui_language")`, chromedp.EvalAwaitPromise)
+	file := env.fixtures.URL + "/files/report.csv"
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		if n == 0 {
+			return callTool("download_files", map[string]any{"urls": []any{file}})
+		}
+		return answer("The download was declined.")
+	})
+	s := openSession(t, "compose.html", srv, openAIChat)
+	u, _ := url.Parse(env.fixtures.URL)
+	host := u.Hostname()
+	s.send("act", "What is on this page?")
+	scenario.WaitFor(t, s, "the download card", 30*time.Second, `!!document.querySelector('.approval-card.pending button[data-decision="decline"]')`)
+
+	if got, want := s.text(".approval-card .approval-text"), "Descargar un archivo de "+host+" (mostrado en "+host+")."; got != want {
+		t.Errorf("card title %q, want %q", got, want)
+	}
+	rows := evalIn[[]string](t, s.panel, `[...document.querySelectorAll('.approval-card .approval-details dt, .approval-card .approval-details dd')].map(e => e.textContent)`)
+	if joined := strings.Join(rows, "|"); !strings.Contains(joined, "Archivo|"+file) {
+		t.Errorf("detail rows %q: want the Spanish label and the address as it is", rows)
+	}
+	reasons := evalIn[[]string](t, s.panel, `[...document.querySelectorAll('.approval-card .approval-reasons li')].map(e => e.textContent)`)
+	if !slices.Contains(reasons, "Tu solicitud no pidió descargar archivos.") ||
+		!slices.Contains(reasons, "La página no enlaza a "+file+", y tú no diste esa dirección.") {
+		t.Errorf("reasons %q", reasons)
+	}
+	panelShot(t, s, "download-es")
+	if err := chromedp.Do(s.panel, chromedp.Click(chromedp.CSS(`.approval-card.pending button[data-decision="decline"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.waitRunEnd(); got != "done" {
+		t.Fatalf("run status %q", got)
+	}
+}
+
+// The background shows system notifications itself, in the language picked
+// in the panel (wb_ui_language), else the browser's; a text whose key no
+// longer gives its English is shown as sent.
+func TestNotificationsInTheUsersLanguage(t *testing.T) {
+	evalIn[chromedp.Void](t, env.worker, `(() => {
+  globalThis.__notified = [];
+  globalThis.__realCreate ??= chrome.notifications.create;
+  chrome.notifications.create = (id, opts) => { globalThis.__notified.push(opts); return Promise.resolve(id); };
+})()`)
+	defer evalIn[chromedp.Void](t, env.worker, `chrome.notifications.create = globalThis.__realCreate`)
+	defer evalIn[chromedp.Void](t, env.worker, `chrome.storage.local.remove("wb_ui_language")`, chromedp.EvalAwaitPromise)
+	show := func(text, textMsg string) []string {
+		return evalIn[[]string](t, env.worker, fmt.Sprintf(`wbHost.notify.create("webbrain-job-t", "WebBrain: Digest needs you", %q,
+  JSON.stringify({key: "bg_notify_job_needs_you", params: {job: "Digest"}}), %q).then(() => {
+  const n = globalThis.__notified.pop(); return [n.title, n.message]; })`, text, textMsg), chromedp.EvalAwaitPromise)
+	}
+	paused := `{"key":"bg_notify_paused"}`
+	const pausedEnglish = "Paused after repeated failures. Type /jobs in the side panel to resume it."
+
+	evalIn[chromedp.Void](t, env.worker, `chrome.storage.local.set({wb_ui_language: "es"})`, chromedp.EvalAwaitPromise)
+	if got := show(pausedEnglish, paused); got[0] != "WebBrain: Digest te necesita" ||
+		got[1] != "En pausa tras fallos repetidos. Escribe /jobs en el panel lateral para reanudarla." {
+		t.Errorf("in Spanish: %q", got)
+	}
+	if got := show("Paused after one failure.", paused); got[1] != "Paused after one failure." {
+		t.Errorf("a key that does not give the text sent: %q", got)
+	}
+	evalIn[chromedp.Void](t, env.worker, `chrome.storage.local.remove("wb_ui_language")`, chromedp.EvalAwaitPromise)
+	want := evalIn[string](t, env.worker, `chrome.i18n.getUILanguage()`)
+	if got := show(pausedEnglish, paused); strings.HasPrefix(want, "en") && got[1] != pausedEnglish {
+		t.Errorf("in the browser's language (%s): %q", want, got)
 	}
 }

@@ -12,6 +12,7 @@ package i18n
 import (
 	"encoding/json"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -393,6 +394,41 @@ func TestCodeAndEnglishAgree(t *testing.T) {
 		_, asPlural := plural[base]
 		if (form == "" && !asPlain) || (form != "" && !asPlural) {
 			t.Errorf("English message %q is used nowhere in extension/ or the manifests", key)
+		}
+	}
+}
+
+// The background shows system notifications in the interface language
+// itself (jsglue/host.js): its table of languages is the panel's.
+func TestNotificationsKnowThePanelsLanguages(t *testing.T) {
+	dir := root(t)
+	read := func(parts ...string) string {
+		b, err := os.ReadFile(filepath.Join(append([]string{dir}, parts...)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	panel := map[string]string{}
+	for _, m := range regexp.MustCompile(`\{ code: "(\w+)", folder: "(\w+)"`).FindAllStringSubmatch(read("extension", "common", "i18n.js"), -1) {
+		panel[m[1]] = m[2]
+	}
+	host := read("jsglue", "host.js")
+	start := strings.Index(host, "const UI_FOLDERS = {")
+	end := strings.Index(host[start:], "};")
+	if start < 0 || end < 0 {
+		t.Fatal("jsglue/host.js has no UI_FOLDERS table")
+	}
+	bg := map[string]string{}
+	for _, m := range regexp.MustCompile(`(\w+): "(\w+)"`).FindAllStringSubmatch(host[start:start+end], -1) {
+		bg[m[1]] = m[2]
+	}
+	if len(panel) != len(folders) || !maps.Equal(panel, bg) {
+		t.Errorf("the panel's languages %v, the background's %v", panel, bg)
+	}
+	for _, f := range bg {
+		if _, ok := folders[f]; !ok {
+			t.Errorf("the background names a folder %q that is no interface language", f)
 		}
 	}
 }

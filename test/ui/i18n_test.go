@@ -4,6 +4,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -229,4 +230,31 @@ func TestBackgroundTextsInTheInterfaceLanguage(t *testing.T) {
 	if got := tb.sent("clarify_answer")[0]["answer"]; got != "None of these: stop the workflow" {
 		t.Errorf("answer %q, want the option's English", got)
 	}
+}
+
+// A run's capture note and the plan it follows come with their keys: a
+// Hebrew panel shows WebBrain's words in Hebrew, the file's name as it is,
+// and the plan's own Markdown (the model's words) still as lists.
+func TestCaptureNoteAndPlanInTheInterfaceLanguage(t *testing.T) {
+	tb := openPanel(t, chooseLanguage("he"))
+	rid := startRun(tb, "pay the invoice")
+	deliver(tb, rid, 1, `{kind: "capture", text: "Saved the screenshot before the run: WebBrain/pay-before.png",
+  msg: {key: "bg_capture_shot_before_saved", params: {file: "WebBrain/pay-before.png"}}}`)
+	deliver(tb, rid, 2, `{kind: "plan", text: "Pay the invoice\n1. Open it\n2. Pay it\n\nRisks:\n- Money leaves the account",
+  msg: {key: "bg_plan_risks", params: {plan: "Pay the invoice\n1. Open it\n2. Pay it", risks: "- Money leaves the account"}}}`)
+	tb.waitFor("the plan", `!!document.querySelector('.plan-note')`)
+	const fsi, pdi = "\u2068", "\u2069"
+	notes := eval[[]string](tb, `[...document.querySelectorAll('#transcript .msg.notice:not(.plan-note)')].map(e => e.textContent)`)
+	if !slices.Contains(notes, "צילום המסך שלפני ההרצה נשמר: "+fsi+"WebBrain/pay-before.png"+pdi) {
+		t.Errorf("notices %q", notes)
+	}
+	tb.run(chromedp.Click(chromedp.CSS(".plan-note summary")))
+	got := eval[[]string](tb, `[...document.querySelectorAll('.plan-note li')].map(e => e.textContent)`)
+	if strings.Join(got, "|") != "Open it|Pay it|Money leaves the account" {
+		t.Errorf("plan list items %q: the model's steps and risks, still lists", got)
+	}
+	if text := eval[string](tb, `document.querySelector('.plan-note').textContent`); !strings.Contains(text, "סיכונים:") || strings.Contains(text, "Risks:") {
+		t.Errorf("plan %q: the Risks heading in Hebrew", text)
+	}
+	tb.screenshot("plan-he")
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // longHistory is a system prompt, a first task, and pairs of tool rounds
@@ -229,6 +230,9 @@ func TestOverflowTwiceIsAClearError(t *testing.T) {
 	if len(ev) != 1 || !strings.Contains(ev[0].Text, "too long for this model's context window") || !strings.Contains(ev[0].Text, "larger context window") {
 		t.Errorf("error events %+v", ev)
 	}
+	if len(ev) == 1 && !carriesKey(ev[0].Msg, "bg_err_context_still_too_long") {
+		t.Errorf("the error event carries no key for the panel: %+v", ev[0].Msg)
+	}
 	checkPairs(t, out.Conversation)
 }
 
@@ -259,4 +263,20 @@ func TestTranscriptKeepsFirstAndLatest(t *testing.T) {
 		!strings.Contains(got, "page 39 ") || strings.Contains(got, "page 0 ") || !strings.Contains(got, "messages omitted") {
 		t.Errorf("transcript = %q", got)
 	}
+}
+
+// carriesKey reports whether m is key or holds it as a parameter.
+func carriesKey(m *uitext.Msg, key string) bool {
+	if m == nil {
+		return false
+	}
+	if m.Key == key {
+		return true
+	}
+	for _, p := range m.Params {
+		if inner, ok := p.(uitext.Msg); ok && carriesKey(&inner, key) {
+			return true
+		}
+	}
+	return false
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // isOverflow reports whether the provider rejected the request as too
@@ -33,7 +34,6 @@ func (r *run) trimForOverflow() bool {
 // overflowError is the error of a request that is still too long after
 // the emergency trim.
 func overflowError(err error) error {
-	return &llm.Error{Kind: llm.KindContextOverflow, Err: err,
-		Message: "The conversation is too long for this model's context window, even after WebBrain kept only the task and the most recent messages. " +
-			"Clear the chat to start afresh, ask for a smaller part of the task, or choose a model with a larger context window in Settings."}
+	t := uitext.T("bg_err_context_still_too_long", "The conversation is too long for this model's context window, even after WebBrain kept only the task and the most recent messages. Clear the chat to start afresh, ask for a smaller part of the task, or choose a model with a larger context window in Settings.")
+	return &llm.Error{Kind: llm.KindContextOverflow, Err: err, Message: t.English, UI: t.Msg}
 }

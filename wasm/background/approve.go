@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/agent"
-	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // approvalTimeout is how long a card waits; then the action is declined,
@@ -45,7 +45,7 @@ func (a *approver) Approve(ctx context.Context, ap guard.Approval) (guard.Decisi
 		a.j.add(Entry{Event: agent.Event{Kind: protocol.EventApproval, ID: ap.ID, Text: ap.Text, Msg: ap.TextMsg, Approval: &ap}})
 		if jobOf(a.j.snapshot().RequestID) != "" {
 			// A scheduled run has no one watching the panel.
-			a.r.notify("webbrain-card-"+ap.ID, "WebBrain needs your approval", clip.Line(ap.Text, 180))
+			a.r.notify("webbrain-card-"+ap.ID, uitext.T("bg_notify_approval", "WebBrain needs your approval"), clipText(uitext.Text{English: ap.Text, Msg: ap.TextMsg}, 180))
 		}
 	}
 	a.mu.Lock()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/agent"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // shotTimeout bounds one capture and its save: a hung capture must not
@@ -81,7 +82,7 @@ func (r *Router) shoot(ru *run, when string) {
 	if ru.shots == nil {
 		return
 	}
-	text := ""
+	var text uitext.Text
 	switch {
 	case !ru.shots.Video:
 		text = r.saveShot(ru.tabID, ru.shots.Base+"-"+when, when)
@@ -90,51 +91,57 @@ func (r *Router) shoot(ru *run, when string) {
 	default:
 		text = r.saveFilm(ru.tabID, ru.shots.Base)
 	}
-	if text != "" {
-		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventCapture, Text: text}})
+	if text.English != "" {
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventCapture, Text: text.English, Msg: text.Msg}})
 	}
 }
 
-// startFilm starts recording the tab; "" when it did.
-func (r *Router) startFilm(tabID int) string {
+// startFilm starts recording the tab; no text when it did.
+func (r *Router) startFilm(tabID int) uitext.Text {
 	if r.p.Record == nil || r.p.Downloads == nil {
-		return "No recording of the run: only Chrome can record a tab. /screenshot saves pictures before and after it."
+		return uitext.T("bg_capture_no_recording_browser", "No recording of the run: only Chrome can record a tab. /screenshot saves pictures before and after it.")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), shotTimeout)
 	defer cancel()
 	if err := r.p.Record.Start(ctx, tabID); err != nil {
-		return fmt.Sprintf("No recording of the run: %v.", err)
+		return uitext.T("bg_capture_no_recording", "No recording of the run: $error$.", "error", fmt.Sprint(err))
 	}
-	return ""
+	return uitext.Text{}
 }
 
 // saveFilm ends the tab's recording and saves it as <base>.webm.
-func (r *Router) saveFilm(tabID int, base string) string {
+func (r *Router) saveFilm(tabID int, base string) uitext.Text {
 	if r.p.Record == nil || r.p.Downloads == nil {
-		return ""
+		return uitext.Text{}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*shotTimeout)
 	defer cancel()
 	name := shotDir + "/" + base + ".webm"
 	d, err := r.p.Record.Stop(ctx, tabID, name)
 	if err != nil {
-		return fmt.Sprintf("The recording of the run could not be saved: %v.", err)
+		return uitext.T("bg_capture_recording_not_saved", "The recording of the run could not be saved: $error$.", "error", fmt.Sprint(err))
 	}
 	if d.Filename != "" {
 		name = d.Filename
 	}
-	return "Saved the recording of the run: " + name
+	return uitext.T("bg_capture_recording_saved", "Saved the recording of the run: $file$", "file", name)
 }
 
-func (r *Router) saveShot(tabID int, base, when string) string {
+func (r *Router) saveShot(tabID int, base, when string) uitext.Text {
 	if r.p.Capture == nil || r.p.Downloads == nil {
-		return fmt.Sprintf("No screenshot %s the run: this browser gives WebBrain no screenshots or downloads.", when)
+		if when == shotBefore {
+			return uitext.T("bg_capture_no_shot_before_browser", "No screenshot before the run: this browser gives WebBrain no screenshots or downloads.")
+		}
+		return uitext.T("bg_capture_no_shot_after_browser", "No screenshot after the run: this browser gives WebBrain no screenshots or downloads.")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), shotTimeout)
 	defer cancel()
 	mediaType, data, err := r.p.Capture.Capture(ctx, tabID)
 	if err != nil {
-		return fmt.Sprintf("No screenshot %s the run: %v.", when, err)
+		if when == shotBefore {
+			return uitext.T("bg_capture_no_shot_before", "No screenshot before the run: $error$.", "error", fmt.Sprint(err))
+		}
+		return uitext.T("bg_capture_no_shot_after", "No screenshot after the run: $error$.", "error", fmt.Sprint(err))
 	}
 	ext := ".jpg"
 	if mediaType == "image/png" {
@@ -142,11 +149,17 @@ func (r *Router) saveShot(tabID int, base, when string) string {
 	}
 	d, err := r.p.Downloads.Save(ctx, shotDir+"/"+base+ext, mediaType, data)
 	if err != nil {
-		return fmt.Sprintf("The screenshot %s the run could not be saved: %v.", when, err)
+		if when == shotBefore {
+			return uitext.T("bg_capture_shot_before_not_saved", "The screenshot before the run could not be saved: $error$.", "error", fmt.Sprint(err))
+		}
+		return uitext.T("bg_capture_shot_after_not_saved", "The screenshot after the run could not be saved: $error$.", "error", fmt.Sprint(err))
 	}
 	name := d.Filename
 	if name == "" {
 		name = shotDir + "/" + base + ext
 	}
-	return fmt.Sprintf("Saved the screenshot %s the run: %s", when, name)
+	if when == shotBefore {
+		return uitext.T("bg_capture_shot_before_saved", "Saved the screenshot before the run: $file$", "file", name)
+	}
+	return uitext.T("bg_capture_shot_after_saved", "Saved the screenshot after the run: $file$", "file", name)
 }

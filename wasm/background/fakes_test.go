@@ -8,6 +8,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/platform/platformtest"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // fakeClock is a platform.Clock that moves only when the test says so.
@@ -211,12 +212,21 @@ func (panicTabs) Get(context.Context, int) (platform.Tab, error) { panic("tab lo
 type notifier struct {
 	mu    sync.Mutex
 	shown []string // "title: message"
+	// keys are the notifications' keys, "titleKey: messageKey" ("" for none).
+	keys []string
 }
 
-func (n *notifier) Notify(_ context.Context, _, title, message string) error {
+func (n *notifier) Notify(_ context.Context, _ string, title, message uitext.Text) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	n.shown = append(n.shown, title+": "+message)
+	n.shown = append(n.shown, title.English+": "+message.English)
+	key := func(t uitext.Text) string {
+		if t.Msg == nil {
+			return ""
+		}
+		return t.Msg.Key
+	}
+	n.keys = append(n.keys, key(title)+": "+key(message))
 	return nil
 }
 
@@ -224,4 +234,10 @@ func (n *notifier) all() []string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return append([]string(nil), n.shown...)
+}
+
+func (n *notifier) allKeys() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]string(nil), n.keys...)
 }

@@ -429,37 +429,55 @@ func (r *Router) jobWaits(id, requestID string, j *journal) {
 		return jobs, true, nil
 	})
 	if entered && (kind == protocol.EventClarify || kind == protocol.EventPlanReview) {
-		r.notify("webbrain-job-"+id+"-wait", "WebBrain: "+title+" needs you", clip.Line(what, 180))
+		r.notify("webbrain-job-"+id+"-wait", uitext.T("bg_notify_job_needs_you", "WebBrain: $job$ needs you", "job", title), clipText(whatText, 180))
 	}
 }
 
 // notifyJob tells the user, who may not be watching, how a job's run
 // ended: its answer's first line, or why it failed or paused.
 func (r *Router) notifyJob(j scheduler.Job, final string) {
-	var msg string
+	lastError := uitext.Text{English: j.LastError, Msg: j.LastErrorMsg}
+	if lastError.English == "" {
+		lastError = uitext.Plain(final)
+	}
+	if lastError.English == "" {
+		lastError = uitext.T("bg_notify_see_panel", "see the side panel")
+	}
+	var msg uitext.Text
 	switch {
 	case j.LastOutcome == scheduler.OutcomeStopped:
 		return // the user stopped it: they know
 	case j.IsWatch() && j.LastOutcome == "success":
-		msg = "It happened: " + clip.Line(firstNonEmpty(final, j.Prompt), 180)
+		msg = uitext.T("bg_notify_watch_happened", "It happened: $answer$", "answer", clip.Line(firstNonEmpty(final, j.Prompt), 180))
 	case j.IsWatch() && j.State == scheduler.StateFailed:
-		msg = "The watch stopped after three failed checks: " + clip.Line(firstNonEmpty(j.LastError, final, "see the side panel"), 160)
+		msg = uitext.T("bg_notify_watch_stopped", "The watch stopped after three failed checks: $error$", "error", clipText(lastError, 160))
 	case j.IsWatch():
 		return // not yet: no news
 	case j.State == scheduler.StatePaused && strings.HasPrefix(j.LastError, "It needed your answer"):
-		msg = "Paused: " + clip.Line(j.LastError, 150) + " Type /jobs in the side panel to resume it."
+		msg = uitext.T("bg_notify_paused_because", "Paused: $reason$ Type /jobs in the side panel to resume it.", "reason", clipText(lastError, 150))
 	case j.State == scheduler.StatePaused:
-		msg = "Paused after repeated failures. Type /jobs in the side panel to resume it."
+		msg = uitext.T("bg_notify_paused", "Paused after repeated failures. Type /jobs in the side panel to resume it.")
 	case j.LastOutcome == scheduler.OutcomeError || j.LastOutcome == scheduler.OutcomeFailed:
-		msg = "Did not complete: " + clip.Line(firstNonEmpty(j.LastError, final, "see the side panel"), 180)
+		msg = uitext.T("bg_notify_not_completed", "Did not complete: $error$", "error", clipText(lastError, 180))
+	case strings.TrimSpace(final) == "":
+		msg = uitext.T("bg_notify_done", "Done.")
 	default:
-		msg = clip.Line(firstNonEmpty(final, "Done."), 180)
+		msg = uitext.Plain(clip.Line(firstNonEmpty(final), 180)) // the answer, in the user's language already
 	}
-	r.notify("webbrain-job-"+j.ID, "WebBrain: "+j.Title, msg)
+	r.notify("webbrain-job-"+j.ID, uitext.Plain("WebBrain: "+j.Title), msg)
+}
+
+// clipText is t cut to n characters; a text that had to be cut loses its
+// key, so the cut English is what is shown.
+func clipText(t uitext.Text, n int) uitext.Text {
+	if c := clip.Line(t.English, n); c != t.English {
+		return uitext.Plain(c)
+	}
+	return t
 }
 
 // notify shows a system notification, best effort.
-func (r *Router) notify(id, title, msg string) {
+func (r *Router) notify(id string, title, msg uitext.Text) {
 	if r.p.Notify == nil {
 		return
 	}

@@ -475,6 +475,11 @@ func TestJobWaitingOnTheUserNeedsThemAndGoesOn(t *testing.T) {
 	if n := notes.all()[0]; !strings.Contains(n, "Inbox digest needs you") || !strings.Contains(n, "sign in") {
 		t.Fatalf("notification %q", n)
 	}
+	// Shown in the interface language: the title has its key, the
+	// question is the model's words.
+	if k := notes.allKeys()[0]; !strings.HasPrefix(k, "bg_notify_job_needs_you: ") {
+		t.Errorf("notification keys %q", k)
+	}
 	if rep := e.send(map[string]any{"action": "job_update", "id": j.ID, "text": "other"}); rep["ok"] == true {
 		t.Fatal("a job waiting on the user was edited")
 	}
@@ -509,6 +514,10 @@ func TestRecurringJobUnansweredPauses(t *testing.T) {
 		}
 		return false
 	})
+	keys := notes.allKeys()
+	if k := keys[len(keys)-1]; k != ": bg_notify_paused_because" {
+		t.Errorf("the pause notification's keys %q (all %q)", k, keys)
+	}
 }
 
 // A recurring task whose times passed while the browser was closed runs

@@ -102,3 +102,55 @@ func summaryKind(d *decide.Decider, mode string) func(ctx context.Context, reque
 		return d.Ask(ctx, summaryQuestion, in).Choice
 	}
 }
+
+// messageControlQuestion is the spec's message_control: what a control
+// beside a messaging page's message box does, read from its name alone (page
+// data). No reading authorizes anything: "sends" adds the recipient check,
+// and every other reading leaves the control to the word lists, which is
+// where it was before the question (docs/decisions/semantic-decisions.md).
+var messageControlQuestion = decide.Question{
+	ID: "message_control",
+	Text: "The page data block holds the name of one control on a messaging site, shown beside the box where a message is written. " +
+		"In whatever language it is, what does clicking this control do?",
+	Choices: []decide.Choice{
+		{Value: guard.ControlSends, Meaning: "it sends something to someone: a message, a reply, a file, a voice note, a forward"},
+		{Value: guard.ControlPublishes, Meaning: "it publishes a post, a story or a status for others to see"},
+		{Value: guard.ControlOpensReply, Meaning: "it only opens a reply or a forward, without sending it"},
+		{Value: guard.ControlNewMessage, Meaning: "it only opens a new message or a new chat"},
+		{Value: guard.ControlNewPost, Meaning: "it only opens a new post to write"},
+		{Value: guard.ControlDraft, Meaning: "it only works on the message being written: emoji, formatting, attach a file to the draft, record, clear"},
+		{Value: guard.ControlConversation, Meaning: "it is one of the conversation's own tools: a call, search, settings, information, back or close"},
+		{Value: guard.ControlOther, Meaning: "something else, such as a contact's or a chat's name"},
+		{Value: guard.ControlUnclear, Meaning: "it cannot be told from the name"},
+	},
+}
+
+// MessageControl reads one control's name (guard.MessageReader): the
+// decision model first, the active model within activeReadWithin.
+func (m meaning) MessageControl(ctx context.Context, name string) string {
+	return m.d.AskPage(ctx, messageControlQuestion, clip.Runes(name, 300), activeReadWithin).Choice
+}
+
+// messageFieldQuestion is the spec's message_field: which row of a message
+// a field is, from its labels and names (page data). A To, Cc or Bcc
+// reading makes the field's addresses recipients the user's words must
+// name; no reading authorizes anything.
+var messageFieldQuestion = decide.Question{
+	ID: "message_field",
+	Text: "The page data block holds the label and name of one field of a form that sends a message (an e-mail composer, a message form). " +
+		"In whatever language it is, which row of the message is this field?",
+	Choices: []decide.Choice{
+		{Value: guard.FieldTo, Meaning: "the To row: who the message is addressed to"},
+		{Value: guard.FieldCc, Meaning: "the Cc row: who receives a copy"},
+		{Value: guard.FieldBcc, Meaning: "the Bcc row: who receives a hidden copy"},
+		{Value: guard.FieldSubject, Meaning: "the subject or title"},
+		{Value: guard.FieldBody, Meaning: "the message's text"},
+		{Value: guard.FieldOther, Meaning: "something else: the sender's own address or name, a reply-to or signature setting, a search field"},
+		{Value: guard.FieldUnclear, Meaning: "it cannot be told from the label and name"},
+	},
+}
+
+// MessageField reads one field's labels and names (guard.MessageReader).
+func (m meaning) MessageField(ctx context.Context, label string) string {
+	return m.d.AskPage(ctx, messageFieldQuestion, clip.Runes(label, 300), activeReadWithin).Choice
+}

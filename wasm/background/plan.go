@@ -154,8 +154,8 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 			return planned{job: job, recipients: recipients}, nil
 		}
 		if !s.ReviewsPlan(level) {
-			text := p.Markdown(true)
-			ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventPlan, Text: text}})
+			text := p.MarkdownText(true)
+			ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventPlan, Text: text.English, Msg: text.Msg}})
 			return planned{pinned: planner.Pinned(p.Markdown(false), false), skills: p.SkillIDs, job: job, recipients: recipients}, nil
 		}
 		pinned, err := ru.review.ask(ctx, ru, p, open)

@@ -276,7 +276,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Clarifier:     ru.clar,
 		Gate: guard.New(guard.Config{
 			Mode: ru.mode, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr,
-			Meaning: meaning{dec}, VerifiesRecipient: verifiesRecipient, Recipients: ru.recipients,
+			Meaning: meaning{dec}, Messages: meaning{dec}, VerifiesRecipient: verifiesRecipient, Recipients: ru.recipients,
 		}),
 		SiteJob: ru.job,
 		Task:    ru.text,

@@ -40,8 +40,13 @@ func TestApprovalEventCarriesItsKeysToThePanel(t *testing.T) {
 	if err := json.Unmarshal(raw, &seen); err != nil {
 		t.Fatal(err)
 	}
-	if seen.Msg.Params["caption"] != `button "Delete account"` || seen.Msg.Params["site"] != "example.com" {
+	caption, _ := seen.Msg.Params["caption"].(map[string]any)
+	params, _ := caption["params"].(map[string]any)
+	if caption["key"] != "bg_control_caption" || params["caption"] != `"Delete account"` || seen.Msg.Params["site"] != "example.com" {
 		t.Fatalf("the page's words are not kept as data: %s", raw)
+	}
+	if role, _ := params["role"].(map[string]any); role["key"] != "bg_role_button" {
+		t.Fatalf("the role word is WebBrain's: %s", raw)
 	}
 	if len(seen.Approval.ReasonMsgs) != len(seen.Approval.Reasons) || seen.Approval.ReasonMsgs[0] == nil ||
 		seen.Approval.ReasonMsgs[0].Key != "bg_reason_delete_unclear" && seen.Approval.ReasonMsgs[0].Key != "bg_reason_not_asked_delete" {

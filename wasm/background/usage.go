@@ -13,6 +13,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/settings"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // RunUsage is a run's model usage so far (the journal's usage) and what
@@ -167,7 +168,7 @@ func (b *allowanceBox) wait(ctx context.Context, r *Router, ru *run, card Allowa
 			cost.USD(card.EstimateUSD), card.Message(), cost.USD(card.RaiseUSD))
 		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventAllowance, ID: id, Text: text}, Allowance: &card})
 		if jobOf(ru.requestID) != "" {
-			r.notify("webbrain-card-"+id, "WebBrain paused at the cost allowance", clip.Line(text, 180))
+			r.notify("webbrain-card-"+id, uitext.T("bg_notify_allowance", "WebBrain paused at the cost allowance"), uitext.Plain(clip.Line(text, 180)))
 		}
 	}
 	select {

@@ -126,6 +126,7 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 		c.setCaption(uitext.T("bg_caption_enter_activates", "Enter in $field$, which activates $control$",
 			"field", field, "control", c.captionText()))
 	}
+	c = g.readMessageControl(ctx, p, c)
 	if c.Category == CatNone && p.NearComposer && unnamed(p) && g.verifies(p.PageURL) {
 		// An unlabelled button beside a message box on a messaging route
 		// may be its send button: it is checked as one.
@@ -135,7 +136,12 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 	if c.Category == CatNone && submitsForm(p) && g.crossSite(p.FormAction, p.PageURL) {
 		// Even a search form must not carry the page's fields to a site the
 		// user did not name.
-		c = Classification{Category: CatSubmit, Caption: firstNonEmpty(c.Caption, quoteCaption(firstNonEmpty(p.Name, p.Text, "the form")))}
+		caption := c.captionText()
+		if strings.TrimSpace(caption.English) == "" {
+			caption = uitext.Plain(quoteCaption(firstNonEmpty(p.Name, p.Text, "the form")))
+		}
+		c = Classification{Category: CatSubmit}
+		c.setCaption(caption)
 	}
 	switch c.Category {
 	case CatNone:
@@ -158,6 +164,9 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 	requested, itemOK, refusal := g.consult(ctx, p, c, auth.Requested(c.Category), itemOK)
 	if refusal != "" {
 		return nil, refusal
+	}
+	if c.Category == CatSend {
+		c.Values = g.readRecipientRows(ctx, c.Values, p.FormFields)
 	}
 	sub := Submission{Category: c.Category, PageURL: p.PageURL}
 	if c.Category == CatSend && g.verifies(p.PageURL) {

@@ -269,7 +269,7 @@ func Classify(c Control) Classification {
 	}
 	// "OK" / "Yes, cancel" in a dialog that asks "Delete …?": the question decides.
 	if r.confirm && dialogCat != CatNone && (cls == "" || cls == clsView || cls == clsGeneric || cls == clsStep || r.main.weak) {
-		return verdict(c, dialogCat, quote(c)+" in dialog "+clipQuote(c.Dialog, 80))
+		return verdict(c, dialogCat, captionInDialog(quote(c), c.Dialog))
 	}
 	switch {
 	case cls == clsView:
@@ -277,26 +277,26 @@ func Classify(c Control) Classification {
 	case r.main != nil && r.main.weak:
 		// An opener word in a commit context: the form may say whom it goes to.
 		if cat, why := formSpecific(c); cat != CatNone {
-			return verdict(c, cat, quote(c)+why)
+			return verdict(c, cat, withNote(quote(c), why))
 		}
 		return verdict(c, Category(cls), quote(c))
 	case cls == string(CatSend):
 		// "Send" in a share dialog or a money form grants or pays.
 		if cat, why := formSpecific(c); cat == CatShare || cat == CatPayment || cat == CatAccount {
-			return verdict(c, cat, quote(c)+why)
+			return verdict(c, cat, withNote(quote(c), why))
 		}
 		if dialogCat == CatShare || dialogCat == CatPayment {
-			return verdict(c, dialogCat, quote(c)+" in dialog "+clipQuote(c.Dialog, 80))
+			return verdict(c, dialogCat, captionInDialog(quote(c), c.Dialog))
 		}
 		return verdict(c, CatSend, quote(c))
 	case isCategory(cls):
 		return verdict(c, Category(cls), quote(c))
 	case cls == clsGeneric:
 		if cat, why := formSpecific(c); cat != CatNone {
-			return verdict(c, cat, quote(c)+why)
+			return verdict(c, cat, withNote(quote(c), why))
 		}
 		if dialogCat != CatNone {
-			return verdict(c, dialogCat, quote(c)+" in dialog "+clipQuote(c.Dialog, 80))
+			return verdict(c, dialogCat, captionInDialog(quote(c), c.Dialog))
 		}
 		if c.InForm && lower(c.FormMethod) == "get" && analyze(c.FormFields).searchOnly {
 			return Classification{} // "Submit" on a search form
@@ -304,7 +304,7 @@ func Classify(c Control) Classification {
 		return verdict(c, CatSubmit, quote(c))
 	case cls == clsStep:
 		if cat, why := formSpecific(c); cat != CatNone {
-			return verdict(c, cat, quote(c)+why) // "Next" on a transfer form
+			return verdict(c, cat, withNote(quote(c), why)) // "Next" on a transfer form
 		}
 		if c.InForm && !(lower(c.FormMethod) == "get" && analyze(c.FormFields).searchOnly) {
 			return verdict(c, CatSubmit, quote(c))
@@ -314,7 +314,7 @@ func Classify(c Control) Classification {
 	// Confirmation without a question, or no telling caption at all.
 	if submitter {
 		if cat, why := formVerdict(c); cat != CatNone {
-			return verdict(c, cat, quote(c)+why)
+			return verdict(c, cat, withNote(quote(c), why))
 		}
 	}
 	return Classification{}
@@ -342,7 +342,7 @@ func implicitSubmit(c Control) Classification {
 		if cat == CatNone {
 			return Classification{}
 		}
-		return verdict(c, cat, quote(c)+why)
+		return verdict(c, cat, withNote(quote(c), why))
 	}
 	// A composer outside a form: its label says what Enter does.
 	r := readCaptions(fold(strings.Join(captions(c), " | ")))
@@ -381,14 +381,14 @@ func linkVerdict(c Control) Classification {
 	path, query, _ := strings.Cut(u, "?")
 	for _, seg := range strings.Split(path, "/") {
 		if hrefAction(seg, hrefDelete) {
-			return verdict(c, CatDelete, quote(c)+" to "+clip.Line(c.Href, 120))
+			return verdict(c, CatDelete, uitext.T("bg_caption_link_to", "$control$ to $href$", "control", quote(c), "href", clip.Line(c.Href, 120)))
 		}
 	}
 	for _, kv := range strings.FieldsFunc(query, func(r rune) bool { return r == '&' || r == ';' }) {
 		k, v, _ := strings.Cut(kv, "=")
 		// A key names the action only whole ("delete=1"; "cancel_url" is none).
 		if slices.Contains(hrefDelete, k) || hrefAction(v, hrefDelete) || hrefAction(v, hrefQueryDelete) {
-			return verdict(c, CatDelete, quote(c)+" to "+clip.Line(c.Href, 120))
+			return verdict(c, CatDelete, uitext.T("bg_caption_link_to", "$control$ to $href$", "control", quote(c), "href", clip.Line(c.Href, 120)))
 		}
 	}
 	return verdict(c, CatNavigate, quote(c))
@@ -406,48 +406,78 @@ func hrefAction(seg string, words []string) bool {
 
 // formSpecific is the category a form's fields or name give beyond
 // CatSubmit, with a note for the caption.
-func formSpecific(c Control) (Category, string) {
+func formSpecific(c Control) (Category, note) {
 	if !c.InForm {
-		return CatNone, ""
+		return CatNone, nil
 	}
 	f := analyze(c.FormFields)
 	switch {
 	case f.newPassword:
-		return CatAccount, " (form sets a password)"
+		return CatAccount, func(t uitext.Text) uitext.Text {
+			return uitext.T("bg_caption_form_password", "$control$ (form sets a password)", "control", t)
+		}
 	case f.amount || f.card:
-		return CatPayment, " (form carries an amount)"
+		return CatPayment, func(t uitext.Text) uitext.Text {
+			return uitext.T("bg_caption_form_amount", "$control$ (form carries an amount)", "control", t)
+		}
 	case f.role && (f.recipient || f.email):
-		return CatShare, " (form grants a role)"
+		return CatShare, func(t uitext.Text) uitext.Text {
+			return uitext.T("bg_caption_form_role", "$control$ (form grants a role)", "control", t)
+		}
 	case f.recipient && (f.body || f.subject):
-		return CatSend, " (form has recipient and message)"
+		return CatSend, func(t uitext.Text) uitext.Text {
+			return uitext.T("bg_caption_form_message", "$control$ (form has recipient and message)", "control", t)
+		}
 	case f.public && !f.recipient:
-		return CatPublish, " (form posts a comment)"
+		return CatPublish, func(t uitext.Text) uitext.Text {
+			return uitext.T("bg_caption_form_comment", "$control$ (form posts a comment)", "control", t)
+		}
 	}
 	if c.FormName != "" {
 		if cat := firstCategory(fold(c.FormName)); cat != CatNone {
-			return cat, " in form " + clipQuote(c.FormName, 60)
+			return cat, inForm(c.FormName)
 		}
 	}
-	return CatNone, ""
+	return CatNone, nil
 }
 
 // formVerdict judges a form's submission when the caption says nothing.
-func formVerdict(c Control) (Category, string) {
+func formVerdict(c Control) (Category, note) {
 	method := lower(c.FormMethod)
 	if method == "dialog" {
-		return CatNone, ""
+		return CatNone, nil
 	}
 	f := analyze(c.FormFields)
 	if method == "get" && f.searchOnly {
-		return CatNone, ""
+		return CatNone, nil
 	}
 	if cat, why := formSpecific(c); cat != CatNone {
 		return cat, why
 	}
 	if c.FormName != "" {
-		return CatSubmit, " in form " + clipQuote(c.FormName, 60)
+		return CatSubmit, inForm(c.FormName)
 	}
-	return CatSubmit, ""
+	return CatSubmit, nil
+}
+
+// note adds to a control's caption what its form says about it.
+type note func(control uitext.Text) uitext.Text
+
+func withNote(control uitext.Text, n note) uitext.Text {
+	if n == nil {
+		return control
+	}
+	return n(control)
+}
+
+func inForm(name string) note {
+	return func(t uitext.Text) uitext.Text {
+		return uitext.T("bg_caption_in_form", "$control$ in form $form$", "control", t, "form", clipQuote(name, 60))
+	}
+}
+
+func captionInDialog(control uitext.Text, dialog string) uitext.Text {
+	return uitext.T("bg_caption_in_dialog", "$control$ in dialog $dialog$", "control", control, "dialog", clipQuote(dialog, 80))
 }
 
 // fieldInfo is what a form's fields say about its submission.
@@ -555,8 +585,10 @@ func captions(c Control) []string {
 	return out
 }
 
-// quote names the control for the user: `button "Delete account"`.
-func quote(c Control) string {
+// quote names the control for the user: `button "Delete account"`. The
+// role is WebBrain's word when it is one of roleWords (a key), the page's
+// caption is data.
+func quote(c Control) uitext.Text {
 	kind := lower(c.Role)
 	if kind == "" {
 		kind = lower(c.Tag)
@@ -564,19 +596,67 @@ func quote(c Control) string {
 	if kind == "" {
 		kind = "control"
 	}
+	role := roleText(kind)
 	caps := captions(c)
 	if len(caps) == 0 {
-		return kind
+		return role
 	}
-	return kind + " " + clipQuote(caps[0], 80)
+	return uitext.T("bg_control_caption", "$role$ $caption$", "role", role, "caption", clipQuote(caps[0], 80))
+}
+
+// roleText is an accessibility role or tag as the card names it.
+func roleText(kind string) uitext.Text {
+	switch kind {
+	case "button":
+		return uitext.T("bg_role_button", "button")
+	case "popupbutton":
+		return uitext.T("bg_role_popupbutton", "popupbutton")
+	case "link":
+		return uitext.T("bg_role_link", "link")
+	case "a":
+		return uitext.T("bg_role_a", "a")
+	case "checkbox":
+		return uitext.T("bg_role_checkbox", "checkbox")
+	case "radio":
+		return uitext.T("bg_role_radio", "radio")
+	case "switch":
+		return uitext.T("bg_role_switch", "switch")
+	case "tab":
+		return uitext.T("bg_role_tab", "tab")
+	case "menuitem":
+		return uitext.T("bg_role_menuitem", "menuitem")
+	case "option":
+		return uitext.T("bg_role_option", "option")
+	case "textbox":
+		return uitext.T("bg_role_textbox", "textbox")
+	case "searchbox":
+		return uitext.T("bg_role_searchbox", "searchbox")
+	case "combobox":
+		return uitext.T("bg_role_combobox", "combobox")
+	case "listitem":
+		return uitext.T("bg_role_listitem", "listitem")
+	case "input":
+		return uitext.T("bg_role_input", "input")
+	case "select":
+		return uitext.T("bg_role_select", "select")
+	case "textarea":
+		return uitext.T("bg_role_textarea", "textarea")
+	case "img":
+		return uitext.T("bg_role_img", "img")
+	case "image":
+		return uitext.T("bg_role_image", "image")
+	case "control":
+		return uitext.T("bg_role_control", "control")
+	}
+	return uitext.Plain(kind)
 }
 
 func clipQuote(s string, n int) string { return `"` + clip.Line(s, n) + `"` }
 
 func lower(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-func verdict(c Control, cat Category, caption string) Classification {
-	return Classification{Category: cat, Caption: caption, Values: values(c, cat)}
+func verdict(c Control, cat Category, caption uitext.Text) Classification {
+	return Classification{Category: cat, Caption: caption.English, CaptionMsg: caption.Msg, Values: values(c, cat)}
 }
 
 // maxValues bounds what one approval card shows.

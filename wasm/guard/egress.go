@@ -74,7 +74,7 @@ func (g *Gate) checkURL(ctx context.Context, tool, raw string, linkClick bool, p
 		reasons = append(reasons, uitext.T("bg_reason_ask_host", "Ask mode only reads the sites you named or are on; you did not name $host$.", "host", host))
 	}
 	if len(data) > 0 {
-		reasons = append(reasons, uitext.Plain("The address carries "+dataKinds(data)+" that your request did not give."))
+		reasons = append(reasons, uitext.T("bg_reason_address_carries", "The address carries $data$ that your request did not give.", "data", dataKindsText(data)))
 	}
 	cat := protocol.CategoryNavigate
 	link := pageURL != "" && linkClick
@@ -138,20 +138,20 @@ func (g *Gate) dataInTokens(tokens []string, where string, trustedDest bool) []D
 	auth := g.cfg.Authority
 	var out []Detail
 	seen := map[string]bool{}
-	add := func(label, v string) {
-		label = strings.Replace(label, "in the address", "in the "+where, 1)
-		if !seen[label+v] {
-			seen[label+v] = true
-			out = append(out, Detail{Label: label, Value: v})
+	add := func(kind, v string) {
+		label := dataLabel(kind, where)
+		if !seen[label.English+v] {
+			seen[label.English+v] = true
+			out = append(out, NewDetail(label, v))
 		}
 	}
 	for _, tok := range tokens {
 		for _, m := range g.secretsNotFromUser(tok) {
-			add("Secret in the address", hint(m))
+			add("secret", hint(m))
 		}
 		for _, e := range emailsIn(tok) {
 			if !auth.Mentions(e) {
-				add("E-mail address in the address", e)
+				add("email", e)
 			}
 		}
 		if trustedDest || len([]rune(tok)) < 8 {
@@ -160,9 +160,9 @@ func (g *Gate) dataInTokens(tokens []string, where string, trustedDest bool) []D
 		low := strings.ToLower(tok)
 		switch {
 		case len([]rune(tok)) >= 12 && strings.Contains(auth.words, low):
-			add("Your words in the address", clip.Line(tok, 60))
+			add("words", clip.Line(tok, 60))
 		case !auth.Mentions(tok) && g.inCorpus(low):
-			add("Page text in the address", clip.Line(tok, 60))
+			add("page", clip.Line(tok, 60))
 		}
 	}
 	return out
@@ -249,6 +249,73 @@ func dataKinds(ds []Detail) string {
 		return kinds[0]
 	}
 	return strings.Join(kinds[:len(kinds)-1], ", ") + " and " + kinds[len(kinds)-1]
+}
+
+// dataLabel labels a value found in a request: kind is secret, email,
+// words or page; where is address or request.
+func dataLabel(kind, where string) uitext.Text {
+	switch kind + "|" + where {
+	case "secret|address":
+		return uitext.T("bg_label_secret_in_address", "Secret in the address")
+	case "secret|request":
+		return uitext.T("bg_label_secret_in_request", "Secret in the request")
+	case "email|address":
+		return uitext.T("bg_label_email_in_address", "E-mail address in the address")
+	case "email|request":
+		return uitext.T("bg_label_email_in_request", "E-mail address in the request")
+	case "words|address":
+		return uitext.T("bg_label_words_in_address", "Your words in the address")
+	case "words|request":
+		return uitext.T("bg_label_words_in_request", "Your words in the request")
+	case "page|address":
+		return uitext.T("bg_label_page_text_in_address", "Page text in the address")
+	case "page|request":
+		return uitext.T("bg_label_page_text_in_request", "Page text in the request")
+	}
+	return uitext.Plain(kind + " in the " + where)
+}
+
+// dataKindsText is dataKinds for the card: each kind a key, joined as
+// the language joins a list.
+func dataKindsText(ds []Detail) uitext.Text {
+	var kinds []uitext.Text
+	seen := map[string]bool{}
+	for _, d := range ds {
+		k, _, _ := strings.Cut(strings.ToLower(d.Label), " in the ")
+		if !seen[k] {
+			seen[k] = true
+			kinds = append(kinds, dataKindText(k))
+		}
+	}
+	if len(kinds) == 0 {
+		return uitext.T("bg_data_some", "data")
+	}
+	return joinTexts(kinds)
+}
+
+func dataKindText(k string) uitext.Text {
+	switch k {
+	case "secret":
+		return uitext.T("bg_data_secret", "secret")
+	case "e-mail address":
+		return uitext.T("bg_data_email", "e-mail address")
+	case "your words":
+		return uitext.T("bg_data_your_words", "your words")
+	case "page text":
+		return uitext.T("bg_data_page_text", "page text")
+	}
+	return uitext.Plain(k)
+}
+
+// joinTexts joins a list: "a", "a and b", "a, b and c".
+func joinTexts(ts []uitext.Text) uitext.Text {
+	switch len(ts) {
+	case 1:
+		return ts[0]
+	case 2:
+		return uitext.T("bg_list_and", "$first$ and $last$", "first", ts[0], "last", ts[1])
+	}
+	return uitext.T("bg_list_comma", "$first$, $rest$", "first", ts[0], "rest", joinTexts(ts[1:]))
 }
 
 // clipURL shows a URL on a card without its secrets.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // checkDownload decides on saving files through the browser's downloads,
@@ -53,7 +55,8 @@ func (g *Gate) checkDownload(ctx context.Context, tool string, args map[string]a
 	}
 	auth := g.cfg.Authority
 	var details []Detail
-	var reasons, hosts, shown []string
+	var reasons []uitext.Text
+	var hosts, shown []string
 	risky := false
 	for _, raw := range urls {
 		u, err := url.Parse(strings.TrimSpace(raw))
@@ -64,15 +67,15 @@ func (g *Gate) checkDownload(ctx context.Context, tool string, args map[string]a
 		named := auth.NamedSite(host)
 		onPage := fromPage || containsURL(links, u)
 		data := g.dataIn(u, named || onPage || g.isVisited(SiteOf(host)))
-		details = append(details, Detail{Label: "File", Value: clipURL(u)})
+		details = append(details, NewDetail(uitext.T("bg_label_file", "File"), clipURL(u)))
 		details = append(details, data...)
 		if len(data) > 0 {
 			risky = true
-			reasons = append(reasons, "The address on "+host+" carries "+dataKinds(data)+" that your request did not give.")
+			reasons = append(reasons, uitext.T("bg_reason_address_on_carries", "The address on $host$ carries $data$ that your request did not give.", "host", host, "data", dataKindsText(data)))
 		}
 		if !named && !onPage {
 			risky = true
-			reasons = append(reasons, "The page does not link to "+clipURL(u)+", and you did not give that address.")
+			reasons = append(reasons, uitext.T("bg_reason_download_unlinked", "The page does not link to $address$, and you did not give that address.", "address", clipURL(u)))
 		}
 		hosts = append(hosts, host)
 		shown = append(shown, u.String())
@@ -85,19 +88,26 @@ func (g *Gate) checkDownload(ctx context.Context, tool string, args map[string]a
 		return nil, ""
 	}
 	if !requested {
-		reasons = append(reasons, "Your request did not ask to download files.")
+		reasons = append(reasons, uitext.T("bg_reason_no_download", "Your request did not ask to download files."))
 	}
-	text := "Download a file from " + hosts[0]
-	if len(hosts) > 1 {
-		text = fmt.Sprintf("Download %d files, from %s", len(hosts), strings.Join(unique(hosts), ", "))
+	var text uitext.Text
+	from := strings.Join(unique(hosts), ", ")
+	switch {
+	case len(hosts) > 1 && pageURL != "":
+		text = uitext.T("bg_approval_download_many_shown", "Download $count$ files, from $hosts$ (shown on $page$).", "count", strconv.Itoa(len(hosts)), "hosts", from, "page", HostOf(pageURL))
+	case len(hosts) > 1:
+		text = uitext.T("bg_approval_download_many", "Download $count$ files, from $hosts$.", "count", strconv.Itoa(len(hosts)), "hosts", from)
+	case pageURL != "":
+		text = uitext.T("bg_approval_download_shown", "Download a file from $host$ (shown on $page$).", "host", hosts[0], "page", HostOf(pageURL))
+	default:
+		text = uitext.T("bg_approval_download", "Download a file from $host$.", "host", hosts[0])
 	}
-	if pageURL != "" {
-		text += " (shown on " + HostOf(pageURL) + ")"
-	}
+	en, msgs := SplitTexts(reasons)
 	return &ask{
-		approval: Approval{Text: text + ".", Category: protocol.CategoryDownload, Site: hosts[0], URL: maskSecrets(shown[0]), Details: details, Reasons: reasons},
-		grant:    protocol.CategoryDownload + "|" + SiteOf(hosts[0]),
-		key:      protocol.CategoryDownload + "|" + strings.Join(shown, " "),
+		approval: Approval{Text: text.English, TextMsg: text.Msg, Category: protocol.CategoryDownload, Site: hosts[0], URL: maskSecrets(shown[0]),
+			Details: details, Reasons: en, ReasonMsgs: msgs},
+		grant: protocol.CategoryDownload + "|" + SiteOf(hosts[0]),
+		key:   protocol.CategoryDownload + "|" + strings.Join(shown, " "),
 	}, ""
 }
 
@@ -114,14 +124,27 @@ func (g *Gate) checkUpload(ctx context.Context, tool string, args map[string]any
 		return nil, err.Error()
 	}
 	site := HostOf(p.PageURL)
-	field := firstNonEmpty(p.Name, p.AriaLabel, p.Title, p.Text, "a file field")
+	var field uitext.Text
+	name := firstNonEmpty(p.Name, p.AriaLabel, p.Title, p.Text)
+	if name == "" {
+		field = uitext.T("bg_upload_a_file_field", "a file field")
+	} else {
+		field = uitext.Plain(quoteCaption(name))
+	}
 	id := fmt.Sprint(args["downloadId"])
+	text := uitext.T("bg_approval_upload", "Give downloaded file $id$ to $field$ on $site$.", "id", id, "field", field, "site", siteText(site))
+	fieldRow := NewDetail(uitext.T("bg_label_field", "Field"), name)
+	if name == "" {
+		fieldRow = NewDetailText(uitext.T("bg_label_field", "Field"), field)
+	}
+	reason := uitext.T("bg_reason_no_upload", "Your request did not ask to upload or attach a file. A page that receives a file may send it on at once.")
 	return &ask{
 		approval: Approval{
-			Text:     "Give downloaded file " + id + " to " + quoteCaption(field) + " on " + orUnknown(site) + ".",
+			Text: text.English, TextMsg: text.Msg,
 			Category: protocol.CategoryUpload, Site: site, URL: p.PageURL,
-			Details: []Detail{{Label: "Field", Value: field}, {Label: "Download", Value: id}},
-			Reasons: []string{"Your request did not ask to upload or attach a file. A page that receives a file may send it on at once."},
+			Details:    []Detail{fieldRow, NewDetail(uitext.T("bg_label_download", "Download"), id)},
+			Reasons:    []string{reason.English},
+			ReasonMsgs: []*uitext.Msg{reason.Msg},
 		},
 		grant: protocol.CategoryUpload + "|" + SiteOf(site),
 		key:   protocol.CategoryUpload + "|" + site + "|" + id + "|" + fmt.Sprint(args["ref"]),

@@ -177,6 +177,9 @@ type Config struct {
 	// Meaning reads the user's words where the lexicon is not enough;
 	// nil: the lexicon alone decides.
 	Meaning Meaning
+	// Messages reads a messaging page's own texts (messaging.go); nil: the
+	// word lists and page structure alone decide.
+	Messages MessageReader
 	// VerifiesRecipient reports whether a send on a page must go to a
 	// recipient the user named (a site adapter's messaging policy); nil:
 	// no page does.

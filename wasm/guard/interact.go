@@ -7,6 +7,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Preflighter is a Prober that can tell before the user is asked that a
@@ -55,7 +56,11 @@ func (g *Gate) checkDrop(ctx context.Context, tool string, args map[string]any) 
 	case CatNone, CatNavigate, CatSubmit:
 		return nil, ""
 	}
-	c.Caption = "drop onto " + firstNonEmpty(c.Caption, quoteCaption(firstNonEmpty(p.Name, p.Text)))
+	target := c.captionText()
+	if strings.TrimSpace(target.English) == "" {
+		target = uitext.Plain(quoteCaption(firstNonEmpty(p.Name, p.Text)))
+	}
+	c.setCaption(uitext.T("bg_caption_drop_onto", "drop onto $target$", "target", target))
 	return g.judgeConsequential(ctx, tool, p, c)
 }
 
@@ -69,12 +74,17 @@ func (g *Gate) checkCaptcha(ctx context.Context) (*ask, string) {
 	}
 	page := g.pageURL(ctx)
 	site := HostOf(page)
+	text := uitext.T("bg_approval_captcha", "Send the CAPTCHA on $site$ to your CAPTCHA solver service and fill in its answer.", "site", siteText(site))
+	reason := uitext.T("bg_reason_no_captcha", "Your request did not ask to solve a CAPTCHA.")
 	return &ask{
 		approval: Approval{
-			Text:     "Send the CAPTCHA on " + orUnknown(site) + " to your CAPTCHA solver service and fill in its answer.",
+			Text: text.English, TextMsg: text.Msg,
 			Category: protocol.CategoryCaptcha, Site: site, URL: maskSecrets(page),
-			Details: []Detail{{Label: "Service", Value: "api.capsolver.com"}, {Label: "Sent", Value: "the page's address and the CAPTCHA's site key"}},
-			Reasons: []string{"Your request did not ask to solve a CAPTCHA."},
+			Details: []Detail{
+				NewDetail(uitext.T("bg_label_service", "Service"), "api.capsolver.com"),
+				NewDetailText(uitext.T("bg_label_sent", "Sent"), uitext.T("bg_captcha_sent", "the page's address and the CAPTCHA's site key")),
+			},
+			Reasons: []string{reason.English}, ReasonMsgs: []*uitext.Msg{reason.Msg},
 		},
 		grant: protocol.CategoryCaptcha + "|" + SiteOf(site),
 		key:   protocol.CategoryCaptcha + "|" + page,
@@ -93,13 +103,15 @@ func (g *Gate) checkWebMCP(ctx context.Context, args map[string]any, pf Prefligh
 	if args["input"] == nil {
 		input = []byte("{}")
 	}
-	details := append([]Detail{{Label: "Id", Value: clip.Line(id, 40)}}, pf.Details...)
+	details := append([]Detail{NewDetail(uitext.T("bg_label_id", "Id"), clip.Line(id, 40))}, pf.Details...)
+	text := uitext.T("bg_approval_webmcp", "Run the tool $tool$ that the page on $site$ offers through WebMCP.", "tool", clip.Line(id, 40), "site", siteText(site))
+	reason := uitext.T("bg_reason_webmcp", "A page's WebMCP tool can do anything the page can, whatever it says about itself; every call is asked about.")
 	return &ask{
 		approval: Approval{
-			Text:     "Run the tool " + clip.Line(id, 40) + " that the page on " + orUnknown(site) + " offers through WebMCP.",
+			Text: text.English, TextMsg: text.Msg,
 			Category: protocol.CategoryWebMCP, Site: site, URL: maskSecrets(page),
-			Details: append(details, Detail{Label: "Input", Value: clip.Line(maskSecrets(string(input)), 300)}),
-			Reasons: []string{"A page's WebMCP tool can do anything the page can, whatever it says about itself; every call is asked about."},
+			Details: append(details, NewDetail(uitext.T("bg_label_input", "Input"), clip.Line(maskSecrets(string(input)), 300))),
+			Reasons: []string{reason.English}, ReasonMsgs: []*uitext.Msg{reason.Msg},
 		},
 		fresh: true,
 		key:   protocol.CategoryWebMCP + "|" + page + "|" + id + "|" + string(input),

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // preflightPage is a fakePage whose executor knows which calls can run.
@@ -85,7 +87,9 @@ func TestEveryWebMCPCallIsAskedFresh(t *testing.T) {
 	assert.Equal(t, []string{"approve", "decline"}, c.Choices)
 	assert.Equal(t, "notes.example", c.Site)
 	assert.Contains(t, c.Details, Detail{Label: "Tool (the page's name)", Value: "add_note"})
-	assert.Contains(t, c.Details, Detail{Label: "Input", Value: `{"text":"milk"}`})
+	assert.Contains(t, c.Details, Detail{Label: "Input", Value: `{"text":"milk"}`, LabelMsg: &uitext.Msg{Key: "bg_label_input"}})
+	assert.Equal(t, "bg_approval_webmcp", c.TextMsg.Key)
+	assert.Equal(t, "wmcp_1", c.TextMsg.Params["tool"], "the page's tool id is data")
 
 	user.decide = func(Approval) Decision { return Decline }
 	refusal, _ := g.Check(context.Background(), call("c3", "execute_webmcp_tool", args))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Dev mode's execute_js runs the model's code in the page with the page's
@@ -69,23 +70,25 @@ func (g *Gate) checkScript(ctx context.Context, args map[string]any) (*ask, stri
 		pageURL, _, _ = g.cfg.Prober.Links(ctx)
 	}
 	site := HostOf(pageURL)
-	var reasons []string
+	var reasons []uitext.Text
 	if !asksForScript(g.cfg.Authority.Request()) {
-		reasons = append(reasons, "Your request did not ask to run script or change the page.")
+		reasons = append(reasons, uitext.T("bg_reason_no_script", "Your request did not ask to run script or change the page."))
 	}
-	details := []Detail{{Label: "Code", Value: maskSecrets(clip.Runes(code, 400))}}
+	details := []Detail{NewDetail(uitext.T("bg_label_code", "Code"), maskSecrets(clip.Runes(code, 400)))}
 	secret := false
 	for _, m := range g.secretsNotFromUser(code) {
 		secret = true
-		reasons = append(reasons, "The code holds a "+kindName(m.Kind)+" that your request did not give.")
+		reasons = append(reasons, uitext.T("bg_reason_code_secret", "The code holds a $kind$ that your request did not give.", "kind", kindText(m.Kind)))
 	}
 	if len(reasons) == 0 || (!g.cfg.AskBeforeActions && !secret) {
 		return nil, ""
 	}
+	text := uitext.T("bg_approval_script", "Run JavaScript written by the assistant in the page on $site$.", "site", siteText(site))
+	en, msgs := SplitTexts(reasons)
 	return &ask{
 		approval: Approval{
-			Text:     "Run JavaScript written by the assistant in the page on " + orUnknown(site) + ".",
-			Category: protocol.CategorySubmit, Site: site, URL: pageURL, Details: details, Reasons: reasons,
+			Text: text.English, TextMsg: text.Msg,
+			Category: protocol.CategorySubmit, Site: site, URL: pageURL, Details: details, Reasons: en, ReasonMsgs: msgs,
 		},
 		grant: "script|" + SiteOf(site),
 		key:   "script|" + site + "|" + code,

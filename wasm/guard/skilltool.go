@@ -8,6 +8,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // SkillCall is what the gate knows of a call of a skill's network tool
@@ -54,29 +55,36 @@ func (g *Gate) CheckSkill(ctx context.Context, call llm.ToolCall, sc SkillCall) 
 	if sc.PlainRead && len(data) == 0 {
 		return "", nil
 	}
-	cat, verb := protocol.CategorySend, "Send a request to "+host
-	var reasons []string
+	cat := protocol.CategorySend
+	text := uitext.T("bg_approval_skill_send", "Send a request to $host$ with the skill $skill$.", "host", host, "skill", sc.Skill)
+	var reasons []uitext.Text
 	switch {
 	case sc.Download:
-		cat, verb = protocol.CategoryDownload, "Have "+host+" make a file and save it in your downloads"
-		reasons = append(reasons, "A download job sends the request, then saves the file it makes.")
+		cat = protocol.CategoryDownload
+		text = uitext.T("bg_approval_skill_download", "Have $host$ make a file and save it in your downloads with the skill $skill$.", "host", host, "skill", sc.Skill)
+		reasons = append(reasons, uitext.T("bg_reason_skill_download", "A download job sends the request, then saves the file it makes."))
 	case !sc.PlainRead:
-		reasons = append(reasons, "The skill does not mark this request as a plain read: it may change something or send your data.")
+		reasons = append(reasons, uitext.T("bg_reason_skill_not_read", "The skill does not mark this request as a plain read: it may change something or send your data."))
 	default:
 		cat = protocol.CategoryFetch
 	}
 	if len(data) > 0 {
-		reasons = append(reasons, "The request carries "+dataKinds(data)+" that your request did not give.")
+		reasons = append(reasons, uitext.T("bg_reason_request_carries", "The request carries $data$ that your request did not give.", "data", dataKindsText(data)))
 	}
-	details := []Detail{{Label: "Tool", Value: call.Name + " (skill " + sc.Skill + ")"}, {Label: "Request", Value: sc.Method + " " + clipURL(u)}}
+	details := []Detail{
+		NewDetailText(uitext.T("bg_label_tool", "Tool"), uitext.T("bg_skill_tool", "$tool$ (skill $skill$)", "tool", call.Name, "skill", sc.Skill)),
+		NewDetail(uitext.T("bg_label_request", "Request"), sc.Method+" "+clipURL(u)),
+	}
 	if sent := strings.Join(sc.Values, " · "); sent != "" && sc.Method != "GET" {
-		details = append(details, Detail{Label: "Sends", Value: clip.Line(maskSecrets(sent), 300)})
+		details = append(details, NewDetail(uitext.T("bg_label_sends", "Sends"), clip.Line(maskSecrets(sent), 300)))
 	}
 	details = append(details, data...)
+	en, msgs := SplitTexts(reasons)
 	return g.askUser(ctx, call, &ask{
-		approval: Approval{Text: verb + " with the skill " + sc.Skill + ".", Category: cat, Site: host, URL: maskSecrets(u.String()), Details: details, Reasons: reasons},
-		grant:    cat + "|skill:" + call.Name + "@" + SiteOf(host),
-		key:      cat + "|" + call.Name + "|" + u.String() + "|" + strings.Join(sc.Values, "\x00"),
-		fresh:    sc.Download,
+		approval: Approval{Text: text.English, TextMsg: text.Msg, Category: cat, Site: host, URL: maskSecrets(u.String()),
+			Details: details, Reasons: en, ReasonMsgs: msgs},
+		grant: cat + "|skill:" + call.Name + "@" + SiteOf(host),
+		key:   cat + "|" + call.Name + "|" + u.String() + "|" + strings.Join(sc.Values, "\x00"),
+		fresh: sc.Download,
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/webbrain/webbrain/wasm/platform"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // debugger implements platform.Debugger over wbHost.debugger (Chrome only),
@@ -134,9 +135,21 @@ func (a alarms) Clear(name string) error {
 // notifier implements platform.Notifier over wbHost.notify.
 type notifier struct{ js js.Value }
 
-func (n notifier) Notify(ctx context.Context, id, title, message string) error {
-	_, err := call(ctx, n.js, "create", id, title, message)
+func (n notifier) Notify(ctx context.Context, id string, title, message uitext.Text) error {
+	_, err := call(ctx, n.js, "create", id, title.English, message.English, msgJSON(title.Msg), msgJSON(message.Msg))
 	return err
+}
+
+// msgJSON is a text's key and parameters as JSON, "" when it has none.
+func msgJSON(m *uitext.Msg) string {
+	if m == nil {
+		return ""
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // sound implements platform.Sound over wbHost.sound: the promise ends

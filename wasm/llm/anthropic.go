@@ -236,7 +236,7 @@ func anthropicFinish(stop string, hasCalls bool) string {
 
 func (w *anthropicWire) decode(body []byte) (Result, error) {
 	if !gjson.ValidBytes(body) {
-		return Result{}, streamError(w.cfg, "part of it could not be read", nil)
+		return Result{}, streamError(w.cfg, streamUnreadable(), nil)
 	}
 	if gjson.GetBytes(body, "type").Str == "error" {
 		return Result{}, inStreamError(w.cfg, providerMessage(body))

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // bedrockService is the SigV4 service name of the Bedrock runtime.
@@ -271,7 +273,7 @@ func (b *bedrockEvents) next() (event, error) {
 	m, err := b.r.readMessage()
 	if err != nil {
 		if errors.Is(err, errFrame) {
-			return event{}, streamError(b.cfg, "the server sent a malformed event", err)
+			return event{}, streamError(b.cfg, streamMalformed(), err)
 		}
 		return event{}, err
 	}
@@ -290,7 +292,7 @@ func (b *bedrockEvents) next() (event, error) {
 func bedrockException(cfg Config, typ, msg string) error {
 	switch strings.ToLower(typ) {
 	case "modelstreamerrorexception":
-		return streamError(cfg, "the model's stream failed: "+msg, nil)
+		return streamError(cfg, uitext.T("bg_stream_failed_with", "the model's stream failed: $error$", "error", msg), nil)
 	case "throttlingexception", "servicequotaexceededexception":
 		e := inStreamError(cfg, typ+": "+msg)
 		e.Kind, e.Retryable = KindRateLimit, true
@@ -325,7 +327,7 @@ type bedrockStream struct {
 func (s *bedrockStream) event(ev event) (bool, error) {
 	data := strings.TrimSpace(ev.Data)
 	if data != "" && !gjson.Valid(data) {
-		return false, streamError(s.cfg, "the server sent a malformed event", nil)
+		return false, streamError(s.cfg, streamMalformed(), nil)
 	}
 	switch ev.Name {
 	case "contentBlockStart":
@@ -389,7 +391,7 @@ func bedrockFinish(stop string, hasCalls bool) string {
 // usage.
 func (w *bedrockWire) decode(body []byte) (Result, error) {
 	if !gjson.ValidBytes(body) {
-		return Result{}, streamError(w.cfg, "part of it could not be read", nil)
+		return Result{}, streamError(w.cfg, streamUnreadable(), nil)
 	}
 	s := &bedrockStream{stop: gjson.GetBytes(body, "stopReason").Str, turn: turn{cfg: w.cfg,
 		usage: bedrockUsage(gjson.GetBytes(body, "usage"))}}

@@ -114,7 +114,7 @@ func (t *turn) read(ev event) (data, typ string, done bool, err error) {
 	case data == "[DONE]":
 		return "", "", true, nil
 	case !gjson.Valid(data):
-		return "", "", false, streamError(t.cfg, "the server sent a malformed event", nil)
+		return "", "", false, streamError(t.cfg, streamMalformed(), nil)
 	}
 	typ = gjson.Get(data, "type").Str
 	if typ == "" {
@@ -205,7 +205,7 @@ func (c *client) chatOnce(ctx context.Context, req Request, model string, stream
 				if errors.As(err, &e) {
 					return err
 				}
-				return streamError(c.cfg, "part of it could not be read", err)
+				return streamError(c.cfg, streamUnreadable(), err)
 			}
 			return nil
 		}
@@ -262,7 +262,7 @@ func (c *client) readStream(ctx context.Context, body io.ReadCloser, onText func
 			if e, ok := p.(ender); ok && e.ended() {
 				return p.result(), nil
 			}
-			return Result{}, streamError(c.cfg, "the stream ended before the answer was complete", nil)
+			return Result{}, streamError(c.cfg, streamEndedEarly(), nil)
 		}
 		var le *Error
 		if errors.As(err, &le) {
@@ -285,7 +285,7 @@ func (c *client) readError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return streamError(c.cfg, "reading the answer failed", err)
+	return streamError(c.cfg, streamReadFailed(), err)
 }
 
 // closeOnCancel closes body when ctx ends so a blocked Read returns even

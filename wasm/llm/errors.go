@@ -103,7 +103,7 @@ func httpError(cfg Config, status int, header map[string]string, body []byte) *E
 		t = uitext.T("bg_err_not_found", "$provider$ answered 404 Not Found. Check the base URL and the model name \"$model$\".", "provider", who, "model", modelLabel(cfg))
 	case (status == 400 || status == 413 || status == 422) && isContextOverflow(string(body)):
 		e.Kind = KindContextOverflow
-		t = uitext.Plain(fmt.Sprintf("The conversation is too long for the model's context window (%s answered HTTP %d).", lowerFirst(providerLabel(cfg)), status))
+		t = uitext.T("bg_err_context_overflow", "The conversation is too long for the model's context window ($provider$ answered HTTP $status$).", "provider", providerTextIn(cfg), "status", code)
 	case status == 429:
 		e.Kind, e.Retryable = KindRateLimit, true
 		t = uitext.T("bg_err_rate_limit", "$provider$ is limiting requests (HTTP 429).", "provider", who)
@@ -123,9 +123,24 @@ func httpError(cfg Config, status int, header map[string]string, body []byte) *E
 }
 
 // streamError reports a stream that cannot be trusted.
-func streamError(cfg Config, what string, err error) *Error {
-	return &Error{Kind: KindStream, Retryable: true, Err: err,
-		Message: redact(fmt.Sprintf("The answer from %s broke off (%s). Try again; if it keeps happening, the server or a proxy is cutting streamed answers.", lowerFirst(providerLabel(cfg)), what), cfg.APIKey)}
+func streamError(cfg Config, what uitext.Text, err error) *Error {
+	e := &Error{Kind: KindStream, Retryable: true, Err: err}
+	e.setText(uitext.T("bg_err_stream", "The answer from $provider$ broke off ($what$). Try again; if it keeps happening, the server or a proxy is cutting streamed answers.",
+		"provider", providerTextIn(cfg), "what", what), cfg.APIKey)
+	return e
+}
+
+// The ways a streamed answer breaks off, for streamError.
+func streamUnreadable() uitext.Text {
+	return uitext.T("bg_stream_unreadable", "part of it could not be read")
+}
+
+func streamEndedEarly() uitext.Text {
+	return uitext.T("bg_stream_ended_early", "the stream ended before the answer was complete")
+}
+
+func streamReadFailed() uitext.Text {
+	return uitext.T("bg_stream_read_failed", "reading the answer failed")
 }
 
 // inStreamError reports an error event inside a successful response.
@@ -137,7 +152,9 @@ func inStreamError(cfg Config, msg string) *Error {
 	if isContextOverflow(msg) {
 		kind = KindContextOverflow
 	}
-	return &Error{Kind: kind, Message: redact(fmt.Sprintf("%s reported an error: %s", providerLabel(cfg), msg), cfg.APIKey)}
+	e := &Error{Kind: kind}
+	e.setText(uitext.T("bg_err_provider_reported", "$provider$ reported an error: $error$", "provider", providerText(cfg), "error", msg), cfg.APIKey)
+	return e
 }
 
 // overflowPhrases are how providers say the prompt exceeds the context
@@ -217,6 +234,17 @@ func providerText(cfg Config) uitext.Text {
 	return uitext.T("bg_provider", "The provider")
 }
 
+// providerTextIn is providerText inside a sentence ("the provider Local").
+func providerTextIn(cfg Config) uitext.Text {
+	if cfg.Name != "" {
+		return uitext.T("bg_provider_named_in", "the provider $name$", "name", cfg.Name)
+	}
+	if u, err := url.Parse(cfg.BaseURL); err == nil && u.Host != "" {
+		return uitext.T("bg_provider_host_in", "the server at $host$", "host", u.Host)
+	}
+	return uitext.T("bg_provider_in", "the provider")
+}
+
 func providerLabel(cfg Config) string {
 	if cfg.Name != "" {
 		return "The provider " + cfg.Name
@@ -277,4 +305,8 @@ func redact(msg, key string) string {
 		msg = strings.Join(fields, " ")
 	}
 	return msg
+}
+
+func streamMalformed() uitext.Text {
+	return uitext.T("bg_stream_malformed", "the server sent a malformed event")
 }

@@ -11,6 +11,7 @@ import (
 	. "github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 var hi = Request{Messages: []Message{{Role: RoleUser, Content: "hi"}}}
@@ -142,6 +143,14 @@ func TestBrokenTwiceIsAStreamError(t *testing.T) {
 		if e.Kind != KindStream || len(srv.Requests()) != 2 || !strings.Contains(e.Message, "broke off") {
 			t.Fatalf("%s: %+v", cfg.Kind, e)
 		}
+		// The panel gets the key; how it broke off is WebBrain's words too.
+		if e.UI == nil || e.UI.Key != "bg_err_stream" {
+			t.Fatalf("%s: no key: %+v", cfg.Kind, e)
+		}
+		what, ok := e.UI.Params["what"].(uitext.Msg)
+		if !ok || !strings.HasPrefix(what.Key, "bg_stream_") {
+			t.Fatalf("%s: what: %#v", cfg.Kind, e.UI.Params["what"])
+		}
 	}
 }
 
@@ -205,6 +214,9 @@ func TestContextOverflowIsRecognised(t *testing.T) {
 		}
 		if !strings.Contains(e.Message, "too long for the model's context window") {
 			t.Errorf("%s: %q", c.kind, e.Message)
+		}
+		if e.UI == nil || e.UI.Key != "bg_err_provider_said" || e.UI.Params["error"].(uitext.Msg).Key != "bg_err_context_overflow" {
+			t.Errorf("%s: key %+v", c.kind, e.UI)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // chatWire is OpenAI Chat Completions, spoken by OpenAI and nearly every
@@ -228,7 +230,7 @@ func (s *chatStream) result() Result {
 
 func (w *chatWire) decode(body []byte) (Result, error) {
 	if !gjson.ValidBytes(body) {
-		return Result{}, streamError(w.cfg, "part of it could not be read", nil)
+		return Result{}, streamError(w.cfg, streamUnreadable(), nil)
 	}
 	if e := gjson.GetBytes(body, "error"); e.Exists() && e.Type != gjson.Null {
 		return Result{}, inStreamError(w.cfg, providerMessage(body))
@@ -236,7 +238,7 @@ func (w *chatWire) decode(body []byte) (Result, error) {
 	s := &chatStream{turn: turn{cfg: w.cfg}, byIndex: map[int64]int{}}
 	msg := gjson.GetBytes(body, "choices.0.message")
 	if !msg.Exists() {
-		return Result{}, streamError(w.cfg, "the answer has no message", nil)
+		return Result{}, streamError(w.cfg, uitext.T("bg_stream_no_message", "the answer has no message"), nil)
 	}
 	content := msg.Get("content")
 	if content.IsArray() {

@@ -190,7 +190,7 @@ func (s *responsesStream) result() Result {
 
 func (w *responsesWire) decode(body []byte) (Result, error) {
 	if !gjson.ValidBytes(body) {
-		return Result{}, streamError(w.cfg, "part of it could not be read", nil)
+		return Result{}, streamError(w.cfg, streamUnreadable(), nil)
 	}
 	if e := gjson.GetBytes(body, "error"); e.IsObject() {
 		return Result{}, inStreamError(w.cfg, e.Get("message").Str)

@@ -10,6 +10,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/protocol"
 	"github.com/webbrain/webbrain/wasm/skills"
 	"github.com/webbrain/webbrain/wasm/tools"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // intentPrompt is the short question of planner Off: act now or ask first.
@@ -157,6 +158,22 @@ func (p Plan) Markdown(local bool) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// MarkdownText is Markdown with its one fixed word, the Risks heading, as
+// a catalog key for the panel: the summary, steps and risks are the
+// model's words, already in the user's language, and stay data.
+func (p Plan) MarkdownText(local bool) uitext.Text {
+	text := p.Markdown(local)
+	head, risks, ok := strings.Cut(text, "\n\nRisks:\n")
+	if !ok || strings.TrimSpace(head) == "" {
+		return uitext.Plain(text)
+	}
+	t := uitext.T("bg_plan_risks", "$plan$\n\nRisks:\n$risks$", "plan", head, "risks", risks)
+	if t.English != text {
+		return uitext.Plain(text)
+	}
+	return t
 }
 
 // Pinned is the plan as the run's system prompt carries it, so it

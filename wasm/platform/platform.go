@@ -13,6 +13,8 @@ import (
 	"errors"
 	"io"
 	"time"
+
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // ErrNoTab is returned when a tab id no longer exists.
@@ -330,9 +332,11 @@ type Clock interface {
 
 // Notifier shows a system notification (chrome.notifications), for what
 // happens while the user is not watching: a scheduled job's end, or its
-// run waiting on a card. nil where there is none.
+// run waiting on a card. nil where there is none. Title and message are
+// English with their catalog keys: the browser side shows them in the
+// interface language (docs/decisions/background-texts.md).
 type Notifier interface {
-	Notify(ctx context.Context, id, title, message string) error
+	Notify(ctx context.Context, id string, title, message uitext.Text) error
 }
 
 // Tones of Sound.Play: a watch's /beep alert.

@@ -12,6 +12,7 @@ import (
 	"github.com/webbrain/webbrain/wasm/guard"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // WebMCP: the tools a page registered through Chrome's experimental
@@ -207,9 +208,12 @@ func (d *Dispatcher) Preflight(ctx context.Context, name string, args map[string
 			return pf, err
 		}
 		pf.Site = e.tool.FrameOrigin
-		pf.Details = []guard.Detail{{Label: "Tool (the page's name)", Value: clip.Line(e.tool.Name, 80)}, {Label: "Registered by", Value: e.tool.FrameOrigin}}
+		pf.Details = []guard.Detail{
+			guard.NewDetail(uitext.T("bg_label_webmcp_name", "Tool (the page's name)"), clip.Line(e.tool.Name, 80)),
+			guard.NewDetail(uitext.T("bg_label_registered_by", "Registered by"), e.tool.FrameOrigin),
+		}
 		if e.tool.Description != "" {
-			pf.Details = append(pf.Details, guard.Detail{Label: "The page describes it as", Value: clip.Line(e.tool.Description, 200)})
+			pf.Details = append(pf.Details, guard.NewDetail(uitext.T("bg_label_page_describes", "The page describes it as"), clip.Line(e.tool.Description, 200)))
 		}
 	}
 	return pf, nil
