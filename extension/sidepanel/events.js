@@ -104,7 +104,14 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
     }
     case EVENT.PLAN_REVIEW: {
       if (transcript.findPlan(requestId, ev.id)) return STATUS.RUNNING; // shown again after a restart
-      transcript.add({ role: "plan", requestId, id: ev.id, text: ev.text ?? "", plan: ev.plan ?? {} });
+      transcript.add({
+        role: "plan",
+        requestId,
+        id: ev.id,
+        text: ev.text ?? "",
+        plan: ev.plan ?? {},
+        ...(ev.msg && { msg: ev.msg }),
+      });
       return STATUS.RUNNING;
     }
     case EVENT.PLAN_RESOLVED: {
@@ -158,7 +165,9 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
         Object.assign(msg, { text, outcome, stepLimit });
         endRun(transcript, requestId, msg);
       } else if (text) {
-        endRun(transcript, requestId, transcript.add({ role: "assistant", requestId, text, outcome, stepLimit }));
+        // A plan-only answer's msg puts its Risks heading in the interface language.
+        const item = { role: "assistant", requestId, text, outcome, stepLimit, ...(ev.msg && { msg: ev.msg }) };
+        endRun(transcript, requestId, transcript.add(item));
       }
       return STATUS.DONE;
     }
@@ -173,12 +182,19 @@ export function applyEvent(transcript, requestId, ev, describeError, live = fals
       // reached the cost allowance says so at once.
       const request = transcript.request(requestId);
       if (request && ev.total) request.usage = ev.total;
-      if (ev.text) transcript.add({ role: "notice", requestId, text: ev.text });
+      if (ev.text) transcript.add({ role: "notice", requestId, text: ev.text, ...(ev.msg && { msg: ev.msg }) });
       return STATUS.RUNNING;
     }
     case EVENT.ALLOWANCE:
       if (transcript.findCard("allowance", requestId, ev.id)) return STATUS.RUNNING; // shown again after a restart
-      transcript.add({ role: "allowance", requestId, id: ev.id, text: ev.text ?? "", allowance: ev.allowance ?? {} });
+      transcript.add({
+        role: "allowance",
+        requestId,
+        id: ev.id,
+        text: ev.text ?? "",
+        allowance: ev.allowance ?? {},
+        ...(ev.msg && { msg: ev.msg }),
+      });
       return STATUS.RUNNING;
     case EVENT.ALLOWANCE_RESOLVED: {
       const card = transcript.findCard("allowance", requestId, ev.id);

@@ -5,7 +5,7 @@
 import { el } from "../common/dom.js";
 import { PLAN_DECISION, RESOLVED } from "../common/protocol.js";
 import { countdown } from "./cards.js";
-import { t } from "../common/i18n.js";
+import { t, tmsg } from "../common/i18n.js";
 
 // planOutcome is the card's last line once plan_resolved arrived.
 export function planOutcome(item) {
@@ -78,7 +78,9 @@ export function renderPlanReview(item, answer, redraw) {
   }
   if (item.editing && !closed) {
     const box = el("textarea", { className: "plan-edit-box", rows: 8, "aria-label": t("plan_edit_label") });
-    box.value = item.text ?? "";
+    // The plan's Markdown with its Risks heading in the interface language,
+    // without the isolates put around the model's words.
+    box.value = tmsg(item.msg, item.text).replace(/[\u2068\u2069]/g, "");
     const run = el("button", { type: "button", className: "approval-approve", text: t("plan_run_this") });
     run.addEventListener("click", () => {
       if (box.value.trim()) answer(PLAN_DECISION.EDIT, box.value.trim());

@@ -190,8 +190,11 @@ export class Transcript {
           node.classList.add(`outcome-${item.outcome}`);
           node.append(el("p", { className: "outcome", role: "status", text: t(label) }));
         }
-        node.append(renderMarkdown(item.text));
-        addCopyButtons(node, item.text);
+        // A plan-only answer: the model's Markdown and WebBrain's Risks
+        // heading, drawn without isolates like the plan note.
+        const text = item.msg ? tmsg(item.msg, item.text).replace(/[\u2068\u2069]/g, "") : item.text;
+        node.append(renderMarkdown(text));
+        addCopyButtons(node, text);
         if (item.offer && this.onOffer) node.append(this.offerButton(item));
         return node;
       }

@@ -4,7 +4,7 @@ import { send } from "../common/api.js";
 import { el } from "../common/dom.js";
 import { ACTION, ALLOWANCE_DECISION } from "../common/protocol.js";
 import { usd } from "../common/usd.js";
-import { locale, t, tp } from "../common/i18n.js";
+import { locale, t, tmsg, tp } from "../common/i18n.js";
 
 const tokens = (n) => (Number(n) || 0).toLocaleString(locale());
 
@@ -55,7 +55,7 @@ export function renderAllowance(item, answer) {
       el("img", { src: "/icons/icon-32.png", alt: "", width: 16, height: 16 }),
       el("span", { className: "approval-from", text: t("allowance_from") }),
     ),
-    el("p", { className: "approval-text", text: item.text ?? "" }),
+    el("p", { className: "approval-text", text: tmsg(item.msg, item.text) }),
   );
   if (resolved || item.expired) {
     const outcome =

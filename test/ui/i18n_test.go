@@ -258,3 +258,34 @@ func TestCaptureNoteAndPlanInTheInterfaceLanguage(t *testing.T) {
 	}
 	tb.screenshot("plan-he")
 }
+
+// The cost allowance card and a plan-only answer come with their keys: a
+// French panel shows WebBrain's words in French, the amounts as sent, and
+// the plan's own Markdown (the model's words) still as a list.
+func TestAllowanceCardAndPlanAnswerInTheInterfaceLanguage(t *testing.T) {
+	tb := openPanel(t, chooseLanguage("fr"))
+	rid := startRun(tb, "how would I close my account?")
+	deliver(tb, rid, 1, `{kind: "final", text: "Close the account\n1. Open Settings\n\nRisks:\n- It cannot be undone",
+  msg: {key: "bg_plan_risks", params: {plan: "Close the account\n1. Open Settings", risks: "- It cannot be undone"}}}`)
+	tb.waitFor("the answer", `[...document.querySelectorAll('.msg.assistant')].some(e => e.textContent.includes("Open Settings"))`)
+	answer := `[...document.querySelectorAll('.msg.assistant')].at(-1)`
+	if items := eval[[]string](tb, `[...`+answer+`.querySelectorAll('li')].map(e => e.textContent)`); strings.Join(items, "|") != "Open Settings|It cannot be undone" {
+		t.Errorf("answer list items %q: the model's steps and risks, still lists", items)
+	}
+	if text := eval[string](tb, answer+`.textContent`); !strings.Contains(text, "Risques :") || strings.Contains(text, "Risks:") {
+		t.Errorf("answer %q: the Risks heading in French", text)
+	}
+	tb.waitFor("the run's end", `document.querySelector('#transcript').dataset.runStatus !== "running"`)
+	rid = startRun(tb, "read it")
+	deliver(tb, rid, 1, `{kind: "allowance", id: "allowance-day-2026-12-07-100",
+  text: "Paused before the next model call, which may cost up to $0.03. Today's cost allowance is $1.00 and $1.20 has been spent. Raise the allowance by $1.00 to go on, or stop the run.",
+  msg: {key: "bg_allowance_paused", params: {estimate: "$0.03", raise: "$1.00",
+    limit: {key: "bg_allowance_day_spent", params: {limit: "$1.00", spent: "$1.20"}}}},
+  allowance: {scope: "day", limitUsd: 1, spentUsd: 1.2, estimateUsd: 0.03, raiseUsd: 1}}`)
+	tb.waitFor("the card", `!!document.querySelector('.allowance-card .approval-text')`)
+	want := "En pause avant le prochain appel au modèle, qui peut coûter jusqu'à $0.03. La limite de coût du jour est de $1.00 et $1.20 ont été dépensés. Relevez la limite de $1.00 pour continuer, ou arrêtez l'exécution."
+	if got := eval[string](tb, `document.querySelector('.allowance-card .approval-text').textContent`); got != want {
+		t.Errorf("card text %q, want %q", got, want)
+	}
+	tb.screenshot("allowance-fr")
+}

@@ -40,7 +40,8 @@ type Event struct {
 	// Plan is the card of a plan_review event.
 	Plan *planner.Card `json:"plan,omitempty"`
 	// Msg is Text as a catalog key and parameters, for the panel to show
-	// in the interface language (approval, clarify, error, mode_changed);
+	// in the interface language (approval, clarify, error, mode_changed,
+	// capture, allowance, usage, plan, plan_review, a plan-only final);
 	// OptionMsgs the same for a clarify event's options, index by index
 	// (nil where an option is the model's or the page's words).
 	Msg        *uitext.Msg   `json:"msg,omitempty"`

@@ -33,6 +33,8 @@ type planned struct {
 	skills   []string // ids of the catalog skills the approved plan chose
 	readOnly bool     // planning failed under Try: the turn goes on in Ask
 	answer   string   // the turn's whole answer: nothing runs (a plan to show)
+	// answerMsg is a plan-only answer's Risks heading as a catalog key.
+	answerMsg *uitext.Msg
 	// job is the site job the plan is bound to; recipients the people the
 	// request sends a message to (planner.Plan.Recipients).
 	job        *adapters.Binding
@@ -128,7 +130,8 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 		}
 		switch p.Action {
 		case planner.PlanOnly:
-			return planned{answer: p.Markdown(true)}, nil
+			text := p.MarkdownText(true)
+			return planned{answer: text.English, answerMsg: text.Msg}, nil
 		case planner.Clarify:
 			q := p.Question
 			if p.Localized != nil && p.Localized.Question != "" {
@@ -237,7 +240,8 @@ func (v *reviewer) ask(ctx context.Context, ru *run, p planner.Plan, open *Entry
 		id = "plan-" + strconv.Itoa(v.j.count(protocol.EventPlanReview)+1)
 		expires = now.Add(planReviewTimeout).UnixMilli()
 		card := &planner.Card{Plan: p, ExpiresAt: expires}
-		v.j.add(Entry{Event: agent.Event{Kind: protocol.EventPlanReview, ID: id, Text: p.Markdown(true), Plan: card}})
+		text := p.MarkdownText(true) // the edit box starts from it
+		v.j.add(Entry{Event: agent.Event{Kind: protocol.EventPlanReview, ID: id, Text: text.English, Msg: text.Msg, Plan: card}})
 	}
 	v.mu.Lock()
 	ch := v.waiting.channel(id)

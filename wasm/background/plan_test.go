@@ -75,6 +75,10 @@ func TestStrictPlanWaitsForApprovalBeforeAnyPageAction(t *testing.T) {
 		!strings.Contains(card.Text, "1. Open the settings") {
 		t.Fatalf("card %+v %q", card.Plan, card.Text)
 	}
+	// The edit box starts from the Markdown with its Risks heading keyed.
+	if m := card.Msg; m == nil || m.Key != "bg_plan_risks" || m.Params["risks"] != "- Deleting the account cannot be undone" {
+		t.Errorf("card msg %+v", card.Msg)
+	}
 	if len(e.srv.Requests()) != 0 || len(page.names()) != 0 {
 		t.Fatalf("the run went on before the review: %d requests, page %v", len(e.srv.Requests()), page.names())
 	}
@@ -260,6 +264,24 @@ func TestPlanOnlyAnswersWithThePlan(t *testing.T) {
 	}
 	if conv := e.conversation(20); len(conv) != 2 || conv[1].Content != j.Final {
 		t.Fatalf("conversation %+v", conv)
+	}
+}
+
+// A plan-only answer with risks carries its Risks heading as a key; the
+// model's summary, steps and risks are parameters, as it wrote them.
+func TestPlanOnlyAnswerKeysItsRisksHeading(t *testing.T) {
+	e := newEnv(t, obeyThenReport())
+	usePlanner(t, e, protocol.PlannerTry, protocol.ReviewStrict,
+		`{"action":"plan_only","summary":"How to close the account.","steps":["Open Settings"],"risks":["It cannot be undone"],"question":null,"recipients":[],"localized":{"summary":"So schließen Sie das Konto.","steps":["Einstellungen öffnen"],"risks":["Das lässt sich nicht rückgängig machen"],"question":null}}`)
+	e.mustOK(act(22, "Wie schließe ich mein Konto? Nur erklären."))
+	j := e.waitEnd(22)
+	final, ok := lastOf(j.Events, protocol.EventFinal)
+	if !ok || final.Text != "So schließen Sie das Konto.\n1. Einstellungen öffnen\n\nRisks:\n- Das lässt sich nicht rückgängig machen" {
+		t.Fatalf("final %q", final.Text)
+	}
+	if m := final.Msg; m == nil || m.Key != "bg_plan_risks" || m.Params["plan"] != "So schließen Sie das Konto.\n1. Einstellungen öffnen" ||
+		m.Params["risks"] != "- Das lässt sich nicht rückgängig machen" {
+		t.Fatalf("final msg %+v", final.Msg)
 	}
 }
 

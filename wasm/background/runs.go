@@ -48,6 +48,8 @@ type run struct {
 	review *reviewer
 	steer  *steerBox
 	plan   string // the approved plan, pinned in the system prompt
+	// finalMsg is a plan-only answer's catalog key (its Risks heading).
+	finalMsg *uitext.Msg
 	// planSkills are the skills the approved plan chose, loaded first.
 	planSkills []string
 	// job is the site job the plan is bound to (nil: none); recipients
@@ -176,7 +178,7 @@ func (r *Router) execute(ru *run) {
 		t := plainError(err)
 		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventError, Text: t.English, Msg: t.Msg}})
 	default:
-		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventFinal, Text: final}})
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventFinal, Text: final, Msg: ru.finalMsg}})
 	}
 }
 
@@ -243,6 +245,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 			// Nothing ran: the turn is the request and this answer.
 			r.keepConversation(ru, append(history,
 				llm.Message{Role: llm.RoleUser, Content: ru.text}, llm.Message{Role: llm.RoleAssistant, Content: pl.answer}))
+			ru.finalMsg = pl.answerMsg
 			return pl.answer, nil
 		case pl.readOnly:
 			ru.mode = protocol.ModeAsk

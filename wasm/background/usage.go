@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/webbrain/webbrain/wasm/agent"
-	"github.com/webbrain/webbrain/wasm/clip"
 	"github.com/webbrain/webbrain/wasm/cost"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -78,7 +77,7 @@ func (m *meter) record(u llm.Usage) {
 	if m.ru.j.terminal() {
 		return // learning after the run: the day counts it, the run has ended
 	}
-	var notice string
+	var notice uitext.Text
 	if err == nil && call.CostUSD > 0 {
 		run := m.ru.j.usage()
 		after := run.Tally
@@ -87,12 +86,12 @@ func (m *meter) record(u llm.Usage) {
 		before.CostUSD -= call.CostUSD
 		if l, reached := m.allow.Reached(day, after, run.RaisedUSD); reached {
 			if _, was := m.allow.Reached(before, run.Tally, run.RaisedUSD); !was {
-				notice = "This answer reached the cost allowance. " + l.Message() +
-					" The answer is kept; WebBrain will ask before the next model call."
+				notice = uitext.T("bg_allowance_reached", "This answer reached the cost allowance. $limit$ The answer is kept; WebBrain will ask before the next model call.",
+					"limit", l.Text())
 			}
 		}
 	}
-	m.ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventUsage, Text: notice}, Usage: &call})
+	m.ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventUsage, Text: notice.English, Msg: notice.Msg}, Usage: &call})
 }
 
 // admit lets the call go when it fits the allowance, and otherwise pauses
@@ -164,11 +163,11 @@ func (b *allowanceBox) wait(ctx context.Context, r *Router, ru *run, card Allowa
 		return decisionError(e.Decision)
 	}
 	if !ru.j.hasEvent(protocol.EventAllowance, id) {
-		text := fmt.Sprintf("Paused before the next model call, which may cost up to %s. %s Raise the allowance by %s to go on, or stop the run.",
-			cost.USD(card.EstimateUSD), card.Message(), cost.USD(card.RaiseUSD))
-		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventAllowance, ID: id, Text: text}, Allowance: &card})
+		text := uitext.T("bg_allowance_paused", "Paused before the next model call, which may cost up to $estimate$. $limit$ Raise the allowance by $raise$ to go on, or stop the run.",
+			"estimate", cost.USD(card.EstimateUSD), "limit", card.Text(), "raise", cost.USD(card.RaiseUSD))
+		ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventAllowance, ID: id, Text: text.English, Msg: text.Msg}, Allowance: &card})
 		if jobOf(ru.requestID) != "" {
-			r.notify("webbrain-card-"+id, uitext.T("bg_notify_allowance", "WebBrain paused at the cost allowance"), uitext.Plain(clip.Line(text, 180)))
+			r.notify("webbrain-card-"+id, uitext.T("bg_notify_allowance", "WebBrain paused at the cost allowance"), clipText(text, 180))
 		}
 	}
 	select {

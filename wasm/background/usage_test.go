@@ -3,6 +3,7 @@ package background
 import (
 	"context"
 	"encoding/json"
+	"github.com/webbrain/webbrain/wasm/uitext"
 	"math"
 	"strings"
 	"testing"
@@ -147,6 +148,14 @@ func TestAllowancePausesBeforeTheNextCallAndRaiseResumes(t *testing.T) {
 		!strings.Contains(card.Text, "Today's cost allowance is $1.00 and $1.20 has been spent") {
 		t.Fatalf("card %+v %+v", card, a)
 	}
+	// The card and the notice carry their keys, the amounts as data.
+	if m := card.Msg; m == nil || m.Key != "bg_allowance_paused" || m.Params["raise"] != "$1.00" ||
+		m.Params["limit"].(uitext.Msg).Key != "bg_allowance_day_spent" || m.Params["limit"].(uitext.Msg).Params["spent"] != "$1.20" {
+		t.Errorf("card msg %+v", card.Msg)
+	}
+	if m := calls[0].Msg; m == nil || m.Key != "bg_allowance_reached" || m.Params["limit"].(uitext.Msg).Key != "bg_allowance_day_spent" {
+		t.Errorf("notice msg %+v", calls[0].Msg)
+	}
 	if reply := e.send(map[string]any{"action": "allowance_answer", "tabId": 5, "requestId": "r5", "id": card.ID, "decision": "maybe"}); reply["ok"] != false {
 		t.Fatalf("unknown decision accepted: %v", reply)
 	}
@@ -184,15 +193,19 @@ func TestRunAllowancePauseSurvivesARestartAndStops(t *testing.T) {
 	e.priced(0, 0.0001) // less than any call's output budget
 	e.mustOK(askReq(7, "r7", "hello"))
 	var id string
+	var runCard Entry
 	eventually(t, "the allowance card", func() bool {
 		ru := e.r.active(7)
 		if ru == nil {
 			return false
 		}
 		ev, ok := ru.j.last(protocol.EventAllowance)
-		id = ev.ID
+		id, runCard = ev.ID, ev
 		return ok && ev.Allowance.Scope == cost.ScopeRun
 	})
+	if m := runCard.Msg; m == nil || m.Key != "bg_allowance_paused" || m.Params["limit"].(uitext.Msg).Key != "bg_allowance_run_spent" {
+		t.Errorf("card msg %+v", runCard.Msg)
+	}
 	e2 := e.restart(&pageCounter{})
 	eventually(t, "the resumed run to wait again", func() bool {
 		ru := e2.r.active(7)
@@ -244,4 +257,25 @@ func TestLearnerAfterTheRunIsSkippedAtTheAllowance(t *testing.T) {
 			t.Fatalf("events after the end: %v", kinds(j.Events))
 		}
 	}
+}
+
+// A job's run that pauses at the allowance says so in a notification,
+// its title and text keyed for the interface language.
+func TestAllowanceNotificationIsKeyed(t *testing.T) {
+	e := newEnv(t, llmtest.NewTurns(llmtest.Turn{Text: "never sent"}))
+	notes := &notifier{}
+	e.r.p.Notify = notes
+	e.priced(0, 0.0001)
+	e.mustOK(askReq(8, jobRequestPrefix+"j1:1", "hello"))
+	eventually(t, "the notification", func() bool { return len(notes.all()) > 0 })
+	if keys := notes.allKeys(); keys[0] != "bg_notify_allowance: bg_allowance_paused" {
+		t.Fatalf("keys %q, shown %q", keys, notes.all())
+	}
+	if shown := notes.all()[0]; !strings.Contains(shown, "This run's cost allowance is $0.0001") {
+		t.Fatalf("shown %q", shown)
+	}
+	ru := e.r.active(8)
+	card, _ := ru.j.last(protocol.EventAllowance)
+	e.mustOK(map[string]any{"action": "allowance_answer", "tabId": 8, "requestId": jobRequestPrefix + "j1:1", "id": card.ID, "decision": "stop"})
+	e.waitEnd(8)
 }

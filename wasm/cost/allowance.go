@@ -3,6 +3,8 @@ package cost
 import (
 	"fmt"
 	"strings"
+
+	"github.com/webbrain/webbrain/wasm/uitext"
 )
 
 // Scopes of an allowance.
@@ -62,12 +64,16 @@ func (a Allowance) Reached(day Day, run Tally, runRaised float64) (Limit, bool) 
 }
 
 // Message is the sentence the panel shows for l.
-func (l Limit) Message() string {
-	what := "Today's cost allowance"
+func (l Limit) Message() string { return l.Text().English }
+
+// Text is Message with its catalog key; the amounts are data.
+func (l Limit) Text() uitext.Text {
 	if l.Scope == ScopeRun {
-		what = "This run's cost allowance"
+		return uitext.T("bg_allowance_run_spent", "This run's cost allowance is $limit$ and $spent$ has been spent.",
+			"limit", USD(l.LimitUSD), "spent", USD(l.SpentUSD))
 	}
-	return fmt.Sprintf("%s is %s and %s has been spent.", what, USD(l.LimitUSD), USD(l.SpentUSD))
+	return uitext.T("bg_allowance_day_spent", "Today's cost allowance is $limit$ and $spent$ has been spent.",
+		"limit", USD(l.LimitUSD), "spent", USD(l.SpentUSD))
 }
 
 // USD writes an amount for people: cents for a dollar or more, a tenth

@@ -228,6 +228,10 @@ func TestAllowance(t *testing.T) {
 	if m := (Limit{ScopeDay, 1, 1.02}).Message(); m != "Today's cost allowance is $1.00 and $1.02 has been spent." {
 		t.Fatal(m)
 	}
+	if m := (Limit{ScopeRun, 0.5, 0.5}).Text(); m.English != "This run's cost allowance is $0.50 and $0.50 has been spent." ||
+		m.Msg.Key != "bg_allowance_run_spent" || m.Msg.Params["limit"] != "$0.50" || m.Msg.Params["spent"] != "$0.50" {
+		t.Fatalf("%+v", m)
+	}
 }
 
 func TestWithoutSnapshot(t *testing.T) {
