@@ -120,9 +120,9 @@ let started;
 // modules are there (the side panel's early.js); initI18n uses what it got.
 export function preloadI18n() {
   preloaded ??= (async () => {
-    const english = load("en"); // every language falls back to it
+    const loadingEnglish = load("en"); // every language falls back to it
     const code = (await chosenLanguage()) || browserLanguage();
-    const [en, own] = await Promise.all([english, code === "en" ? null : load(code)]);
+    const [en, own] = await Promise.all([loadingEnglish, code === "en" ? null : load(code)]);
     return { code, en, own };
   })();
   return preloaded;
