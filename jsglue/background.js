@@ -34,7 +34,7 @@ let wasmResponse = fetchModule();
 // Firefox lists these files in manifest background.scripts; a Chrome
 // service worker loads them itself.
 if (typeof importScripts === "function") {
-  importScripts("wasm_exec.js", "common/traces-db.js", "host.js");
+  importScripts("wasm_exec.js", "common/traces-db.js", "common/draw-msg.js", "host.js");
 }
 mark("glue");
 

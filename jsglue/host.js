@@ -946,31 +946,7 @@
     } catch {
       msg = null;
     }
-    if (!msg || typeof msg.key !== "string") return text;
-    const plain = renderMsg(msg, english, english, false);
-    if (plain === null || (text !== "" && plain !== text)) return text;
-    return renderMsg(msg, own, english, rtl) ?? text;
-  }
-
-  function renderMsg(msg, catalog, english, isolate) {
-    const entry = catalog[msg.key] ?? english[msg.key];
-    if (!entry || !english[msg.key]) return null;
-    const values = {};
-    for (const [name, value] of Object.entries(msg.params ?? {})) {
-      if (value && typeof value === "object") {
-        const inner = renderMsg(value, catalog, english, isolate);
-        if (inner === null) return null;
-        values[name] = inner;
-      } else {
-        values[name] = String(value ?? "");
-      }
-    }
-    const [open, close] = isolate ? ["\u2068", "\u2069"] : ["", ""];
-    return entry.message.replace(/\$([A-Za-z0-9_]+)\$|\$\$/g, (all, name) => {
-      if (!name) return "$";
-      const value = values[name] ?? values[name.toLowerCase()];
-      return value === undefined ? all : open + value + close;
-    });
+    return globalThis.wbDrawMsg(msg, text, english, own, rtl);
   }
 
   // Best effort: no extension page open is the usual case, not an error.

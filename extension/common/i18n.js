@@ -13,6 +13,7 @@
 //   data-i18n-title, data-i18n-placeholder, data-i18n-aria-label
 //
 // What the model reads is never translated: prompts stay English.
+import "./draw-msg.js"; // defines globalThis.wbDrawMsg
 import { api } from "./api.js";
 import { STORAGE } from "./protocol.js";
 
@@ -195,32 +196,7 @@ export function tp(key, count, subs = {}) {
 // knows every key and gives exactly text: a background newer than the
 // catalog, or a text changed after the key was set, shows as sent.
 export function tmsg(msg, text) {
-  const sent = String(text ?? "");
-  if (!msg || typeof msg.key !== "string") return sent;
-  const plain = render(msg, english, false);
-  if (plain === null || (sent !== "" && plain !== sent)) return sent;
-  return render(msg, messages, isRTL()) ?? sent;
-}
-
-function render(msg, catalog, isolate) {
-  const entry = catalog[msg.key] ?? english[msg.key];
-  if (!entry || !english[msg.key]) return null;
-  const values = {};
-  for (const [name, value] of Object.entries(msg.params ?? {})) {
-    if (value && typeof value === "object") {
-      const inner = render(value, catalog, isolate);
-      if (inner === null) return null;
-      values[name] = inner;
-    } else {
-      values[name] = String(value ?? "");
-    }
-  }
-  const [open, close] = isolate ? ["\u2068", "\u2069"] : ["", ""];
-  return entry.message.replace(/\$([A-Za-z0-9_]+)\$|\$\$/g, (all, name) => {
-    if (!name) return "$";
-    const value = values[name] ?? values[name.toLowerCase()];
-    return value === undefined ? all : open + value + close;
-  });
+  return globalThis.wbDrawMsg(msg, text, english, messages, isRTL());
 }
 
 // N_ marks a key that a table holds and t() translates later.
