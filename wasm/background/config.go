@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/webbrain/webbrain/wasm/jsonw"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/memory"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -44,6 +45,70 @@ func viewOf(s settings.Settings) settingsView {
 	return v
 }
 
+// AppendJSON writes the view as json.Marshal does (the settings' fields
+// in their order, less the shadowed providers, then the view's own),
+// without reflection: settings_get is usually the first message after a
+// wake. TestSettingsViewJSON holds it to json.Marshal.
+func (v settingsView) AppendJSON(dst []byte) ([]byte, error) {
+	s := v.Settings
+	o := jsonw.NewObject(dst).String("activeProvider", s.ActiveProvider).Int("maxSteps", int64(s.MaxSteps)).
+		Bool("siteAdapters", s.SiteAdapters).Bool("askBeforeActions", s.AskBeforeActions).
+		String("planner", s.Planner).String("planReview", s.PlanReview).String("decisionProvider", s.DecisionProvider).
+		Bool("memory", s.Memory).Bool("memoryAutoLearn", s.MemoryAutoLearn).Bool("scheduledTasksEnabled", s.ScheduledTasks).
+		Bool("notifySound", s.NotifySound).Bool("researchEscalationEnabled", s.ResearchEscalation).
+		Bool("experimentalWebMCP", s.ExperimentalWebMCP).String("captchaSolverKey", s.CaptchaSolverKey).
+		Bool("traces", s.Traces).String("theme", s.Theme).
+		Float("dailyAllowanceUsd", s.DailyAllowanceUSD).Float("runAllowanceUsd", s.RunAllowanceUSD)
+	if len(s.Prices) > 0 {
+		o.Value("prices", s.Prices) // rare: json.Marshal
+	}
+	if v.Providers == nil {
+		o.Value("providers", nil)
+	} else {
+		list := make([]any, len(v.Providers))
+		for i, p := range v.Providers {
+			list[i] = p
+		}
+		o.Value("providers", list)
+	}
+	return o.Bool("captchaSolverKeySet", v.CaptchaSolverKeySet).End()
+}
+
+// AppendJSON writes the provider as json.Marshal does.
+func (p providerView) AppendJSON(dst []byte) ([]byte, error) {
+	c := p.Config
+	o := jsonw.NewObject(dst).String("id", c.ID).String("name", c.Name).String("kind", c.Kind).
+		String("baseUrl", c.BaseURL).String("apiKey", c.APIKey).String("model", c.Model).String("tier", c.Tier).
+		Int("contextWindow", int64(c.ContextWindow))
+	if c.Deployment != "" {
+		o.String("deployment", c.Deployment)
+	}
+	if c.APIVersion != "" {
+		o.String("apiVersion", c.APIVersion)
+	}
+	if c.Region != "" {
+		o.String("region", c.Region)
+	}
+	if c.VisionMode != "" {
+		o.String("visionMode", c.VisionMode)
+	}
+	if c.LegacyVision {
+		o.Bool("vision", c.LegacyVision)
+	}
+	return o.Bool("apiKeySet", p.APIKeySet).End()
+}
+
+// testRecords are the provider tests of settings_get; none, the usual
+// case, is written without reflection.
+type testRecords map[string]testRecord
+
+func (t testRecords) AppendJSON(dst []byte) ([]byte, error) {
+	if t != nil && len(t) == 0 {
+		return append(dst, "{}"...), nil
+	}
+	return jsonw.Append(dst, map[string]testRecord(t))
+}
+
 // keySet is the part of a provider object that says "keep the stored key".
 type keySet struct {
 	ID        string `json:"id"`
@@ -66,7 +131,7 @@ func (r *Router) storedKey(ctx context.Context, id string) string {
 func (r *Router) settingsGet(ctx context.Context) reply {
 	s, problem := settings.Load(ctx, r.p.Local)
 	r.syncHeader(ctx, s)
-	out := okReply("settings", viewOf(s), "providerTests", r.loadTests(ctx),
+	out := okReply("settings", viewOf(s), "providerTests", testRecords(r.loadTests(ctx)),
 		"defaults", map[string]any{"maxSteps": settings.Defaults().MaxSteps})
 	if problem != nil {
 		out["warning"] = problem.Error() + "; showing the defaults until you save."
@@ -79,7 +144,7 @@ func (r *Router) settingsGet(ctx context.Context) reply {
 // settings stored before the record existed, or the defaults. Once per
 // worker life while they do not change.
 func (r *Router) syncHeader(ctx context.Context, s settings.Settings) {
-	want, err := json.Marshal(settings.HeaderOf(s))
+	want, err := jsonw.Marshal(settings.HeaderOf(s))
 	if err != nil || string(want) == r.header.Load() {
 		return
 	}
@@ -99,11 +164,11 @@ func (r *Router) syncHeader(ctx context.Context, s settings.Settings) {
 // (Chrome's storage gives objects back with their keys sorted, so the
 // record is read into a Header and written the way want was).
 func sameHeader(have, want json.RawMessage) bool {
-	var h settings.Header
-	if json.Unmarshal(have, &h) != nil {
+	h, read := settings.ReadHeader(have)
+	if !read && json.Unmarshal(have, &h) != nil {
 		return false
 	}
-	again, err := json.Marshal(h)
+	again, err := jsonw.Marshal(h)
 	return err == nil && bytes.Equal(again, want)
 }
 

@@ -74,8 +74,8 @@ func testReason(cfg llm.Config, err error) string {
 func (r *Router) loadTests(ctx context.Context) map[string]testRecord {
 	out := map[string]testRecord{}
 	got, err := r.p.Local.Get(ctx, protocol.KeyProviderTests)
-	if err == nil {
-		_ = json.Unmarshal(got[protocol.KeyProviderTests], &out)
+	if raw, ok := got[protocol.KeyProviderTests]; err == nil && ok {
+		_ = json.Unmarshal(raw, &out)
 	}
 	if out == nil {
 		out = map[string]testRecord{}

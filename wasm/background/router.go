@@ -149,7 +149,13 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 	var head struct {
 		Action string `json:"action"`
 	}
-	if json.Unmarshal(raw, &head) == nil && head.Action == protocol.ActionTeachStep {
+	m, read := readMessage(raw)
+	if read {
+		head.Action = m.Action
+	} else if json.Unmarshal(raw, &head) != nil {
+		head.Action = ""
+	}
+	if head.Action == protocol.ActionTeachStep {
 		return r.teachStep(ctx, raw, sender)
 	}
 	if isSelectionAction(head.Action) {
@@ -159,9 +165,10 @@ func (r *Router) Handle(ctx context.Context, raw json.RawMessage, sender Sender)
 		return failf("Only WebBrain's own pages can control WebBrain.")
 	}
 	r.Resume(ctx)
-	var m message
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return failf("The message is not a valid JSON object.")
+	if !read {
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return failf("The message is not a valid JSON object.")
+		}
 	}
 	switch m.Action {
 	case protocol.ActionChatStart:

@@ -5,6 +5,8 @@ package jsplatform
 import (
 	"encoding/json"
 	"syscall/js"
+
+	"github.com/webbrain/webbrain/wasm/jsonw"
 )
 
 // fromJSON turns JSON text into a JS value.
@@ -22,7 +24,7 @@ func toJSON(v js.Value) json.RawMessage {
 
 // valueOf marshals v in Go and parses it in JS: the boundary speaks JSON.
 func valueOf(v any) (js.Value, error) {
-	b, err := json.Marshal(v)
+	b, err := jsonw.Marshal(v)
 	if err != nil {
 		return js.Undefined(), err
 	}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"syscall/js"
+
+	"github.com/webbrain/webbrain/wasm/jsonw"
 )
 
 // Handler answers one message; its reply is sent back as JSON.
@@ -34,7 +36,7 @@ func Export(h Handler) {
 	handle := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		msg, sender := arg(args, 0).String(), arg(args, 1).String()
 		return NewPromise(func() (any, error) {
-			reply, err := json.Marshal(h(context.Background(), json.RawMessage(msg), json.RawMessage(sender)))
+			reply, err := jsonw.Marshal(h(context.Background(), json.RawMessage(msg), json.RawMessage(sender)))
 			return string(reply), err
 		})
 	})

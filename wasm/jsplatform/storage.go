@@ -6,6 +6,8 @@ import (
 	"context"
 	"encoding/json"
 	"syscall/js"
+
+	"github.com/webbrain/webbrain/wasm/jsonw"
 )
 
 // storage implements platform.Storage over wbHost.local or wbHost.session.
@@ -16,8 +18,12 @@ func (s storage) Get(ctx context.Context, keys ...string) (map[string]json.RawMe
 	if err != nil {
 		return nil, err
 	}
+	raw := toJSON(v)
+	if out, ok := jsonw.RawObject(raw); ok {
+		return out, nil
+	}
 	out := map[string]json.RawMessage{}
-	if err := json.Unmarshal(toJSON(v), &out); err != nil {
+	if err := json.Unmarshal(raw, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -42,8 +48,12 @@ func (s storage) Keys(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	raw := toJSON(v)
+	if keys, ok := jsonw.Strings(raw); ok {
+		return keys, nil
+	}
 	var keys []string
-	if err := json.Unmarshal(toJSON(v), &keys); err != nil {
+	if err := json.Unmarshal(raw, &keys); err != nil {
 		return nil, err
 	}
 	return keys, nil

@@ -9,8 +9,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/webbrain/webbrain/wasm/cost"
+	"github.com/webbrain/webbrain/wasm/jsonw"
 	"github.com/webbrain/webbrain/wasm/llm"
 	"github.com/webbrain/webbrain/wasm/platform"
 	"github.com/webbrain/webbrain/wasm/protocol"
@@ -240,7 +244,9 @@ func decode(raw json.RawMessage, prefix string) (Settings, error) {
 	if len(raw) == 0 || isNull(raw) {
 		return s, &FieldError{Field: join(prefix, ""), Message: "The settings are missing."}
 	}
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if read, ok := readSettings(raw, s); ok {
+		s = read
+	} else if err := json.Unmarshal(raw, &s); err != nil {
 		return Settings{}, decodeError(err, prefix)
 	}
 	for i := range s.Providers {
@@ -266,4 +272,228 @@ func join(prefix, field string) string {
 		return prefix
 	}
 	return prefix + "." + field
+}
+
+// AppendJSON writes the header as json.Marshal does, without reflection:
+// syncHeader writes it on the first settings_get after a wake.
+func (h Header) AppendJSON(dst []byte) ([]byte, error) {
+	o := jsonw.NewObject(dst).String("theme", h.Theme).String("activeProvider", h.ActiveProvider)
+	if h.Providers == nil {
+		return o.Value("providers", nil).End()
+	}
+	list := make([]any, len(h.Providers))
+	for i, p := range h.Providers {
+		list[i] = p
+	}
+	return o.Value("providers", list).End()
+}
+
+// AppendJSON writes the provider as json.Marshal does.
+func (p HeaderProvider) AppendJSON(dst []byte) ([]byte, error) {
+	return jsonw.NewObject(dst).String("id", p.ID).String("name", p.Name).String("model", p.Model).End()
+}
+
+// ReadHeader reads a stored header record without reflection; false
+// leaves it to json.Unmarshal.
+func ReadHeader(raw []byte) (Header, bool) {
+	var h Header
+	ok := jsonw.Members(raw, func(key string, v gjson.Result) bool {
+		var ok bool
+		switch key {
+		case "theme":
+			h.Theme, ok = jsonw.String(v)
+		case "activeProvider":
+			h.ActiveProvider, ok = jsonw.String(v)
+		case "providers":
+			if v.Type == gjson.Null {
+				h.Providers = nil
+				return true
+			}
+			if !v.IsArray() {
+				return false
+			}
+			h.Providers = []HeaderProvider{}
+			ok = true
+			v.ForEach(func(_, e gjson.Result) bool {
+				var p HeaderProvider
+				ok = jsonw.Members([]byte(e.Raw), func(key string, v gjson.Result) bool {
+					var ok bool
+					switch key {
+					case "id":
+						p.ID, ok = jsonw.String(v)
+					case "name":
+						p.Name, ok = jsonw.String(v)
+					case "model":
+						p.Model, ok = jsonw.String(v)
+					}
+					return ok
+				})
+				h.Providers = append(h.Providers, p)
+				return ok
+			})
+		}
+		return ok
+	})
+	return h, ok
+}
+
+// readSettings reads stored settings over s without reflection (package
+// jsonw): Load runs on the first settings_get after a wake. It takes the
+// usual shape only (the fields' exact names, plain strings, integer
+// numbers, no prices) and reports false for anything else, which
+// json.Unmarshal then reads as it always did. TestReadSettingsIsUnmarshal
+// holds the two to the same result.
+func readSettings(raw []byte, s Settings) (Settings, bool) {
+	ok := jsonw.Members(raw, func(key string, v gjson.Result) bool {
+		if v.Type == gjson.Null {
+			switch key {
+			case "providers":
+				s.Providers = nil
+				return true
+			case "prices":
+				s.Prices = nil
+				return true
+			}
+			return isSettingsKey(key) // json.Unmarshal leaves the field as it is
+		}
+		switch key {
+		case "providers":
+			return readProviders(v, &s.Providers)
+		case "activeProvider":
+			return jsonString(v, &s.ActiveProvider)
+		case "maxSteps":
+			n, ok := jsonw.Int(v)
+			s.MaxSteps = int(n)
+			return ok
+		case "siteAdapters":
+			return jsonBool(v, &s.SiteAdapters)
+		case "askBeforeActions":
+			return jsonBool(v, &s.AskBeforeActions)
+		case "planner":
+			return jsonString(v, &s.Planner)
+		case "planReview":
+			return jsonString(v, &s.PlanReview)
+		case "decisionProvider":
+			return jsonString(v, &s.DecisionProvider)
+		case "memory":
+			return jsonBool(v, &s.Memory)
+		case "memoryAutoLearn":
+			return jsonBool(v, &s.MemoryAutoLearn)
+		case "scheduledTasksEnabled":
+			return jsonBool(v, &s.ScheduledTasks)
+		case "notifySound":
+			return jsonBool(v, &s.NotifySound)
+		case "researchEscalationEnabled":
+			return jsonBool(v, &s.ResearchEscalation)
+		case "experimentalWebMCP":
+			return jsonBool(v, &s.ExperimentalWebMCP)
+		case "captchaSolverKey":
+			return jsonString(v, &s.CaptchaSolverKey)
+		case "traces":
+			return jsonBool(v, &s.Traces)
+		case "theme":
+			return jsonString(v, &s.Theme)
+		case "dailyAllowanceUsd":
+			return jsonFloat(v, &s.DailyAllowanceUSD)
+		case "runAllowanceUsd":
+			return jsonFloat(v, &s.RunAllowanceUSD)
+		}
+		return false // prices, another spelling, or a key Settings lacks
+	})
+	return s, ok
+}
+
+func isSettingsKey(key string) bool {
+	switch key {
+	case "providers", "activeProvider", "maxSteps", "siteAdapters", "askBeforeActions", "planner", "planReview",
+		"decisionProvider", "memory", "memoryAutoLearn", "scheduledTasksEnabled", "notifySound",
+		"researchEscalationEnabled", "experimentalWebMCP", "captchaSolverKey", "traces", "theme",
+		"dailyAllowanceUsd", "runAllowanceUsd", "prices":
+		return true
+	}
+	return false
+}
+
+func readProviders(v gjson.Result, dst *[]llm.Config) bool {
+	if !v.IsArray() {
+		return false
+	}
+	list := []llm.Config{}
+	ok := true
+	v.ForEach(func(_, e gjson.Result) bool {
+		var c llm.Config
+		ok = jsonw.Members([]byte(e.Raw), func(key string, v gjson.Result) bool {
+			if v.Type == gjson.Null {
+				switch key {
+				case "id", "name", "kind", "baseUrl", "apiKey", "model", "tier", "contextWindow", "deployment",
+					"apiVersion", "region", "visionMode", "vision":
+					return true
+				}
+				return false
+			}
+			switch key {
+			case "id":
+				return jsonString(v, &c.ID)
+			case "name":
+				return jsonString(v, &c.Name)
+			case "kind":
+				return jsonString(v, &c.Kind)
+			case "baseUrl":
+				return jsonString(v, &c.BaseURL)
+			case "apiKey":
+				return jsonString(v, &c.APIKey)
+			case "model":
+				return jsonString(v, &c.Model)
+			case "tier":
+				return jsonString(v, &c.Tier)
+			case "contextWindow":
+				n, ok := jsonw.Int(v)
+				c.ContextWindow = int(n)
+				return ok
+			case "deployment":
+				return jsonString(v, &c.Deployment)
+			case "apiVersion":
+				return jsonString(v, &c.APIVersion)
+			case "region":
+				return jsonString(v, &c.Region)
+			case "visionMode":
+				return jsonString(v, &c.VisionMode)
+			case "vision":
+				return jsonBool(v, &c.LegacyVision)
+			}
+			return false
+		})
+		list = append(list, c)
+		return ok
+	})
+	*dst = list
+	return ok
+}
+
+func jsonString(v gjson.Result, dst *string) bool {
+	s, ok := jsonw.String(v)
+	*dst = s
+	return ok
+}
+
+func jsonBool(v gjson.Result, dst *bool) bool {
+	switch v.Type {
+	case gjson.True:
+		*dst = true
+	case gjson.False:
+		*dst = false
+	default:
+		return false
+	}
+	return true
+}
+
+// jsonFloat reads a number as json.Unmarshal does into a float64.
+func jsonFloat(v gjson.Result, dst *float64) bool {
+	if v.Type != gjson.Number {
+		return false
+	}
+	f, err := strconv.ParseFloat(v.Raw, 64)
+	*dst = f
+	return err == nil
 }

@@ -9,7 +9,10 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/webbrain/webbrain/wasm/background"
+	"github.com/webbrain/webbrain/wasm/jsonw"
 	"github.com/webbrain/webbrain/wasm/jsplatform"
 )
 
@@ -21,6 +24,32 @@ type sender struct {
 	Frame int    `json:"frameId"`
 }
 
+// readSender reads the sender background.js writes without reflection
+// (package jsonw); false leaves it to json.Unmarshal.
+func readSender(raw []byte) (sender, bool) {
+	var s sender
+	ok := jsonw.Members(raw, func(key string, v gjson.Result) bool {
+		var ok bool
+		switch key {
+		case "id":
+			s.ID, ok = jsonw.String(v)
+		case "url":
+			s.URL, ok = jsonw.String(v)
+		case "tabId":
+			s.TabID, ok = jsonwInt(v)
+		case "frameId":
+			s.Frame, ok = jsonwInt(v)
+		}
+		return ok
+	})
+	return s, ok
+}
+
+func jsonwInt(v gjson.Result) (int, bool) {
+	n, ok := jsonw.Int(v)
+	return int(n), ok
+}
+
 func main() {
 	// Every package's init has run by now.
 	jsplatform.MarkStartup("goMain")
@@ -30,8 +59,8 @@ func main() {
 	go router.Resume(context.Background())
 	jsplatform.HandleAlarms(func(name string) { router.Alarm(context.Background(), name) })
 	jsplatform.Serve(func(ctx context.Context, msg, from json.RawMessage) any {
-		var s sender
-		if err := json.Unmarshal(from, &s); err != nil {
+		s, ok := readSender(from)
+		if !ok && json.Unmarshal(from, &s) != nil {
 			return map[string]any{"ok": false, "error": "unreadable message sender"}
 		}
 		return router.Handle(ctx, msg, background.Sender{ID: s.ID, URL: s.URL, TabID: s.TabID, FrameID: s.Frame})
