@@ -2,6 +2,7 @@ package llm
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/webbrain/webbrain/wasm/ascii"
 )
@@ -56,8 +57,9 @@ func expand(pattern string, choices ...string) []string {
 
 // visionFamilies are model names of cloud APIs known to read images; they
 // match at the start of the name or after '/', '.' or ':'
-// ("meta-llama/llama-4-scout", "us.amazon.nova-pro-v1:0").
-var visionFamilies = func() []string {
+// ("meta-llama/llama-4-scout", "us.amazon.nova-pro-v1:0"). Built on first
+// use, not at every wake.
+var visionFamilies = sync.OnceValue(func() []string {
 	out := []string{"gpt-4o", "gpt-4.1", "gpt-4.5", "gpt-4-turbo", "gpt-4-vision", "gpt-5", "chatgpt-4o",
 		"o1-%", "o1$", "o1-pro", "o3-%", "o3$", "o3-pro", "o4-mini",
 		"claude-3", "gemini", "gemma-3", "grok-vision", "grok-#-vision", "grok-4", "pixtral",
@@ -75,7 +77,7 @@ var visionFamilies = func() []string {
 		out = append(out, expand("phi-{}-"+kind, "3", "4", "3.%", "4.%")...)
 	}
 	return out
-}()
+})
 
 // textOnly are parts of model names that mark a variant without image
 // input (mini reasoning models, coder and audio variants); they win over
@@ -95,7 +97,7 @@ func visionFamily(model string) bool {
 		if i > 0 && !strings.ContainsRune("/.:", rune(s[i-1])) {
 			continue
 		}
-		for _, p := range visionFamilies {
+		for _, p := range visionFamilies() {
 			if _, ok := namePrefix(p, s[i:]); ok {
 				return true
 			}

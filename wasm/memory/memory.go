@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -141,13 +142,15 @@ func normalText(s string) string {
 	return strings.TrimRightFunc(s, unicode.IsPunct)
 }
 
-// Errors the panel and settings page show as they are.
+// Errors the panel and settings page show as they are. Built without fmt:
+// package init runs on every wake of the worker, and fmt's first use
+// there cost the engine compiling it.
 var (
 	ErrEmpty    = errors.New("there is nothing to remember: the text is empty")
-	ErrTooLong  = fmt.Errorf("a memory holds at most %d characters; keep it to one preference or hint", MaxText)
+	ErrTooLong  = errors.New("a memory holds at most " + strconv.Itoa(MaxText) + " characters; keep it to one preference or hint")
 	ErrSecret   = errors.New("this looks like a password, key, code or card number; WebBrain does not keep secrets in memory")
 	ErrDup      = errors.New("WebBrain already remembers this")
-	ErrFull     = fmt.Errorf("memory holds at most %d entries; forget some first", MaxRecords)
+	ErrFull     = errors.New("memory holds at most " + strconv.Itoa(MaxRecords) + " entries; forget some first")
 	ErrNotFound = errors.New("there is no memory with this id")
 	ErrKind     = errors.New("the kind must be preference, profile_hint or workflow_preference")
 )

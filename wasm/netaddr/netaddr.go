@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -123,11 +124,11 @@ func privateAddr(ip netip.Addr) string {
 		case isZero(b[:12]):
 			// ::a.b.c.d, the deprecated IPv4-compatible form.
 			return privateAddr(netip.AddrFrom4([4]byte(b[12:])))
-		case nat64.Contains(ip):
+		case nat64().Contains(ip):
 			return privateAddr(netip.AddrFrom4([4]byte(b[12:])))
 		}
 	}
-	for _, r := range privateRanges {
+	for _, r := range privateRanges() {
 		if r.prefix.Contains(ip) {
 			return r.reason
 		}
@@ -135,28 +136,32 @@ func privateAddr(ip netip.Addr) string {
 	return ""
 }
 
-var nat64 = netip.MustParsePrefix("64:ff9b::/96")
+var nat64 = sync.OnceValue(func() netip.Prefix { return netip.MustParsePrefix("64:ff9b::/96") })
 
 // privateRanges are the address blocks fetch_url and navigate keep away
 // from: the machine itself, local networks, and addresses that are no
-// single host on the internet.
-var privateRanges = []struct {
+// single host on the internet. Parsed on first use, not at every wake.
+var privateRanges = sync.OnceValue(func() []privateRange {
+	return []privateRange{
+		{netip.MustParsePrefix("127.0.0.0/8"), "the loopback address of this computer"},
+		{netip.MustParsePrefix("0.0.0.0/8"), "a \"this network\" address (0.0.0.0/8)"},
+		{netip.MustParsePrefix("10.0.0.0/8"), "a private network address"},
+		{netip.MustParsePrefix("172.16.0.0/12"), "a private network address"},
+		{netip.MustParsePrefix("192.168.0.0/16"), "a private network address"},
+		{netip.MustParsePrefix("100.64.0.0/10"), "a shared (carrier-grade NAT) address, used inside a provider's or a VPN's network"},
+		{netip.MustParsePrefix("169.254.0.0/16"), "a link-local address (cloud metadata services live there)"},
+		{netip.MustParsePrefix("224.0.0.0/4"), "a multicast address"},
+		{netip.MustParsePrefix("240.0.0.0/4"), "a reserved or broadcast address"},
+		{netip.MustParsePrefix("fc00::/7"), "a unique-local IPv6 address (a private network)"},
+		{netip.MustParsePrefix("fe80::/10"), "a link-local IPv6 address"},
+		{netip.MustParsePrefix("fec0::/10"), "a site-local IPv6 address (a private network)"},
+		{netip.MustParsePrefix("ff00::/8"), "a multicast address"},
+	}
+})
+
+type privateRange struct {
 	prefix netip.Prefix
 	reason string
-}{
-	{netip.MustParsePrefix("127.0.0.0/8"), "the loopback address of this computer"},
-	{netip.MustParsePrefix("0.0.0.0/8"), "a \"this network\" address (0.0.0.0/8)"},
-	{netip.MustParsePrefix("10.0.0.0/8"), "a private network address"},
-	{netip.MustParsePrefix("172.16.0.0/12"), "a private network address"},
-	{netip.MustParsePrefix("192.168.0.0/16"), "a private network address"},
-	{netip.MustParsePrefix("100.64.0.0/10"), "a shared (carrier-grade NAT) address, used inside a provider's or a VPN's network"},
-	{netip.MustParsePrefix("169.254.0.0/16"), "a link-local address (cloud metadata services live there)"},
-	{netip.MustParsePrefix("224.0.0.0/4"), "a multicast address"},
-	{netip.MustParsePrefix("240.0.0.0/4"), "a reserved or broadcast address"},
-	{netip.MustParsePrefix("fc00::/7"), "a unique-local IPv6 address (a private network)"},
-	{netip.MustParsePrefix("fe80::/10"), "a link-local IPv6 address"},
-	{netip.MustParsePrefix("fec0::/10"), "a site-local IPv6 address (a private network)"},
-	{netip.MustParsePrefix("ff00::/8"), "a multicast address"},
 }
 
 func isZero(b []byte) bool {
