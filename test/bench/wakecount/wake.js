@@ -6,6 +6,11 @@
 // `valgrind --tool=callgrind` counts the instructions of exactly that.
 //
 //   node wake.js ROOT MODULE.wasm [WASM_EXEC.js]
+//
+// Environment: WAKE_ONLY_INIT=1 stops at Go ready; WAKE_STOP=compiled,
+// instantiated or goMain stops earlier; WAKE_ACTION names another first
+// action; WAKE_CONFIGURED=1 stores a configured user's settings first;
+// GODEBUG is passed to Go (inittrace=1); WAKE_SHOW_REPLY=1 prints the reply.
 
 const { readFileSync } = require('node:fs');
 const path = require('node:path');
@@ -29,7 +34,16 @@ load(path.join(root, 'wasm/jsplatform/testdata/fake_browser.js'));
 globalThis.chrome.runtime.getURL = (p) => `https://fakeid.invalid/${p}`;
 load(path.join(root, 'jsglue/host.js'));
 load(wasmExec ?? path.join(root, 'dist/chrome/wasm_exec.js'));
-globalThis.wbStartup = {}; // Go's main marks goMain here
+// Go's main marks goMain here; WAKE_STOP=goMain ends the run there.
+globalThis.wbStartup = {
+  set goMain(t) {
+    marks.goMainAt = t;
+    if (process.env.WAKE_STOP === 'goMain') process.exit(0);
+  },
+  get goMain() {
+    return marks.goMainAt;
+  },
+};
 if (process.env.WAKE_CONFIGURED === '1') {
   // A configured user: a second provider with a key, active, and the
   // panel header that matches it.
@@ -70,10 +84,12 @@ const onlyMain = process.env.WAKE_ONLY_INIT === '1';
 WebAssembly.compile(readFileSync(modulePath))
   .then((m) => {
     mark('compiled');
+    if (process.env.WAKE_STOP === 'compiled') process.exit(0);
     return WebAssembly.instantiate(m, go.importObject);
   })
   .then((instance) => {
     mark('instantiated');
+    if (process.env.WAKE_STOP === 'instantiated') process.exit(0);
     go.run(instance).then(() => {
       console.error('the Go program exited');
       process.exit(1);
@@ -88,7 +104,8 @@ WebAssembly.compile(readFileSync(modulePath))
   })
   .then((reply) => {
     mark('firstReply');
-    if (globalThis.wbStartup.goMain) marks.goMain = +(globalThis.wbStartup.goMain - t0).toFixed(1);
+    if (marks.goMainAt) marks.goMain = +(marks.goMainAt - t0).toFixed(1);
+    delete marks.goMainAt;
     const r = JSON.parse(reply);
     if (!r.ok || (!process.env.WAKE_ACTION && !r.settings)) {
       console.error('unexpected reply:', reply);

@@ -20,10 +20,11 @@ import (
 
 func main() {
 	top := flag.Int("top", 25, "packages to list")
+	funcs := flag.String("funcs", "", "also list the largest functions whose names contain this (\".init\": package initializers)")
 	flag.Parse()
 	log.SetFlags(0)
 	if flag.NArg() != 1 {
-		log.Fatal("usage: wasmsize [-top n] module.wasm")
+		log.Fatal("usage: wasmsize [-top n] [-funcs substring] module.wasm")
 	}
 	b, err := os.ReadFile(flag.Arg(0))
 	if err != nil {
@@ -60,6 +61,23 @@ func main() {
 			break
 		}
 		fmt.Printf("    %-44s %9d %5.1f%%\n", p, code[p], 100*float64(code[p])/float64(total))
+	}
+	if *funcs == "" {
+		return
+	}
+	var found []int
+	for i := range m.bodies {
+		if strings.Contains(m.names[m.imported+i], *funcs) {
+			found = append(found, i)
+		}
+	}
+	slices.SortFunc(found, func(a, b int) int { return m.bodies[b] - m.bodies[a] })
+	fmt.Printf("  largest functions named *%s*\n", *funcs)
+	for i, f := range found {
+		if i == *top {
+			break
+		}
+		fmt.Printf("    %-70s %9d\n", m.names[m.imported+f], m.bodies[f])
 	}
 }
 
