@@ -380,6 +380,13 @@ bench() {
 	go run ./test/bench/wasmsize -top 25 "$named"
 	rm -f "$named"
 	go run ./test/bench/startup -ext "$DIST/chrome" -n 20
+	# The same wake counted in instructions (Node under callgrind), which the
+	# machine's load does not change.
+	if command -v valgrind >/dev/null; then
+		go run ./test/bench/wakecount "$DIST/webbrain.wasm"
+	else
+		log "valgrind is not installed: the instruction count of a wake (test/bench/wakecount) is skipped"
+	fi
 	npm_ci "$ROOT/test/firefox"
 	go test -tags firefox -count=1 -run TestFirefoxStartupBench -v ./test/firefox -args -bench-startup
 	if [ -f test/bench/axtree/bench.mjs ]; then
