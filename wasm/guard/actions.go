@@ -99,6 +99,9 @@ func (g *Gate) probe(ctx context.Context, tool string, args map[string]any, ente
 	if enter {
 		a["enter"] = true
 	}
+	if g.verifies(g.currentPage()) {
+		a["messages"] = true // the chat observation (chat.go)
+	}
 	return g.cfg.Prober.Probe(ctx, a)
 }
 
@@ -167,10 +170,11 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 	}
 	if c.Category == CatSend {
 		c.Values = g.readRecipientRows(ctx, c.Values, p.FormFields)
+		c.Values = g.readChips(ctx, c.Values, p)
 	}
 	sub := Submission{Category: c.Category, PageURL: p.PageURL}
 	if c.Category == CatSend && g.verifies(p.PageURL) {
-		who, refusal := g.verifyRecipient(p)
+		who, refusal := g.checkConversation(ctx, p)
 		if refusal != "" {
 			return nil, refusal
 		}

@@ -151,6 +151,13 @@ type Probe struct {
 	Conversation []string `json:"conversation"`
 	// NearComposer: the control sits beside a message box.
 	NearComposer bool `json:"nearComposer"`
+	// Body is what the message box a send would empty holds, and
+	// Messages the conversation's last message rows (chat.go); both only
+	// on a route whose sends are verified.
+	Body     string        `json:"body"`
+	Messages []ChatMessage `json:"messages"`
+	// Chips are the address chips of the form a send carries (chips.go).
+	Chips []Chip `json:"chips"`
 }
 
 func (p Probe) control() Control {
@@ -202,6 +209,8 @@ type Gate struct {
 	asked    map[string]int  // cards per call, for unique ids
 	page     string          // the tab's page as the run last knew it
 	sent     []Submission    // consequential actions the gate let through
+	chats    []chatSend      // sends into a checked conversation (chat.go)
+	pending  *chatSend       // the one the current check may let through
 }
 
 // corpusMax bounds the page text kept to recognise it in URLs.

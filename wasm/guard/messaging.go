@@ -28,6 +28,12 @@ type MessageReader interface {
 	// MessageField answers message_field about a field's labels and
 	// names; "" when no model answered.
 	MessageField(ctx context.Context, label string) string
+	// MessageAuthor answers message_author about a message row's label
+	// (chat.go); "" when no model answered.
+	MessageAuthor(ctx context.Context, label string) string
+	// MessageStatus answers message_status about a sent message's status
+	// label (chat.go); "" when no model answered.
+	MessageStatus(ctx context.Context, status string) string
 }
 
 // Readings of message_control.

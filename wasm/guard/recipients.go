@@ -24,6 +24,11 @@ type Submission struct {
 	PageURL   string
 	Recipient string
 	CallID    string // the tool call it was let through for
+	// Outgoing: a later chat observation showed it as the user's own
+	// message in the conversation (chat.go).
+	Outgoing bool `json:",omitempty"`
+	// Delivered: that message's status read as delivered or read.
+	Delivered bool `json:",omitempty"`
 }
 
 // Submissions are the consequential actions the gate let through so far,
@@ -47,6 +52,7 @@ func (g *Gate) tagSubmissions(n int, callID string) {
 func (g *Gate) record(s Submission) {
 	g.mu.Lock()
 	g.sent = append(g.sent, s)
+	g.keepChatSend(s, len(g.sent)-1)
 	g.mu.Unlock()
 }
 

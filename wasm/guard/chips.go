@@ -1,0 +1,91 @@
+package guard
+
+import (
+	"context"
+	"strings"
+)
+
+// Address chips: a mail composer turns a typed address into a chip
+// outside any field, so the form's fields no longer hold it. The probe
+// reports each chip of the form a send carries with the row it sits in
+// (the labelled row around it and the one text field in that row), and
+// the chip's addresses are that row's: an e-mail-typed field makes it a
+// To row; otherwise the word lists' row names first (Gmail's own "To",
+// "Cc", "Bcc"), then the message_field reading of the row's label, or of
+// its field's when the row has none. Read as the subject, the body or
+// something else (the sender's own address), its addresses are not
+// recipients; read as To, Cc or Bcc, unclear, not read, or in a row with
+// no label at all, they are.
+
+// Chip is one address chip as the probe reports it: page text.
+type Chip struct {
+	// Address is the address the chip carries (its email attribute, or the
+	// address in its label or text).
+	Address string `json:"address"`
+	// Label is what the chip shows ("Alice Moreau").
+	Label string `json:"label"`
+	// Row is the label of the row around the chip.
+	Row string `json:"row"`
+	// FieldName, FieldLabel and FieldType describe the row's text field.
+	FieldName  string `json:"fieldName"`
+	FieldLabel string `json:"fieldLabel"`
+	FieldType  string `json:"fieldType"`
+}
+
+// readChips adds, for a send, the addresses of the chips that sit in a
+// recipient row.
+func (g *Gate) readChips(ctx context.Context, values []Value, p Probe) []Value {
+	for _, ch := range p.Chips {
+		found := emails(ch.Address + " " + ch.Label)
+		if len(found) == 0 {
+			continue
+		}
+		fd := Field{Name: ch.FieldName, Label: ch.FieldLabel, Type: ch.FieldType}
+		row := Field{Label: ch.Row}
+		if !g.chipInRecipientRow(ctx, fd, row) {
+			continue
+		}
+		shown := firstNonEmpty(ch.Row, ch.FieldLabel, ch.FieldName)
+		for _, e := range found {
+			if len(values) >= maxValues {
+				break
+			}
+			dup := false
+			for _, v := range values {
+				dup = dup || v.Kind == "recipient" && strings.EqualFold(v.Value, e)
+			}
+			if !dup {
+				values = append(values, Value{Kind: "recipient", Label: shown, Value: e})
+			}
+		}
+	}
+	return values
+}
+
+// chipInRecipientRow decides the row of a chip: its field's type, the word
+// lists' names of its row or field, then the reading of the row's label
+// (else its field's). Only a reading of subject, body or other takes the
+// chip out of the recipients.
+func (g *Gate) chipInRecipientRow(ctx context.Context, fd, row Field) bool {
+	if lower(fd.Type) == "email" {
+		return true
+	}
+	if row.Label != "" && isRecipient(row, fieldText(row)) {
+		return true
+	}
+	if isRecipient(fd, fieldText(fd)) {
+		return true
+	}
+	label := strings.TrimSpace(row.Label)
+	if label == "" {
+		label = strings.TrimSpace(strings.Join(nonEmpty(fd.Label, fd.Name), " / "))
+	}
+	if label == "" || g.cfg.Messages == nil {
+		return true
+	}
+	switch g.cfg.Messages.MessageField(ctx, label) {
+	case FieldSubject, FieldBody, FieldOther:
+		return false
+	}
+	return true
+}
