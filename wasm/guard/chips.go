@@ -11,9 +11,9 @@ import (
 // (the labelled row around it and the one text field in that row), and
 // the chip's addresses are that row's: an e-mail-typed field makes it a
 // To row; otherwise the word lists' row names first (Gmail's own "To",
-// "Cc", "Bcc"), then the message_field reading of the row's label, or of
-// its field's when the row has none. Read as the subject, the body or
-// something else (the sender's own address), its addresses are not
+// "Cc", "Bcc"), then the message_field readings of the row's label and of
+// its field's. Only when each of them is read as the subject, the body or
+// something else (the sender's own address) are its addresses not
 // recipients; read as To, Cc or Bcc, unclear, not read, or in a row with
 // no label at all, they are.
 
@@ -63,9 +63,9 @@ func (g *Gate) readChips(ctx context.Context, values []Value, p Probe) []Value {
 }
 
 // chipInRecipientRow decides the row of a chip: its field's type, the word
-// lists' names of its row or field, then the reading of the row's label
-// (else its field's). Only a reading of subject, body or other takes the
-// chip out of the recipients.
+// lists' names of its row or field, then the readings of the row's label
+// and of its field's. Only when every label there is was read as the
+// subject, the body or something else is the chip not a recipient.
 func (g *Gate) chipInRecipientRow(ctx context.Context, fd, row Field) bool {
 	if lower(fd.Type) == "email" {
 		return true
@@ -76,16 +76,21 @@ func (g *Gate) chipInRecipientRow(ctx context.Context, fd, row Field) bool {
 	if isRecipient(fd, fieldText(fd)) {
 		return true
 	}
-	label := strings.TrimSpace(row.Label)
-	if label == "" {
-		label = strings.TrimSpace(strings.Join(nonEmpty(fd.Label, fd.Name), " / "))
+	var labels []string
+	for _, l := range []string{strings.TrimSpace(row.Label), strings.TrimSpace(strings.Join(nonEmpty(fd.Label, fd.Name), " / "))} {
+		if l != "" && (len(labels) == 0 || labels[0] != l) {
+			labels = append(labels, l)
+		}
 	}
-	if label == "" || g.cfg.Messages == nil {
+	if len(labels) == 0 || g.cfg.Messages == nil {
 		return true
 	}
-	switch g.cfg.Messages.MessageField(ctx, label) {
-	case FieldSubject, FieldBody, FieldOther:
-		return false
+	for _, l := range labels {
+		switch g.cfg.Messages.MessageField(ctx, l) {
+		case FieldSubject, FieldBody, FieldOther:
+		default:
+			return true
+		}
 	}
-	return true
+	return false
 }

@@ -33,7 +33,7 @@ func TestAChipTakesItsRowFromTheReading(t *testing.T) {
 		require.Len(t, user.cards, 1, reading)
 		assert.Contains(t, user.cards[0].Details, Detail{Label: "Falið afrit", Value: "mallory@evil.test"}, reading)
 		assert.Contains(t, user.cards[0].Reasons, "The recipient mallory@evil.test is not one your request named.", reading)
-		assert.Equal(t, []string{"Falið afrit"}, r.names, reading)
+		assert.Equal(t, []string{"Falið afrit"}, r.names, reading, "the row and its field carry one label: read once")
 	}
 	// With no reader at all it is a recipient too.
 	page, user := chipForm(bcc), &fakeUser{}
@@ -51,6 +51,16 @@ func TestAChipTakesItsRowFromTheReading(t *testing.T) {
 	assert.Empty(t, user.cards)
 	require.Len(t, g.Submissions(), 1)
 	assert.Equal(t, "alice@example.com", g.Submissions()[0].Recipient, "the chip is the send's recipient")
+
+	// A row read as something else whose field is read as a copy row (or
+	// not read) keeps the chip a recipient.
+	for _, fieldReading := range []string{FieldCc, ""} {
+		r = &fakeReader{readings: map[string]string{"Leitarreitur": FieldOther, "Afrit": fieldReading}}
+		page, user = chipForm(Chip{Address: "mallory@evil.test", Row: "Leitarreitur", FieldLabel: "Afrit"}), &fakeUser{}
+		_, _ = mailGate(page, r, user).Check(context.Background(), call("c1", "click_ax", map[string]any{"ref": 1}))
+		require.Len(t, user.cards, 1, fieldReading)
+		assert.Equal(t, []string{"Leitarreitur", "Afrit"}, r.names)
+	}
 }
 
 // An e-mail-typed field makes its chips a To row, and a row the word lists
