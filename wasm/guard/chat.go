@@ -98,7 +98,7 @@ func chatText(s string) string {
 func (g *Gate) ownWithBody(ctx context.Context, msgs []ChatMessage, body string) (int, ChatMessage) {
 	n, last := 0, ChatMessage{}
 	for _, m := range msgs {
-		if !strings.Contains(chatText(m.Text+" "+m.Label), body) {
+		if !holds(m, body) {
 			continue
 		}
 		if g.author(ctx, m) == AuthorSelf {
@@ -108,6 +108,22 @@ func (g *Gate) ownWithBody(ctx context.Context, msgs []ChatMessage, body string)
 	}
 	return n, last
 }
+
+// holds reports whether a message is body: its text or label holds it
+// with little else around it (a time, a status, "You:"), so that a longer
+// message that only contains the words is another message.
+func holds(m ChatMessage, body string) bool {
+	for _, t := range []string{m.Text, m.Label} {
+		t = chatText(t)
+		if strings.Contains(t, body) && len([]rune(t))-len([]rune(body)) <= maxAround {
+			return true
+		}
+	}
+	return false
+}
+
+// maxAround bounds what a message row may show beside its body.
+const maxAround = 40
 
 // nativeWhatsApp: WhatsApp's own web app, whose sends count once their
 // status reads delivered.

@@ -51,6 +51,16 @@ func TestAMessageReadAsTheUsersOwnIsNotSentTwice(t *testing.T) {
 	assert.Empty(t, user.cards)
 	assert.Contains(t, r.names, "Вы: The report is ready")
 
+	// A longer message of the user's that only contains the words is
+	// another message.
+	g2, _ := readingGate(page, r, "Alice Moreau")
+	page.probe = enterInChat("Alice Moreau", "ready")
+	assert.Empty(t, check(t, g2, "d1"))
+	long := "The report is ready, and the slides are in the shared folder for tomorrow's review"
+	r.readings["Вы: "+long] = AuthorSelf
+	page.probe = enterInChat("Alice Moreau", "ready", ChatMessage{Label: "Вы: " + long, Text: long})
+	assert.Empty(t, check(t, g2, "d2"))
+
 	// Another body goes through.
 	page.probe = enterInChat("Alice Moreau", "See you at ten", sent)
 	assert.Empty(t, check(t, g, "c3"))
