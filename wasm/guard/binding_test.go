@@ -60,3 +60,21 @@ func detailValues(a Approval) []string {
 	}
 	return out
 }
+
+func TestAnApprovedDownloadFromThePageMustStillBeTheFileShown(t *testing.T) {
+	page := &fakePage{pageURL: "https://reports.example.com/q3", resource: Resource{URL: "https://reports.example.com/files/q3.csv", Kind: "link"}}
+	user := &fakeUser{decide: func(Approval) Decision {
+		page.resource = Resource{URL: "https://reports.example.com/files/payload.exe", Kind: "link"}
+		return Approve
+	}}
+	g := newGate("act", "What does the Q3 report say?", page.pageURL, page, user)
+	r, _ := g.Check(context.Background(), call("a", "download_resource_from_page", map[string]any{"ref": "ref_4"}))
+	assert.Equal(t, changedWhileAsked, r)
+
+	user.decide = func(Approval) Decision { return Approve }
+	r, _ = g.Check(context.Background(), call("b", "download_resource_from_page", map[string]any{"ref": "ref_4"}))
+	assert.Empty(t, r)
+	if assert.Len(t, user.cards, 2) {
+		assert.Contains(t, user.cards[1].URL, "payload.exe")
+	}
+}
