@@ -22,8 +22,11 @@ func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t,
 func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, chrome{}) }
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, chrome{}) }
 func TestInjection(t *testing.T)               { scenario.Injection(t, chrome{}) }
-func TestScreenshotsAroundARun(t *testing.T)   { scenario.ScreenshotsAroundARun(t, chrome{}) }
-func TestBedrockConverseStream(t *testing.T)   { scenario.BedrockConverseStream(t, chrome{}) }
+func TestApprovalBindsTheActionItShowed(t *testing.T) {
+	scenario.ApprovalBindsTheActionItShowed(t, chrome{})
+}
+func TestScreenshotsAroundARun(t *testing.T) { scenario.ScreenshotsAroundARun(t, chrome{}) }
+func TestBedrockConverseStream(t *testing.T) { scenario.BedrockConverseStream(t, chrome{}) }
 func TestVisionDetectedFromOllamaShow(t *testing.T) {
 	scenario.VisionDetectedFromOllamaShow(t, chrome{})
 }

@@ -19,8 +19,11 @@ func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t,
 func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, firefoxDriver{}) }
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, firefoxDriver{}) }
 func TestInjection(t *testing.T)               { scenario.Injection(t, firefoxDriver{}) }
-func TestScreenshotsAroundARun(t *testing.T)   { scenario.ScreenshotsAroundARun(t, firefoxDriver{}) }
-func TestBedrockConverseStream(t *testing.T)   { scenario.BedrockConverseStream(t, firefoxDriver{}) }
+func TestApprovalBindsTheActionItShowed(t *testing.T) {
+	scenario.ApprovalBindsTheActionItShowed(t, firefoxDriver{})
+}
+func TestScreenshotsAroundARun(t *testing.T) { scenario.ScreenshotsAroundARun(t, firefoxDriver{}) }
+func TestBedrockConverseStream(t *testing.T) { scenario.BedrockConverseStream(t, firefoxDriver{}) }
 func TestVisionDetectedFromOllamaShow(t *testing.T) {
 	scenario.VisionDetectedFromOllamaShow(t, firefoxDriver{})
 }
