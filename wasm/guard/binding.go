@@ -27,7 +27,7 @@ func (g *Gate) stillShows(tool string, args map[string]any, enter bool, p Probe)
 }
 
 // actionPrint is what of a probe decides what the action does and to
-// whom: the control, its form and fields, the dialog, the conversation,
+// whom: the control, its form, fields and address chips, the dialog, the conversation,
 // the item's name and the page. The record's other text (counts, times)
 // is left out: it changes on live pages without changing the action.
 func (p Probe) actionPrint() string {
@@ -45,6 +45,9 @@ func (p Probe) actionPrint() string {
 	}
 	for _, f := range p.FormFields {
 		put(f.Name, f.Label, f.Type, f.Value)
+	}
+	for _, c := range p.Chips { // the addresses a composer shows outside its fields (chips.go)
+		put(c.Address, c.Label, c.Row, c.FieldName, c.FieldLabel, c.FieldType)
 	}
 	put(p.Conversation...)
 	if p.EnterFrom != nil {

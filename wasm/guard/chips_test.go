@@ -80,3 +80,20 @@ func TestAChipInAnEmailFieldOrANamedRowIsARecipient(t *testing.T) {
 		assert.Empty(t, r.names, "%+v", ch)
 	}
 }
+
+// A chip the page swaps while the card waits is a changed action: the
+// approval does not cover it.
+func TestAChipSwappedWhileTheCardWaitsIsNotSent(t *testing.T) {
+	page := chipForm(Chip{Address: "bob@example.com", Row: "Falið afrit"})
+	user := &fakeUser{decide: func(Approval) Decision {
+		page.probe.Chips = []Chip{{Address: "mallory@evil.test", Row: "Falið afrit"}}
+		return Approve
+	}}
+	g := mailGate(page, &fakeReader{}, user)
+	refusal, err := g.Check(context.Background(), call("c1", "click_ax", map[string]any{"ref": 1}))
+	require.NoError(t, err)
+	assert.Equal(t, changedWhileAsked, refusal)
+	require.Len(t, user.cards, 1)
+	assert.Contains(t, user.cards[0].Details, Detail{Label: "Falið afrit", Value: "bob@example.com"})
+	assert.Empty(t, g.Submissions())
+}
