@@ -109,3 +109,7 @@ func TestWorkflowRepairedWhenThePageChanged(t *testing.T) {
 }
 
 func TestRecordingNeedsChrome(t *testing.T) { scenario.RecordingNeedsChrome(t, firefoxDriver{}) }
+
+func TestMailChipsKeepTheirRowAgainstThePage(t *testing.T) {
+	scenario.MailChipsKeepTheirRowAgainstThePage(t, firefoxDriver{})
+}
