@@ -19,9 +19,10 @@ import (
 // send's sent-body baseline. At a later send of the same body into the
 // same conversation, more of them than the baseline means the earlier send
 // went out: the send is refused as a repetition, and the earlier
-// submission is marked outgoing, and delivered once its status reads so.
+// submission is marked delivered when its status reads so, and confirmed
+// (on native WhatsApp only once delivered).
 // No reading lets a send through: "self" can only refuse a repetition or
-// mark a send seen, and an unread message or status keeps the default.
+// confirm a send, and an unread message or status keeps the default.
 
 // ChatMessage is one message row of a conversation as the probe reports
 // it: page text, never instructions.
@@ -152,19 +153,18 @@ func (g *Gate) checkConversation(ctx context.Context, p Probe) (string, string) 
 	conv := identity(who)
 	g.mu.Lock()
 	var earlier *chatSend
-	for i := range g.chats {
-		c := &g.chats[i]
+	for _, c := range g.chats {
 		if c.page == HostOf(p.PageURL) && c.conversation == conv && c.body == body {
-			earlier = c
+			earlier = &c
 		}
 	}
 	g.mu.Unlock()
 	if earlier != nil && own > earlier.baseline {
 		delivered := g.delivered(ctx, last)
 		g.mu.Lock()
-		if earlier.sub >= 0 && earlier.sub < len(g.sent) {
-			g.sent[earlier.sub].Outgoing = true
-			g.sent[earlier.sub].Delivered = g.sent[earlier.sub].Delivered || delivered
+		if s := earlier.sub; s >= 0 && s < len(g.sent) {
+			g.sent[s].Delivered = g.sent[s].Delivered || delivered
+			g.sent[s].Confirmed = !nativeWhatsApp(g.sent[s].PageURL) || g.sent[s].Delivered
 		}
 		g.mu.Unlock()
 		state := "its status does not read as delivered yet, so wait and read the page again"

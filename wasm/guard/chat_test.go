@@ -2,6 +2,7 @@ package guard
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -46,7 +47,7 @@ func TestAMessageReadAsTheUsersOwnIsNotSentTwice(t *testing.T) {
 	assert.Contains(t, refusal, "its status reads as delivered")
 	subs := g.Submissions()
 	require.Len(t, subs, 1, "nothing new was let through")
-	assert.True(t, subs[0].Outgoing)
+	assert.True(t, subs[0].Confirmed)
 	assert.True(t, subs[0].Delivered)
 	assert.Empty(t, user.cards)
 	assert.Contains(t, r.names, "Вы: The report is ready")
@@ -102,7 +103,7 @@ func TestUnreadMessagesAreNobodysAndUnreadStatusesNotDelivered(t *testing.T) {
 	refusal := check(t, g, "c2")
 	assert.Contains(t, refusal, "does not read as delivered yet")
 	require.Len(t, g.Submissions(), 1)
-	assert.True(t, g.Submissions()[0].Outgoing)
+	assert.True(t, g.Submissions()[0].Confirmed, "seen as the user's: confirmed off WhatsApp")
 	assert.False(t, g.Submissions()[0].Delivered)
 
 	// The same text sent before the run is the baseline.
@@ -126,4 +127,27 @@ func TestMessagesAreAskedOnlyOnProtectedRoutes(t *testing.T) {
 	_, _ = g.Check(context.Background(), call("c1", "click_ax", map[string]any{"ref": 1}))
 	require.NotEmpty(t, page.probed)
 	assert.Nil(t, page.probed[0]["messages"])
+}
+
+// On native WhatsApp a message counts as sent once its status reads as
+// delivered: seen as the user's with a status that reads only "sent", the
+// first send is not confirmed (the repetition is refused all the same);
+// read as delivered, it is.
+func TestANativeWhatsAppSendIsConfirmedOnceDelivered(t *testing.T) {
+	r := &fakeReader{readings: map[string]string{"Вы: Hi": AuthorSelf, "Отправлено": StatusSent, "Доставлено": StatusDelivered}}
+	page := &fakePage{pageURL: "https://web.whatsapp.com/", probe: enterInChat("Alice Moreau", "Hi")}
+	user := &fakeUser{decide: func(Approval) Decision { return Approve }}
+	g := New(Config{Mode: "act", AskBeforeActions: true, Prober: page, Approver: user, Messages: r,
+		VerifiesRecipient: func(u string) bool { return strings.HasPrefix(u, "https://web.whatsapp.com/") },
+		Recipients:        []string{"Alice Moreau"}})
+	g.SetWords([]string{"Send Alice Moreau a message saying hi"}, page.pageURL)
+	assert.Empty(t, check(t, g, "c1"))
+	page.probe = enterInChat("Alice Moreau", "Hi", ChatMessage{Label: "Вы: Hi", Text: "Hi", Status: "Отправлено"})
+	assert.Contains(t, check(t, g, "c2"), "does not read as delivered yet")
+	require.Len(t, g.Submissions(), 1)
+	assert.False(t, g.Submissions()[0].Confirmed)
+	page.probe = enterInChat("Alice Moreau", "Hi", ChatMessage{Label: "Вы: Hi", Text: "Hi", Status: "Доставлено"})
+	assert.Contains(t, check(t, g, "c3"), "its status reads as delivered")
+	assert.True(t, g.Submissions()[0].Confirmed)
+	assert.True(t, g.Submissions()[0].Delivered)
 }

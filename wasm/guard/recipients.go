@@ -24,11 +24,12 @@ type Submission struct {
 	PageURL   string
 	Recipient string
 	CallID    string // the tool call it was let through for
-	// Outgoing: a later chat observation showed it as the user's own
-	// message in the conversation (chat.go).
-	Outgoing bool `json:",omitempty"`
+	// Confirmed: a later chat observation showed it as the user's own
+	// message in the conversation, and on native WhatsApp its status as
+	// delivered (chat.go).
+	Confirmed bool
 	// Delivered: that message's status read as delivered or read.
-	Delivered bool `json:",omitempty"`
+	Delivered bool
 }
 
 // Submissions are the consequential actions the gate let through so far,
