@@ -54,7 +54,8 @@ func shownText(m tools.StatusMessage) string {
 }
 
 // readPage sorts the page's messages at a success claim. The first
-// statusReadMax short messages are read with status_message (StatusRead):
+// statusReadMax short messages (alerts and statuses before the invalid
+// fields' own messages) are read with status_message (StatusRead):
 // one read as success never counts as an error; one read as an error
 // always does; otherwise a structural error counts and any other alert or
 // status does not. A message that was not read (no reader, no answer, too
@@ -67,17 +68,22 @@ func (r *run) readPage(ctx context.Context, st tools.PageStatus) pageVerdict {
 	}
 	readings := make([]string, len(st.Messages))
 	if r.opts.StatusRead != nil {
+		// Alerts and statuses first, where a reading can change the
+		// structure's verdict either way; then the invalid fields'
+		// messages, which only a success reading clears.
 		var at []int
 		var texts []string
-		for i, m := range st.Messages {
-			if len(at) == statusReadMax {
-				break
+		for _, fields := range []bool{false, true} {
+			for i, m := range st.Messages {
+				if len(at) == statusReadMax {
+					break
+				}
+				if m.Has(tools.EvidenceField) != fields || m.Long || strings.TrimSpace(m.Text) == "" {
+					continue
+				}
+				at = append(at, i)
+				texts = append(texts, m.Text)
 			}
-			if m.Long || strings.TrimSpace(m.Text) == "" {
-				continue
-			}
-			at = append(at, i)
-			texts = append(texts, m.Text)
 		}
 		if len(texts) > 0 {
 			got := r.opts.StatusRead(ctx, texts)

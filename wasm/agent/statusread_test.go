@@ -153,11 +153,13 @@ func TestStructuralErrorsCountUnlessReadAsSuccess(t *testing.T) {
 	}
 }
 
-// At most statusReadMax messages are read at a claim, skipping long ones
-// and fields without a message; the rest are sorted by structure.
+// At most statusReadMax messages are read at a claim, alerts and statuses
+// before the fields' messages, skipping long ones and fields without a
+// message; the rest are sorted by structure.
 func TestStatusReadingsAreBounded(t *testing.T) {
 	var ms []tools.StatusMessage
 	ms = append(ms, tools.StatusMessage{Field: "Name", Evidence: []string{tools.EvidenceField}})
+	ms = append(ms, tools.StatusMessage{Field: "E-Mail", Text: "z", Evidence: []string{tools.EvidenceField, tools.EvidenceTied}})
 	ms = append(ms, tools.StatusMessage{Text: strings.Repeat("x", 300) + "…", Long: true, Evidence: []string{tools.EvidenceStatus}})
 	for i := range 10 {
 		ms = append(ms, msg(string(rune('a'+i)), tools.EvidenceAlert))
@@ -170,7 +172,7 @@ func TestStatusReadingsAreBounded(t *testing.T) {
 	if got := strings.Join(reader.read, ""); got != "abcdefgh" {
 		t.Fatalf("read %q", got)
 	}
-	if got := strings.Join(v.errors, "|"); got != "Name: marked invalid|i|j" {
+	if got := strings.Join(v.errors, "|"); got != "Name: marked invalid|E-Mail: z|i|j" {
 		t.Fatalf("errors %q", got)
 	}
 }
