@@ -328,6 +328,9 @@ type ask struct {
 	allowed  func() // what an approval makes true for the run (a visited site)
 	// fresh: every call is asked about; no approval covers the next one.
 	fresh bool
+	// same reports, after the user approved, that the page still shows
+	// the action the card showed (binding.go); nil: nothing to compare.
+	same func(context.Context) bool
 }
 
 func (g *Gate) askUser(ctx context.Context, call llm.ToolCall, a *ask) (string, error) {
@@ -361,6 +364,9 @@ func (g *Gate) askUser(ctx context.Context, call llm.ToolCall, a *ask) (string, 
 	d, err := g.cfg.Approver.Approve(ctx, ap)
 	if err != nil {
 		return "", err
+	}
+	if (d == Approve || d == ApproveSite) && a.same != nil && !a.same(ctx) {
+		return changedWhileAsked, nil
 	}
 	switch d {
 	case Approve:
