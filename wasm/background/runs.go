@@ -305,6 +305,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Skills:      r.skillCatalog(ctx, ru.mode, cfg.Tier),
 		PlanSkills:  ru.planSkills,
 		SummaryKind: summaryKind(dec, ru.mode),
+		StatusRead:  statusReader(dec),
 		Schedule:    r.scheduleTool(ru),
 	}
 	if s.SiteAdapters {
