@@ -91,7 +91,11 @@ func TestStrictPlanIsReviewedBeforeActing(t *testing.T) {
 func TestAutoRoutesQuestionsToAskAndTasksToAct(t *testing.T) {
 	scenario.AutoRoutesQuestionsToAskAndTasksToAct(t, chrome{})
 }
-func TestFalseSuccessIsNotReported(t *testing.T) { scenario.FalseSuccessIsNotReported(t, chrome{}) }
+func TestFalseSuccessIsNotReported(t *testing.T)   { scenario.FalseSuccessIsNotReported(t, chrome{}) }
+func TestAlertReadAsSuccessCompletes(t *testing.T) { scenario.AlertReadAsSuccessCompletes(t, chrome{}) }
+func TestStatusReadAsErrorIsNotSuccess(t *testing.T) {
+	scenario.StatusReadAsErrorIsNotSuccess(t, chrome{})
+}
 func TestMemoryReachesTheModelAndLearnsFromTheUser(t *testing.T) {
 	scenario.MemoryReachesTheModelAndLearnsFromTheUser(t, chrome{})
 }

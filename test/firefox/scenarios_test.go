@@ -67,6 +67,12 @@ func TestAutoRoutesQuestionsToAskAndTasksToAct(t *testing.T) {
 func TestFalseSuccessIsNotReported(t *testing.T) {
 	scenario.FalseSuccessIsNotReported(t, firefoxDriver{})
 }
+func TestAlertReadAsSuccessCompletes(t *testing.T) {
+	scenario.AlertReadAsSuccessCompletes(t, firefoxDriver{})
+}
+func TestStatusReadAsErrorIsNotSuccess(t *testing.T) {
+	scenario.StatusReadAsErrorIsNotSuccess(t, firefoxDriver{})
+}
 
 func TestMemoryReachesTheModelAndLearnsFromTheUser(t *testing.T) {
 	scenario.MemoryReachesTheModelAndLearnsFromTheUser(t, firefoxDriver{})

@@ -194,6 +194,14 @@ type Config struct {
 	// Recipients are the people the user's request sends a message to,
 	// as the planner read them from the user's words.
 	Recipients []string
+	// ActiveConversation: the request sends into the conversation on
+	// screen without naming anyone ("reply here"); the run's first check
+	// pins the one the page has open (pin.go). Pinned is a pin an earlier
+	// part of the run took (a resumed run), and OnPin is told of a new one
+	// so the run can keep it.
+	ActiveConversation bool
+	Pinned             string
+	OnPin              func(conversation string)
 }
 
 // Gate is one run's guard. It is safe for concurrent use.
@@ -211,6 +219,8 @@ type Gate struct {
 	sent     []Submission    // consequential actions the gate let through
 	chats    []chatSend      // sends into a checked conversation (chat.go)
 	pending  *chatSend       // the one the current check may let through
+	pinned   string          // the conversation "here" is (pin.go)
+	pinTried bool            // the run's first check looked for it
 }
 
 // corpusMax bounds the page text kept to recognise it in URLs.
@@ -221,7 +231,7 @@ func New(cfg Config) *Gate {
 	if cfg.Authority == nil {
 		cfg.Authority = NewAuthority(nil, "")
 	}
-	g := &Gate{cfg: cfg, visited: map[string]bool{}, grants: map[string]bool{}, declined: map[string]bool{}, asked: map[string]int{}}
+	g := &Gate{cfg: cfg, visited: map[string]bool{}, grants: map[string]bool{}, declined: map[string]bool{}, asked: map[string]int{}, pinned: cfg.Pinned}
 	if s := cfg.Authority.StartSite(); s != "" {
 		g.visited[s] = true
 	}
@@ -281,6 +291,7 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 	if json.Unmarshal([]byte(orEmpty(call.Arguments)), &args) != nil {
 		return "", nil // the dispatcher reports bad arguments
 	}
+	g.pinAtStart(ctx)
 	if r := g.unboundOnProtectedRoute(call.Name); r != "" {
 		return r, nil
 	}
