@@ -280,6 +280,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Gate: guard.New(guard.Config{
 			Mode: ru.mode, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr,
 			Meaning: meaning{dec}, Messages: meaning{dec}, VerifiesRecipient: verifiesRecipient, Recipients: ru.recipients,
+			Effects: newEffects(ctx, dec, hasDecisionModel(s)),
 		}),
 		SiteJob: ru.job,
 		Task:    ru.text,
