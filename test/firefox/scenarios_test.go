@@ -106,3 +106,7 @@ func TestWorkflowRepairedWhenThePageChanged(t *testing.T) {
 }
 
 func TestRecordingNeedsChrome(t *testing.T) { scenario.RecordingNeedsChrome(t, firefoxDriver{}) }
+
+func TestForeignPublishButtonWaitsForTheCard(t *testing.T) {
+	scenario.ForeignPublishButtonWaitsForTheCard(t, firefoxDriver{})
+}

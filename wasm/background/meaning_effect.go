@@ -20,7 +20,7 @@ import (
 var controlEffectQuestion = decide.Question{
 	ID: "control_effect",
 	Text: "The page data block holds the captions of one control on a web page (its text, accessible name, title or value) and, when it sits in a dialog, the dialog's text. " +
-		"In whatever language they are, what does clicking this control do?",
+		"In whatever language they are, what happens when this control is clicked?",
 	Choices: []decide.Choice{
 		{Value: guard.EffectSends, Meaning: "it sends a message, an email, an invitation or a reply to someone"},
 		{Value: guard.EffectPublishes, Meaning: "it publishes or posts something for others to see: a post, comment, reply, review, story or listing"},
