@@ -106,10 +106,13 @@ func ForeignPublishButtonWaitsForTheCard(t *testing.T, d Driver) {
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			paylas := 0
+			paylas, ifade := 0, 0
 			for _, q := range read {
 				if strings.Contains(q, "Paylaş") {
 					paylas++
+				}
+				if strings.Contains(q, "İfade") {
+					ifade++
 				}
 				if !strings.Contains(q, "<untrusted_page_content_") || strings.Contains(q, "AI assistant") {
 					t.Errorf("the question carries more than a control's captions as page data:\n%s", q)
@@ -117,6 +120,9 @@ func ForeignPublishButtonWaitsForTheCard(t *testing.T, d Driver) {
 			}
 			if paylas != 1 {
 				t.Errorf("Paylaş was read %d times, want once (read ahead, found by the click)", paylas)
+			}
+			if ifade != 1 {
+				t.Errorf("İfade, which nobody clicked, was read %d times, want once: the tree's captions are read ahead", ifade)
 			}
 		})
 	}

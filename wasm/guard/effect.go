@@ -166,15 +166,15 @@ func unmatched(caps []string, inDialog bool) bool {
 const maxPreRead = 30
 
 // treeControl is a line of the accessibility tree that names a button or
-// a menu item: `button "Paylaş" [ref_12]`.
-var treeControl = regexp.MustCompile(`(?m)^\s*(button|menuitem|popupbutton)\s+("(?:[^"\\]|\\.)*")\s+\[ref_`)
+// a menu item: `button "Paylaş" [ref_12]`, or `[f2:ref_3]` in a frame.
+var treeControl = regexp.MustCompile(`(?m)^\s*(button|menuitem|popupbutton)\s+("(?:[^"\\]|\\.)*")\s+\[(?:f\d+:)?ref_`)
 
 // preRead starts reading ahead the captions of the buttons and menu items
 // a page read showed that the word lists leave unmatched, so that a click
 // finds them read (EffectPreReader; only when the reader can).
 func (g *Gate) preRead(result string) {
 	pr, ok := g.cfg.Effects.(EffectPreReader)
-	if !ok || g.cfg.Mode != protocol.ModeAct || !strings.Contains(result, "[ref_") {
+	if !ok || g.cfg.Mode != protocol.ModeAct || !strings.Contains(result, "ref_") {
 		return
 	}
 	var names []string

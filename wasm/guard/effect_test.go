@@ -210,10 +210,11 @@ func TestAPageReadIsReadAhead(t *testing.T) {
 		` button "Paylaş" [ref_6]`,
 		` tab "Gönder" [ref_7]`,
 		` button "say \"hi\"" [ref_8]`,
+		`  button "Sil" [f2:ref_3]`,
 	}, "\n")
 	g.Observe(tree)
 	require.Len(t, r.ahead, 1)
-	assert.Equal(t, []string{"Paylaş", "Опубликовать", `say "hi"`}, r.ahead[0])
+	assert.Equal(t, []string{"Paylaş", "Опубликовать", `say "hi"`, "Sil"}, r.ahead[0])
 
 	var many []string
 	for i := 0; i < 50; i++ {
