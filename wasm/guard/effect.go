@@ -174,7 +174,7 @@ var treeControl = regexp.MustCompile(`(?m)^\s*(button|menuitem|popupbutton)\s+("
 // finds them read (EffectPreReader; only when the reader can).
 func (g *Gate) preRead(result string) {
 	pr, ok := g.cfg.Effects.(EffectPreReader)
-	if !ok || g.cfg.Mode != protocol.ModeAct || !strings.Contains(result, "ref_") {
+	if !ok || !protocol.Acting(g.cfg.Mode) || !strings.Contains(result, "ref_") {
 		return
 	}
 	var names []string

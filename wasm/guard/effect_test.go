@@ -226,5 +226,5 @@ func TestAPageReadIsReadAhead(t *testing.T) {
 
 	ask := New(Config{Mode: "ask", Effects: r})
 	ask.Observe(tree)
-	assert.Len(t, r.ahead, 2, "only an Act run reads ahead")
+	assert.Len(t, r.ahead, 2, "only an acting run (Act, Dev) reads ahead")
 }
