@@ -248,9 +248,18 @@ function selectedInLabel(el) {
   return best;
 }
 
+// openConversation names the conversation the page has open: that of its
+// one visible message box outside the conversation list (none or several
+// boxes name none), with the page's address.
+function openConversation() {
+  const boxes = [...doc.querySelectorAll(COMPOSER)].filter((b) => isVisible(b) && !b.closest(RAIL));
+  return { pageUrl: location.href, conversation: boxes.length === 1 ? conversationOf(boxes[0]) : [] };
+}
+
 // probeTarget finds what an action would reach: a ref, a point, or the
 // focused element; with enter, what Enter in that field submits.
 export function probe(args) {
+  if (args.composer) return openConversation();
   let el;
   if (hasRef(args)) el = resolve(args.ref);
   else if (args.x !== undefined && args.y !== undefined) el = pointTarget(args).target;

@@ -12,21 +12,27 @@ import (
 // checkClick classifies what a click would do and decides whether the
 // user's words cover it.
 func (g *Gate) checkClick(ctx context.Context, tool string, args map[string]any) (*ask, string) {
-	p, err := g.probe(ctx, tool, args, false)
+	return g.checkControl(ctx, tool, args, false)
+}
+
+// checkControl probes the control a click or Enter reaches and judges it;
+// an action that waits for the user is bound to what the probe showed.
+func (g *Gate) checkControl(ctx context.Context, tool string, args map[string]any, enter bool) (*ask, string) {
+	p, err := g.probe(ctx, tool, args, enter)
 	if err != nil {
 		return nil, err.Error()
 	}
-	return g.judgeControl(ctx, tool, p)
+	a, refusal := g.judgeControl(ctx, tool, p)
+	if a != nil {
+		a.same = g.stillShows(tool, args, enter, p)
+	}
+	return a, refusal
 }
 
 // checkEnter decides what Enter in a field submits: its form's submit
 // control, or the composer the field is.
 func (g *Gate) checkEnter(ctx context.Context, tool string, args map[string]any) (*ask, string) {
-	p, err := g.probe(ctx, tool, args, true)
-	if err != nil {
-		return nil, err.Error()
-	}
-	return g.judgeControl(ctx, tool, p)
+	return g.checkControl(ctx, tool, args, true)
 }
 
 // checkTyping asks before text the user did not give leaves through a

@@ -190,6 +190,14 @@ type Config struct {
 	// Recipients are the people the user's request sends a message to,
 	// as the planner read them from the user's words.
 	Recipients []string
+	// ActiveConversation: the request sends into the conversation on
+	// screen without naming anyone ("reply here"); the run's first check
+	// pins the one the page has open (pin.go). Pinned is a pin an earlier
+	// part of the run took (a resumed run), and OnPin is told of a new one
+	// so the run can keep it.
+	ActiveConversation bool
+	Pinned             string
+	OnPin              func(conversation string)
 }
 
 // Gate is one run's guard. It is safe for concurrent use.
@@ -205,6 +213,8 @@ type Gate struct {
 	asked    map[string]int  // cards per call, for unique ids
 	page     string          // the tab's page as the run last knew it
 	sent     []Submission    // consequential actions the gate let through
+	pinned   string          // the conversation "here" is (pin.go)
+	pinTried bool            // the run's first check looked for it
 }
 
 // corpusMax bounds the page text kept to recognise it in URLs.
@@ -215,7 +225,7 @@ func New(cfg Config) *Gate {
 	if cfg.Authority == nil {
 		cfg.Authority = NewAuthority(nil, "")
 	}
-	g := &Gate{cfg: cfg, visited: map[string]bool{}, grants: map[string]bool{}, declined: map[string]bool{}, asked: map[string]int{}}
+	g := &Gate{cfg: cfg, visited: map[string]bool{}, grants: map[string]bool{}, declined: map[string]bool{}, asked: map[string]int{}, pinned: cfg.Pinned}
 	if s := cfg.Authority.StartSite(); s != "" {
 		g.visited[s] = true
 	}
@@ -277,6 +287,7 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 	if json.Unmarshal([]byte(orEmpty(call.Arguments)), &args) != nil {
 		return "", nil // the dispatcher reports bad arguments
 	}
+	g.pinAtStart(ctx)
 	if r := g.unboundOnProtectedRoute(call.Name); r != "" {
 		return r, nil
 	}
@@ -333,6 +344,9 @@ type ask struct {
 	allowed  func() // what an approval makes true for the run (a visited site)
 	// fresh: every call is asked about; no approval covers the next one.
 	fresh bool
+	// same reports, after the user approved, that the page still shows
+	// the action the card showed (binding.go); nil: nothing to compare.
+	same func(context.Context) bool
 }
 
 func (g *Gate) askUser(ctx context.Context, call llm.ToolCall, a *ask) (string, error) {
@@ -366,6 +380,9 @@ func (g *Gate) askUser(ctx context.Context, call llm.ToolCall, a *ask) (string, 
 	d, err := g.cfg.Approver.Approve(ctx, ap)
 	if err != nil {
 		return "", err
+	}
+	if (d == Approve || d == ApproveSite) && a.same != nil && !a.same(ctx) {
+		return changedWhileAsked, nil
 	}
 	switch d {
 	case Approve:

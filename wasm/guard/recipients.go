@@ -65,14 +65,12 @@ func identity(s string) string {
 // refusal that says why nothing was sent.
 func (g *Gate) verifyRecipient(p Probe) (string, string) {
 	const stop = "Not sent: on this messaging page WebBrain sends only into the conversation your task names, "
+	names := conversationNames(p)
+	if len(g.cfg.Recipients) == 0 && g.cfg.ActiveConversation {
+		return g.sendHere(names)
+	}
 	if len(g.cfg.Recipients) == 0 {
 		return "", stop + "and the user's request names no recipient. Ask the user who the message is for (clarify), or call done and say why nothing was sent."
-	}
-	names := map[string]string{}
-	for _, n := range p.Conversation {
-		if id := identity(n); id != "" {
-			names[id] = n
-		}
 	}
 	wanted := quoteNames(g.cfg.Recipients)
 	switch {
