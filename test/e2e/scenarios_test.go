@@ -125,3 +125,7 @@ func TestWorkflowRepairedWhenThePageChanged(t *testing.T) {
 }
 
 func TestRecordingOfARun(t *testing.T) { scenario.RecordingOfARun(t, chrome{}) }
+
+func TestForeignPublishButtonWaitsForTheCard(t *testing.T) {
+	scenario.ForeignPublishButtonWaitsForTheCard(t, chrome{})
+}

@@ -119,3 +119,7 @@ func TestRecordingNeedsChrome(t *testing.T) { scenario.RecordingNeedsChrome(t, f
 func TestMailChipsKeepTheirRowAgainstThePage(t *testing.T) {
 	scenario.MailChipsKeepTheirRowAgainstThePage(t, firefoxDriver{})
 }
+
+func TestForeignPublishButtonWaitsForTheCard(t *testing.T) {
+	scenario.ForeignPublishButtonWaitsForTheCard(t, firefoxDriver{})
+}

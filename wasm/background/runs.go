@@ -285,6 +285,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 			Mode: ru.mode, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr,
 			Meaning: meaning{dec}, Messages: meaning{dec}, VerifiesRecipient: verifiesRecipient, Recipients: ru.recipients,
 			ActiveConversation: ru.here, Pinned: ru.pinnedConversation(), OnPin: ru.pin,
+			Effects: newEffects(ctx, dec, hasDecisionModel(s)),
 		}),
 		SiteJob: ru.job,
 		Task:    ru.text,

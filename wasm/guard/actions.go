@@ -136,6 +136,7 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 			"field", field, "control", c.captionText()))
 	}
 	c = g.readMessageControl(ctx, p, c)
+	c = g.readControlEffect(ctx, p, c)
 	if c.Category == CatNone && p.NearComposer && unnamed(p) && g.verifies(p.PageURL) {
 		// An unlabelled button beside a message box on a messaging route
 		// may be its send button: it is checked as one.

@@ -187,6 +187,9 @@ type Config struct {
 	// Messages reads a messaging page's own texts (messaging.go); nil: the
 	// word lists and page structure alone decide.
 	Messages MessageReader
+	// Effects reads what a control the word lists leave unmatched does
+	// (effect.go); nil: the word lists and page structure alone decide.
+	Effects EffectReader
 	// VerifiesRecipient reports whether a send on a page must go to a
 	// recipient the user named (a site adapter's messaging policy); nil:
 	// no page does.
@@ -255,8 +258,10 @@ func (g *Gate) SetWords(words []string, startURL string) {
 }
 
 // Observe records a tool result the model saw: page text that must not
-// leave in a URL without the user knowing.
+// leave in a URL without the user knowing. A page read's unmatched
+// button and menu item captions are read ahead (effect.go).
 func (g *Gate) Observe(result string) {
+	g.preRead(result)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.corpus = append(g.corpus, strings.ToLower(result))
