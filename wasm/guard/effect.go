@@ -2,10 +2,10 @@ package guard
 
 import (
 	"context"
-	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/webbrain/webbrain/wasm/ascii"
 	"github.com/webbrain/webbrain/wasm/protocol"
 )
 
@@ -165,9 +165,38 @@ func unmatched(caps []string, inDialog bool) bool {
 // maxPreRead bounds the captions one page read sends to be read ahead.
 const maxPreRead = 30
 
-// treeControl is a line of the accessibility tree that names a button or
-// a menu item: `button "Paylaş" [ref_12]`, or `[f2:ref_3]` in a frame.
-var treeControl = regexp.MustCompile(`(?m)^\s*(button|menuitem|popupbutton)\s+("(?:[^"\\]|\\.)*")\s+\[(?:f\d+:)?ref_`)
+// treeControl returns the quoted name of a tree line that names a button
+// or a menu item (`button "Paylaş" [ref_12]`, `[f2:ref_3]` in a frame).
+func treeControl(line string) (string, bool) {
+	line = strings.TrimLeft(line, " \t")
+	role, rest, ok := strings.Cut(line, " ")
+	if !ok || (role != "button" && role != "menuitem" && role != "popupbutton") || !strings.HasPrefix(rest, `"`) {
+		return "", false
+	}
+	end := 1
+	for ; end < len(rest); end++ {
+		if rest[end] == '\\' {
+			end++
+		} else if rest[end] == '"' {
+			break
+		}
+	}
+	if end >= len(rest) {
+		return "", false
+	}
+	ref := strings.TrimPrefix(rest[end+1:], " [")
+	if len(ref) == len(rest[end+1:]) {
+		return "", false
+	}
+	if f, after, ok := strings.Cut(ref, ":"); ok && len(f) > 1 && f[0] == 'f' && ascii.Some(f[1:], ascii.Digit) {
+		ref = after
+	}
+	if !strings.HasPrefix(ref, "ref_") {
+		return "", false
+	}
+	name, err := strconv.Unquote(rest[:end+1])
+	return name, err == nil
+}
 
 // preRead starts reading ahead the captions of the buttons and menu items
 // a page read showed that the word lists leave unmatched, so that a click
@@ -179,10 +208,10 @@ func (g *Gate) preRead(result string) {
 	}
 	var names []string
 	seen := map[string]bool{}
-	for _, m := range treeControl.FindAllStringSubmatch(result, -1) {
-		name, err := strconv.Unquote(m[2])
+	for _, line := range strings.Split(result, "\n") {
+		name, ok := treeControl(line)
 		name = strings.TrimSpace(name)
-		if err != nil || name == "" || seen[name] || len([]rune(name)) > 120 || !unmatched([]string{name}, false) {
+		if !ok || name == "" || seen[name] || len([]rune(name)) > 120 || !unmatched([]string{name}, false) {
 			continue
 		}
 		seen[name] = true
