@@ -1447,7 +1447,9 @@ function compactHref(el, links) {
     return samePage ? u.hash || '#' : u.pathname + u.search + u.hash;
   }
   if (u.protocol === 'https:' || u.protocol === 'http:') {
-    return '//' + u.host.replace(/^www\./, '') + (u.pathname === '/' && !u.search && !u.hash ? '' : u.pathname) + u.search + u.hash;
+    return (
+      '//' + u.host.replace(/^www\./, '') + (u.pathname === '/' && !u.search && !u.hash ? '' : u.pathname) + u.search + u.hash
+    );
   }
   return u.href;
 }
