@@ -35,6 +35,22 @@ func adapterURL(t *testing.T, fixture string) string {
 	return fmt.Sprintf("https://%s:%s/%s?test=%s", adapterHost, port, fixture, url.QueryEscape(t.Name()))
 }
 
+// chatRefs finds the chat fixture's message box, Send button and Alice's
+// chat in a tree.
+func chatRefs(tree string) (map[string]string, error) {
+	refs := map[string]string{}
+	for key, node := range map[string][2]string{
+		"box": {"textbox", "Type a message"}, "send": {"button", "Send"}, "alice": {"button", "Alice Moreau"},
+	} {
+		ref, err := findRef(tree, node[0], node[1])
+		if err != nil {
+			return nil, err
+		}
+		refs[key] = ref
+	}
+	return refs, nil
+}
+
 // The adapter's notes reach the model on the adapter's host and not on
 // another host serving the same page.
 func TestSiteAdapterNotesOnlyOnTheirHost(t *testing.T) {
@@ -70,16 +86,9 @@ func TestMessagingSendNeedsTheNamedRecipient(t *testing.T) {
 		case 0:
 			return callTool("get_accessibility_tree", map[string]any{})
 		case 1:
-			tree := lastToolResult(req)
-			refs = map[string]string{}
-			for key, node := range map[string][2]string{
-				"box": {"textbox", "Type a message"}, "send": {"button", "Send"}, "alice": {"button", "Alice Moreau"},
-			} {
-				ref, err := findRef(tree, node[0], node[1])
-				if err != nil {
-					return scriptFailed(err)
-				}
-				refs[key] = ref
+			var err error
+			if refs, err = chatRefs(lastToolResult(req)); err != nil {
+				return scriptFailed(err)
 			}
 			return callTool("type_ax", map[string]any{"ref": refs["box"], "text": "The report is ready."})
 		case 2:
@@ -308,16 +317,9 @@ func TestReplyHereSendsOnlyIntoTheOpenConversation(t *testing.T) {
 		case 0:
 			return callTool("get_accessibility_tree", map[string]any{})
 		case 1:
-			tree := lastToolResult(req)
-			refs = map[string]string{}
-			for key, node := range map[string][2]string{
-				"box": {"textbox", "Type a message"}, "send": {"button", "Send"}, "alice": {"button", "Alice Moreau"},
-			} {
-				ref, err := findRef(tree, node[0], node[1])
-				if err != nil {
-					return scriptFailed(err)
-				}
-				refs[key] = ref
+			var err error
+			if refs, err = chatRefs(lastToolResult(req)); err != nil {
+				return scriptFailed(err)
 			}
 			return callTool("type_ax", map[string]any{"ref": refs["box"], "text": "The report is ready."})
 		case 2:

@@ -46,18 +46,7 @@ func (g *Gate) readChips(ctx context.Context, values []Value, p Probe) []Value {
 			continue
 		}
 		shown := firstNonEmpty(ch.Row, ch.FieldLabel, ch.FieldName)
-		for _, e := range found {
-			if len(values) >= maxValues {
-				break
-			}
-			dup := false
-			for _, v := range values {
-				dup = dup || v.Kind == "recipient" && strings.EqualFold(v.Value, e)
-			}
-			if !dup {
-				values = append(values, Value{Kind: "recipient", Label: shown, Value: e})
-			}
-		}
+		values = addRecipients(values, shown, found)
 	}
 	return values
 }
