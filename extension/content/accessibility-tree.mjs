@@ -235,7 +235,7 @@ class Walker {
       doc,
       // Naming one element (a walker that does not register) reads no stylesheets.
       hover: this.register ? this.hoverRules(doc) : null,
-      plainBase: !doc.querySelector('base[href]'),
+      links: linkBase(doc),
       vw: view.innerWidth,
       vh: view.innerHeight,
       sx: view.scrollX,
@@ -480,7 +480,7 @@ class Walker {
     const child = {
       doc: ctx.doc,
       hover: ctx.hover,
-      plainBase: ctx.plainBase,
+      links: ctx.links,
       vw: ctx.vw,
       vh: ctx.vh,
       sx: ctx.sx,
@@ -1410,38 +1410,48 @@ const RANGE_ROLES = new Set(['slider', 'spinbutton', 'progressbar', 'scrollbar',
 const TRACKING =
   /^(utm_.*|nid|smid|smtyp|mod|ocid|cmpid|ncid|intcmp|cmp|partner|ribbon-ad-idx|rref|_r|fbclid|gclid|mc_cid|mc_eid)$/i;
 
+// linkBase is what compactHref needs of a document, read once per walk:
+// its base and address (each read of them parses a URL).
+function linkBase(doc) {
+  const here = doc.location;
+  return {
+    plain: !doc.querySelector('base[href]'),
+    base: doc.baseURI,
+    origin: here ? here.origin : '',
+    path: here ? here.pathname : '',
+    search: here ? here.search : '',
+  };
+}
+
 // compactHref is a link's target in few characters: a path for the same
 // origin, "//host/path" for another (the scheme and "www." say little to
 // the model, which clicks by ref), without tracking parameters, clipped:
 // the head of a URL tells where it goes; its tail mostly repeats the name.
-function compactHref(el, doc, plainBase) {
+function compactHref(el, links) {
   const raw = el.getAttribute('href');
-  if (!raw || /^\s*javascript:/i.test(raw)) return '';
-  let href = raw;
+  if (!raw) return '';
   // A fragment or an absolute path already is what the long way gives,
   // when no <base> moves it; parsing every link is a tenth of a long page's time.
   const c = raw.charCodeAt(0);
-  if (!(plainBase && (c === 35 || (c === 47 && raw.charCodeAt(1) !== 47)) && !raw.includes('utm_'))) {
-    try {
-      const u = new URL(raw, doc.baseURI);
-      for (const k of [...u.searchParams.keys()]) if (TRACKING.test(k)) u.searchParams.delete(k);
-      const here = doc.location;
-      if (here && u.origin === here.origin) {
-        const samePage = u.pathname === here.pathname && u.search === here.search && raw.trim().startsWith('#');
-        href = samePage ? u.hash || '#' : u.pathname + u.search + u.hash;
-      } else if (u.protocol === 'https:' || u.protocol === 'http:') {
-        href =
-          '//' +
-          u.host.replace(/^www\./, '') +
-          (u.pathname === '/' && !u.search && !u.hash ? '' : u.pathname) +
-          u.search +
-          u.hash;
-      } else href = u.href;
-    } catch {
-      href = raw;
-    }
+  if (links.plain && (c === 35 || (c === 47 && raw.charCodeAt(1) !== 47)) && !raw.includes('utm_')) return raw;
+  if (/^\s*javascript:/i.test(raw)) return '';
+  let u;
+  try {
+    u = new URL(raw, links.base);
+  } catch {
+    return raw;
   }
-  return href;
+  if (u.search) for (const k of [...u.searchParams.keys()]) if (TRACKING.test(k)) u.searchParams.delete(k);
+  if (u.origin === links.origin) {
+    const samePage = u.pathname === links.path && u.search === links.search && raw.trim().startsWith('#');
+    return samePage ? u.hash || '#' : u.pathname + u.search + u.hash;
+  }
+  if (u.protocol === 'https:' || u.protocol === 'http:') {
+    return (
+      '//' + u.host.replace(/^www\./, '') + (u.pathname === '/' && !u.search && !u.hash ? '' : u.pathname) + u.search + u.hash
+    );
+  }
+  return u.href;
 }
 
 // hrefText is a link's target as its line shows it. A path segment that
@@ -1481,7 +1491,7 @@ function attributes(node, el, tag, proxy, ctx) {
     if (lvl) a.push('level=' + lvl);
   }
   if (role === 'link') {
-    node.href = compactHref(el, ctx.doc, ctx.plainBase);
+    node.href = compactHref(el, ctx.links);
   }
   if (src.localName === 'input') {
     const type = (src.type || '').toLowerCase();

@@ -168,9 +168,13 @@ function controlOf(el, tool) {
     c.formMethod = (form.getAttribute('method') || 'get').toLowerCase();
     c.formFields = formFields(form);
     c.formName = formName(form);
+    c.chips = chipsIn(form);
   } else if (!el.isContentEditable && !isTextField(el)) {
     const box = pseudoForm(el);
-    if (box) c.formFields = looseFields(box);
+    if (box) {
+      c.formFields = looseFields(box);
+      c.chips = chipsIn(box);
+    }
   }
   return c;
 }
@@ -248,9 +252,159 @@ function selectedInLabel(el) {
   return best;
 }
 
+// Address chips: a mail composer shows each recipient as a chip outside
+// any field. A chip is an element that carries an address in the
+// attributes mail apps give it, or an option, list item or button whose
+// label, title or text holds one; what a field or a message body holds is
+// not a chip. Each reports the row it sits in: the one text field of the
+// nearest container that has one, and the label of that row (an element
+// labelled between the chip and the row, else the row's own <label>).
+const CHIP =
+  '[email],[data-hovercard-id],[data-email],[data-address],[role=option],[role=listitem],[role=button],[role=gridcell]';
+const CHIP_ATTRS = ['email', 'data-hovercard-id', 'data-email', 'data-address'];
+const ADDRESS = /[^\s<>()"',;:@]+@[^\s<>()"',;:@]+\.[a-z]{2,}/i;
+const ROW_FIELD =
+  'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=image]):not([type=reset]):not([type=checkbox]):not([type=radio])';
+const MAX_CHIPS = 20;
+const MESSAGE_CONTEXT = '[role=log],[role=feed],article,[role=article],[role=row]';
+
+function chipAddress(el) {
+  for (const a of CHIP_ATTRS) {
+    const m = (el.getAttribute(a) || '').match(ADDRESS);
+    if (m) return m[0];
+  }
+  for (const t of [el.getAttribute('aria-label'), el.getAttribute('title'), textOf(el, 300)]) {
+    const m = (t || '').match(ADDRESS);
+    if (m) return m[0];
+  }
+  return '';
+}
+
+// chipRow is the row a chip sits in, or null when the nearest container
+// holding a field also holds a message box (the chip would be a name in a
+// message or a thread, not a recipient row's).
+function chipRow(chip, box) {
+  let row = null;
+  for (let a = chip.parentElement; a && box.contains(a); a = a.parentElement) {
+    if (a.querySelector(ROW_FIELD)) {
+      row = a;
+      break;
+    }
+    if (a === box) break;
+  }
+  if (!row || row.querySelector(COMPOSER)) return null;
+  let label = '';
+  for (let a = chip.parentElement; a && row.contains(a); a = a.parentElement) {
+    if (a.hasAttribute('aria-label') || a.hasAttribute('aria-labelledby')) {
+      label = clip(squash(nameOf(a)), 120);
+      if (label) break;
+    }
+    if (a === row) break;
+  }
+  if (!label) {
+    const l = row.querySelector('label');
+    if (l) label = textOf(l, 120);
+  }
+  const field = row.querySelector(ROW_FIELD);
+  return {
+    row: label,
+    fieldName: field.name || field.id || '',
+    fieldLabel: fieldLabel(field),
+    fieldType: (field.type || '').toLowerCase(),
+  };
+}
+
+function chipsIn(box) {
+  const out = [];
+  const seen = new Set();
+  for (const el of box.querySelectorAll(CHIP)) {
+    if (out.length >= MAX_CHIPS) break;
+    if (isEditable(el) || el.closest('textarea,[contenteditable=""],[contenteditable=true],' + MESSAGE_CONTEXT)) continue;
+    const address = isVisible(el) ? chipAddress(el) : '';
+    if (!address || seen.has(address.toLowerCase())) continue;
+    const row = chipRow(el, box);
+    if (!row) continue;
+    seen.add(address.toLowerCase());
+    out.push({ address, label: clip(squash(nameOf(el) || textOf(el, 120)), 120), ...row });
+  }
+  return out;
+}
+
+// The chat observation of a protected messaging route (the guard's
+// chat.go): the body the message box holds and the conversation's last
+// message rows, each with its label, its text, what the page's structure
+// says of its author (WhatsApp marks outgoing and incoming rows) and the
+// label of its status mark. No word of the page is interpreted here.
+const MESSAGE_ROW = '[role=row],[role=listitem],[role=article],article,li';
+const MAX_MESSAGES = 15;
+
+function composerFor(el) {
+  if (isEditable(el)) return editingHost(el);
+  for (let box = el.parentElement; box && box !== doc.body; box = box.parentElement) {
+    if (box.matches(RAIL)) break;
+    const c = [...box.querySelectorAll(COMPOSER)].find((f) => f !== el && isVisible(f));
+    if (c) return c;
+  }
+  return null;
+}
+
+function messageLabel(row) {
+  const own = attr(row, 'aria-label');
+  if (own) return clip(own, 200);
+  for (const e of row.querySelectorAll('[aria-label]')) {
+    if (e.matches('button,a,[role=button],[role=link],img,svg,[role=img]')) continue;
+    if (textOf(e, 1)) return clip(attr(e, 'aria-label'), 200);
+  }
+  return '';
+}
+
+function messageStatus(row) {
+  let status = '';
+  for (const e of row.querySelectorAll('[aria-label],[title]')) {
+    if (e.matches('button,a,[role=button],[role=link]') || textOf(e, 1)) continue;
+    status = attr(e, 'aria-label') || attr(e, 'title') || status;
+  }
+  return clip(status, 80);
+}
+
+function messageSide(row) {
+  if (row.matches('.message-out') || row.querySelector('.message-out') || row.closest('.message-out')) return 'self';
+  if (row.matches('.message-in') || row.querySelector('.message-in') || row.closest('.message-in')) return 'other';
+  return '';
+}
+
+function chatOf(el) {
+  const composer = composerFor(el);
+  if (!composer) return { body: '', messages: [] };
+  let region = composer.parentElement;
+  while (region && region.parentElement && region !== doc.body && !region.parentElement.querySelector(RAIL))
+    region = region.parentElement;
+  const rows = [];
+  for (const r of (region || doc.body).querySelectorAll(MESSAGE_ROW)) {
+    if (r.contains(composer) || r.closest(RAIL) || (r.parentElement && r.parentElement.closest(MESSAGE_ROW))) continue;
+    if (isVisible(r)) rows.push(r);
+  }
+  const messages = rows.slice(-MAX_MESSAGES).map((r) => ({
+    label: messageLabel(r),
+    text: textOf(r, PROBE_TEXT),
+    side: messageSide(r),
+    status: messageStatus(r),
+  }));
+  return { body: fieldValue(composer), messages };
+}
+
+// openConversation names the conversation the page has open: that of its
+// one visible message box outside the conversation list (none or several
+// boxes name none), with the page's address.
+function openConversation() {
+  const boxes = [...doc.querySelectorAll(COMPOSER)].filter((b) => isVisible(b) && !b.closest(RAIL));
+  return { pageUrl: location.href, conversation: boxes.length === 1 ? conversationOf(boxes[0]) : [] };
+}
+
 // probeTarget finds what an action would reach: a ref, a point, or the
 // focused element; with enter, what Enter in that field submits.
 export function probe(args) {
+  if (args.composer) return openConversation();
   let el;
   if (hasRef(args)) el = resolve(args.ref);
   else if (args.x !== undefined && args.y !== undefined) el = pointTarget(args).target;
@@ -259,13 +413,16 @@ export function probe(args) {
   const tool = String(args.tool || '');
   if (!args.enter) {
     const target = actionable(el);
-    return { ...controlOf(target, tool), conversation: conversationOf(target), nearComposer: nearComposer(target) };
+    const near = nearComposer(target);
+    const chat = args.messages && (near || isEditable(target)) ? chatOf(target) : {};
+    return { ...controlOf(target, tool), conversation: conversationOf(target), nearComposer: near, ...chat };
   }
   const field = isEditable(el) ? editingHost(el) : el;
   const form = formOf(field);
   const sub = form && defaultSubmit(form);
-  if (sub) return { ...controlOf(sub, tool), enterFrom: controlOf(field, tool), conversation: conversationOf(field) };
-  return { ...controlOf(field, tool), enter: true, conversation: conversationOf(field) };
+  const chat = args.messages ? chatOf(field) : {};
+  if (sub) return { ...controlOf(sub, tool), enterFrom: controlOf(field, tool), conversation: conversationOf(field), ...chat };
+  return { ...controlOf(field, tool), enter: true, conversation: conversationOf(field), ...chat };
 }
 
 // visibleLinks lists the absolute URLs of the links a person can see, with

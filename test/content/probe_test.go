@@ -159,3 +159,49 @@ func TestProbeNamesTheConversationAboveTheComposer(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeReportsChipsAndTheChat checks what the recipient guard reads
+// by meaning: a composer's address chips with the row each sits in (its
+// labelled row, its field), never an address in a field, a message body or
+// a thread; and, only when asked, a chat's message box and its message
+// rows with their labels, what the structure says of their author and
+// their status marks.
+func TestProbeReportsChipsAndTheChat(t *testing.T) {
+	p := open(t, "/chips-chat.html")
+	type chip struct{ Address, Label, Row, FieldName, FieldLabel, FieldType string }
+	var mail struct{ Chips []chip }
+	p.internal("wb_probe", map[string]any{"ref": p.ref("#mail-send")}, &mail)
+	want := []chip{
+		{Address: "alice@example.com", Label: "Alice", Row: "Til", FieldName: "to", FieldLabel: "Viðtakendur", FieldType: "email"},
+		{Address: "mallory@evil.test", Label: "Mallory mallory@evil.test", Row: "Falið afrit", FieldName: "bcc", FieldLabel: "Falið afrit", FieldType: "text"},
+	}
+	if fmt.Sprintf("%+v", mail.Chips) != fmt.Sprintf("%+v", want) {
+		t.Errorf("chips %+v, want %+v", mail.Chips, want)
+	}
+
+	type message struct{ Label, Text, Side, Status string }
+	type chat struct {
+		Body     string
+		Messages []message
+	}
+	var plain chat
+	p.internal("wb_probe", map[string]any{"ref": p.ref("#send")}, &plain)
+	if plain.Body != "" || len(plain.Messages) != 0 {
+		t.Errorf("the chat reported without being asked: %+v", plain)
+	}
+	for _, args := range []map[string]any{
+		{"ref": p.ref("#send"), "messages": true},
+		{"ref": p.ref("#box"), "enter": true, "messages": true},
+	} {
+		var got chat
+		p.internal("wb_probe", args, &got)
+		want := []message{
+			{Label: "Alice Moreau: Halló", Text: "Halló"},
+			{Label: "Þú: Skýrslan er tilbúin", Text: "Skýrslan er tilbúin↩", Status: "Afhent"},
+			{Text: "Sjáumst", Side: "self", Status: "Lesið"},
+		}
+		if got.Body != "Skýrslan er tilbúin" || fmt.Sprintf("%+v", got.Messages) != fmt.Sprintf("%+v", want) {
+			t.Errorf("probe %v: chat %+v, want the box's text and %+v", args, got, want)
+		}
+	}
+}

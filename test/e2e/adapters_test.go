@@ -35,6 +35,22 @@ func adapterURL(t *testing.T, fixture string) string {
 	return fmt.Sprintf("https://%s:%s/%s?test=%s", adapterHost, port, fixture, url.QueryEscape(t.Name()))
 }
 
+// chatRefs finds the chat fixture's message box, Send button and Alice's
+// chat in a tree.
+func chatRefs(tree string) (map[string]string, error) {
+	refs := map[string]string{}
+	for key, node := range map[string][2]string{
+		"box": {"textbox", "Type a message"}, "send": {"button", "Send"}, "alice": {"button", "Alice Moreau"},
+	} {
+		ref, err := findRef(tree, node[0], node[1])
+		if err != nil {
+			return nil, err
+		}
+		refs[key] = ref
+	}
+	return refs, nil
+}
+
 // The adapter's notes reach the model on the adapter's host and not on
 // another host serving the same page.
 func TestSiteAdapterNotesOnlyOnTheirHost(t *testing.T) {
@@ -70,16 +86,9 @@ func TestMessagingSendNeedsTheNamedRecipient(t *testing.T) {
 		case 0:
 			return callTool("get_accessibility_tree", map[string]any{})
 		case 1:
-			tree := lastToolResult(req)
-			refs = map[string]string{}
-			for key, node := range map[string][2]string{
-				"box": {"textbox", "Type a message"}, "send": {"button", "Send"}, "alice": {"button", "Alice Moreau"},
-			} {
-				ref, err := findRef(tree, node[0], node[1])
-				if err != nil {
-					return scriptFailed(err)
-				}
-				refs[key] = ref
+			var err error
+			if refs, err = chatRefs(lastToolResult(req)); err != nil {
+				return scriptFailed(err)
 			}
 			return callTool("type_ax", map[string]any{"ref": refs["box"], "text": "The report is ready."})
 		case 2:
@@ -294,5 +303,49 @@ func TestMailBccRowReadByMeaningHoldsAgainstThePage(t *testing.T) {
 				t.Fatalf("the page received %q, want one message, to Alice alone", got)
 			}
 		})
+	}
+}
+
+// "Reply here" names no one: the conversation open when the run starts is
+// the recipient. The model sends there, then (as a page might tell it)
+// opens another chat and sends again: that second send is refused, and
+// the page receives one message, in the conversation that was open.
+func TestReplyHereSendsOnlyIntoTheOpenConversation(t *testing.T) {
+	var refs map[string]string
+	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
+		switch n {
+		case 0:
+			return callTool("get_accessibility_tree", map[string]any{})
+		case 1:
+			var err error
+			if refs, err = chatRefs(lastToolResult(req)); err != nil {
+				return scriptFailed(err)
+			}
+			return callTool("type_ax", map[string]any{"ref": refs["box"], "text": "The report is ready."})
+		case 2:
+			return callTool("click_ax", map[string]any{"ref": refs["send"]})
+		case 3:
+			return callTool("click_ax", map[string]any{"ref": refs["alice"]})
+		case 4:
+			return callTool("type_ax", map[string]any{"ref": refs["box"], "text": "The report is ready."})
+		case 5:
+			return callTool("click_ax", map[string]any{"ref": refs["send"]})
+		}
+		return callTool("done", map[string]any{"summary": "Replied.", "status": "success"})
+	})
+	srv.Planner = func(llmtest.Request) llmtest.Turn {
+		return answer(`{"action":"execute","summary":"Reply in the open chat.","steps":["Type the reply","Send it"],"risks":["A message cannot be unsent"],"question":null,"recipients":[],"active_conversation":true,"localized":null}`)
+	}
+	s := openSessionAt(t, chatURL(t), srv, openAIChat)
+	s.send("act", "Reply here that the report is ready")
+	if got := s.waitRunEnd(); got != "done" {
+		t.Fatalf("run status %q", got)
+	}
+	if got := s.pageRecord(); len(got) != 1 || got[0] != "sent to Bob Stone: The report is ready." {
+		t.Fatalf("the page received %q, want one message, in Bob Stone's open chat", got)
+	}
+	reqs := srv.Requests()
+	if res := lastToolResult(reqs[len(reqs)-1]); !strings.Contains(res, "Not sent") || !strings.Contains(res, "Bob Stone") {
+		t.Errorf("the send in Alice's chat returned %q", res)
 	}
 }

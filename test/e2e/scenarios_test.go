@@ -22,8 +22,11 @@ func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t,
 func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, chrome{}) }
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, chrome{}) }
 func TestInjection(t *testing.T)               { scenario.Injection(t, chrome{}) }
-func TestScreenshotsAroundARun(t *testing.T)   { scenario.ScreenshotsAroundARun(t, chrome{}) }
-func TestBedrockConverseStream(t *testing.T)   { scenario.BedrockConverseStream(t, chrome{}) }
+func TestApprovalBindsTheActionItShowed(t *testing.T) {
+	scenario.ApprovalBindsTheActionItShowed(t, chrome{})
+}
+func TestScreenshotsAroundARun(t *testing.T) { scenario.ScreenshotsAroundARun(t, chrome{}) }
+func TestBedrockConverseStream(t *testing.T) { scenario.BedrockConverseStream(t, chrome{}) }
 func TestVisionDetectedFromOllamaShow(t *testing.T) {
 	scenario.VisionDetectedFromOllamaShow(t, chrome{})
 }
@@ -88,7 +91,11 @@ func TestStrictPlanIsReviewedBeforeActing(t *testing.T) {
 func TestAutoRoutesQuestionsToAskAndTasksToAct(t *testing.T) {
 	scenario.AutoRoutesQuestionsToAskAndTasksToAct(t, chrome{})
 }
-func TestFalseSuccessIsNotReported(t *testing.T) { scenario.FalseSuccessIsNotReported(t, chrome{}) }
+func TestFalseSuccessIsNotReported(t *testing.T)   { scenario.FalseSuccessIsNotReported(t, chrome{}) }
+func TestAlertReadAsSuccessCompletes(t *testing.T) { scenario.AlertReadAsSuccessCompletes(t, chrome{}) }
+func TestStatusReadAsErrorIsNotSuccess(t *testing.T) {
+	scenario.StatusReadAsErrorIsNotSuccess(t, chrome{})
+}
 func TestMemoryReachesTheModelAndLearnsFromTheUser(t *testing.T) {
 	scenario.MemoryReachesTheModelAndLearnsFromTheUser(t, chrome{})
 }
@@ -118,3 +125,7 @@ func TestWorkflowRepairedWhenThePageChanged(t *testing.T) {
 }
 
 func TestRecordingOfARun(t *testing.T) { scenario.RecordingOfARun(t, chrome{}) }
+
+func TestForeignPublishButtonWaitsForTheCard(t *testing.T) {
+	scenario.ForeignPublishButtonWaitsForTheCard(t, chrome{})
+}

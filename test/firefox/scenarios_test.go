@@ -19,8 +19,11 @@ func TestStaleRefIsRecovered(t *testing.T)     { scenario.StaleRefIsRecovered(t,
 func TestStopInTheMiddleOfARun(t *testing.T)   { scenario.StopInTheMiddleOfARun(t, firefoxDriver{}) }
 func TestProviderErrorShown(t *testing.T)      { scenario.ProviderErrorShown(t, firefoxDriver{}) }
 func TestInjection(t *testing.T)               { scenario.Injection(t, firefoxDriver{}) }
-func TestScreenshotsAroundARun(t *testing.T)   { scenario.ScreenshotsAroundARun(t, firefoxDriver{}) }
-func TestBedrockConverseStream(t *testing.T)   { scenario.BedrockConverseStream(t, firefoxDriver{}) }
+func TestApprovalBindsTheActionItShowed(t *testing.T) {
+	scenario.ApprovalBindsTheActionItShowed(t, firefoxDriver{})
+}
+func TestScreenshotsAroundARun(t *testing.T) { scenario.ScreenshotsAroundARun(t, firefoxDriver{}) }
+func TestBedrockConverseStream(t *testing.T) { scenario.BedrockConverseStream(t, firefoxDriver{}) }
 func TestVisionDetectedFromOllamaShow(t *testing.T) {
 	scenario.VisionDetectedFromOllamaShow(t, firefoxDriver{})
 }
@@ -64,6 +67,12 @@ func TestAutoRoutesQuestionsToAskAndTasksToAct(t *testing.T) {
 func TestFalseSuccessIsNotReported(t *testing.T) {
 	scenario.FalseSuccessIsNotReported(t, firefoxDriver{})
 }
+func TestAlertReadAsSuccessCompletes(t *testing.T) {
+	scenario.AlertReadAsSuccessCompletes(t, firefoxDriver{})
+}
+func TestStatusReadAsErrorIsNotSuccess(t *testing.T) {
+	scenario.StatusReadAsErrorIsNotSuccess(t, firefoxDriver{})
+}
 
 func TestMemoryReachesTheModelAndLearnsFromTheUser(t *testing.T) {
 	scenario.MemoryReachesTheModelAndLearnsFromTheUser(t, firefoxDriver{})
@@ -106,3 +115,11 @@ func TestWorkflowRepairedWhenThePageChanged(t *testing.T) {
 }
 
 func TestRecordingNeedsChrome(t *testing.T) { scenario.RecordingNeedsChrome(t, firefoxDriver{}) }
+
+func TestMailChipsKeepTheirRowAgainstThePage(t *testing.T) {
+	scenario.MailChipsKeepTheirRowAgainstThePage(t, firefoxDriver{})
+}
+
+func TestForeignPublishButtonWaitsForTheCard(t *testing.T) {
+	scenario.ForeignPublishButtonWaitsForTheCard(t, firefoxDriver{})
+}

@@ -149,6 +149,11 @@ type Options struct {
 	// question: SummaryResult, SummaryClaim, SummaryPlan, or "" for no
 	// answer. nil: answers are not read.
 	SummaryKind func(ctx context.Context, request, summary string) string
+	// StatusRead reads short page messages (page text) with the
+	// status_message question at a success claim: StatusSuccess,
+	// StatusError, StatusNeither or "" (no answer) for each text, in
+	// order. nil: messages are sorted by structure alone.
+	StatusRead func(ctx context.Context, texts []string) []string
 	// Research, when set, offers tools.DelegateResearch in Ask: it asks the
 	// user, then asks ChatGPT request and returns the answer as untrusted
 	// evidence.

@@ -315,7 +315,9 @@ func (r *run) judge(ctx context.Context, summary, status string) (string, bool, 
 
 // checkClaim is the completion judge of an Act run that says it is done:
 // with done's success or with a plain answer. Open or failed items of
-// its ledger, or errors the page shows, send the claim back once (back is
+// its ledger, or errors the page shows (readPage: its messages read with
+// status_message where a model can, by structure where none did), send
+// the claim back once (back is
 // what the model is told); claimed again, the run ends partial (ledger)
 // or failed (page), with what WebBrain saw under the summary (final).
 func (r *run) checkClaim(ctx context.Context, summary string) (back, final string) {
@@ -327,13 +329,18 @@ func (r *run) checkClaim(ctx context.Context, summary string) (back, final strin
 		return "", summary
 	}
 	st, err := reader.Status(ctx)
+	var page pageVerdict
+	if err == nil {
+		page = r.readPage(ctx, st)
+		st = withSuccesses(st, page.successes)
+	}
 	if back, note := r.judgeJob(st, err); back != "" || note != "" {
 		return back, summary + note
 	}
-	if err != nil || len(st.Errors) == 0 {
+	if err != nil || len(page.errors) == 0 {
 		return r.judgeReadback(ctx), summary
 	}
-	shown := r.opts.Boundary.Wrap(strings.Join(st.Errors, "\n"))
+	shown := r.opts.Boundary.Wrap(strings.Join(page.errors, "\n"))
 	if !r.judged {
 		r.judged = true
 		r.status = ""
@@ -341,7 +348,7 @@ func (r *run) checkClaim(ctx context.Context, summary string) (back, final strin
 			"\nFix what the page says and check the result, or call done with status failed or partial and tell the user what went wrong.", ""
 	}
 	r.status = outcomeFailed
-	return "", summary + "\n\n**WebBrain could not confirm this.** The page still shows: " + quoteList(st.Errors)
+	return "", summary + "\n\n**WebBrain could not confirm this.** The page still shows: " + quoteList(page.errors)
 }
 
 // judgeLedger checks a success claim against the run's own ledger: open

@@ -60,6 +60,9 @@ type fakeContent struct {
 	doc      string
 	receipts map[string]json.RawMessage
 	errors   []string // what wb_status reports the page shows as errors
+	// messages are wb_status's messages with their structure; nil reports
+	// none, as an older content script did.
+	messages []tools.StatusMessage
 	// statusURL is the page wb_status reports; "" is https://example.com/.
 	statusURL string
 	// fields hold what type_ax and set_field put in them, by ref, as a
@@ -111,7 +114,7 @@ func (f *fakeContent) Send(ctx context.Context, tabID int, msg json.RawMessage) 
 		if u == "" {
 			u = "https://example.com/"
 		}
-		return json.Marshal(map[string]any{"ok": true, "result": map[string]any{"url": u, "errors": f.errors, "notices": []string{}}})
+		return json.Marshal(map[string]any{"ok": true, "result": map[string]any{"url": u, "errors": f.errors, "notices": []string{}, "messages": f.messages}})
 	}
 	if m.Receipt != nil {
 		if r, ok := f.receipts[m.Receipt.ID]; ok {

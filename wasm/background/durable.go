@@ -31,6 +31,10 @@ type runRecord struct {
 	// the request sends to, as planning left them.
 	Job        *adapters.Binding `json:"job,omitempty"`
 	Recipients []string          `json:"recipients,omitempty"`
+	// ActiveConversation and Pinned: the request sends into the
+	// conversation on screen, and which one that is once pinned.
+	ActiveConversation bool   `json:"activeConversation,omitempty"`
+	Pinned             string `json:"pinned,omitempty"`
 	// Auto and HandedOff: WebBrain chose the mode, and an Ask turn has
 	// already handed the request over to Act.
 	Auto      bool `json:"auto,omitempty"`
@@ -54,7 +58,7 @@ func (r *Router) saveRecord(ru *run, cp *agent.Checkpoint) error {
 	if ru.cleared {
 		return nil
 	}
-	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, PlanSkills: ru.planSkills, Job: ru.job, Recipients: ru.recipients, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note, NoteData: ru.noteData, Selection: ru.selection, Shots: ru.shots})
+	raw, err := json.Marshal(runRecord{RequestID: ru.requestID, Mode: ru.mode, Text: ru.text, Checkpoint: cp, Plan: ru.plan, PlanSkills: ru.planSkills, Job: ru.job, Recipients: ru.recipients, ActiveConversation: ru.here, Pinned: ru.pinned, Auto: ru.auto, HandedOff: ru.handedOff, Note: ru.note, NoteData: ru.noteData, Selection: ru.selection, Shots: ru.shots})
 	if err != nil {
 		return err
 	}
@@ -143,7 +147,7 @@ func (r *Router) resumeRun(tabID int, rec runRecord, j Journal, steer json.RawMe
 	ru.plan, ru.planSkills, ru.auto, ru.handedOff, ru.note, ru.noteData = rec.Plan, rec.PlanSkills, rec.Auto, rec.HandedOff, rec.Note, rec.NoteData
 	ru.selection = rec.Selection
 	ru.shots = rec.Shots
-	ru.job, ru.recipients = rec.Job, rec.Recipients
+	ru.job, ru.recipients, ru.here, ru.pinned = rec.Job, rec.Recipients, rec.ActiveConversation, rec.Pinned
 	ru.resume = rec.Checkpoint
 	ru.resumed = true
 	var applied []string
@@ -170,4 +174,18 @@ func (r *Router) pingWhileActive(stop <-chan struct{}) {
 			cancel()
 		}
 	}
+}
+
+// pin keeps the conversation the gate pinned for a "reply here" request;
+// the next saved record carries it over a worker restart.
+func (ru *run) pin(conversation string) {
+	ru.persistMu.Lock()
+	defer ru.persistMu.Unlock()
+	ru.pinned = conversation
+}
+
+func (ru *run) pinnedConversation() string {
+	ru.persistMu.Lock()
+	defer ru.persistMu.Unlock()
+	return ru.pinned
 }

@@ -39,6 +39,9 @@ type planned struct {
 	// request sends a message to (planner.Plan.Recipients).
 	job        *adapters.Binding
 	recipients []string
+	// here: the request sends into the conversation on screen without
+	// naming anyone (planner.Plan.ActiveConversation).
+	here bool
 }
 
 // verifiesRecipient reports whether the site adapter of pageURL requires a
@@ -151,15 +154,15 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 			pageURL, _ := r.tabPage(ctx, ru.tabID)
 			site, _ = siteJobs(s, pageURL)
 		}
-		job, recipients := r.bindJob(ctx, ru, site, p.SiteJob), p.Recipients
+		job, recipients, here := r.bindJob(ctx, ru, site, p.SiteJob), p.Recipients, p.ActiveConversation
 		if level == protocol.PlannerOff {
 			// The intent check has no plan to follow.
-			return planned{job: job, recipients: recipients}, nil
+			return planned{job: job, recipients: recipients, here: here}, nil
 		}
 		if !s.ReviewsPlan(level) {
 			text := p.MarkdownText(true)
 			ru.j.add(Entry{Event: agent.Event{Kind: protocol.EventPlan, Text: text.English, Msg: text.Msg}})
-			return planned{pinned: planner.Pinned(p.Markdown(false), false), skills: p.SkillIDs, job: job, recipients: recipients}, nil
+			return planned{pinned: planner.Pinned(p.Markdown(false), false), skills: p.SkillIDs, job: job, recipients: recipients, here: here}, nil
 		}
 		pinned, err := ru.review.ask(ctx, ru, p, open)
 		switch {
@@ -173,7 +176,7 @@ func (r *Router) plan(ctx context.Context, ru *run, s settings.Settings, prov ll
 		if e, ok := ru.j.last(protocol.EventPlanResolved); ok && e.Decision == protocol.PlanEdit {
 			job = nil // the user's edit of the plan text discards the hidden binding
 		}
-		return planned{pinned: pinned, skills: p.SkillIDs, job: job, recipients: recipients}, nil
+		return planned{pinned: pinned, skills: p.SkillIDs, job: job, recipients: recipients, here: here}, nil
 	}
 }
 

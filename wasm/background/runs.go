@@ -56,6 +56,10 @@ type run struct {
 	// the people the request sends a message to, as the planner read them.
 	job        *adapters.Binding
 	recipients []string
+	// here: the request sends into the conversation on screen ("reply
+	// here"); pinned is that conversation once the gate pinned it.
+	here   bool
+	pinned string
 	// auto: WebBrain chose the mode (an "auto" message); an Ask turn can
 	// then hand itself over to Act, once (handedOff).
 	auto        bool
@@ -251,7 +255,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 			ru.mode = protocol.ModeAsk
 		}
 		ru.plan, ru.planSkills = pl.pinned, pl.skills
-		ru.job, ru.recipients = pl.job, pl.recipients
+		ru.job, ru.recipients, ru.here = pl.job, pl.recipients, pl.here
 		if err := r.saveRecord(ru, nil); err != nil {
 			return "", fmt.Errorf("WebBrain could not save the run before starting it: %v", err)
 		}
@@ -280,6 +284,8 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Gate: guard.New(guard.Config{
 			Mode: ru.mode, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr,
 			Meaning: meaning{dec}, Messages: meaning{dec}, VerifiesRecipient: verifiesRecipient, Recipients: ru.recipients,
+			ActiveConversation: ru.here, Pinned: ru.pinnedConversation(), OnPin: ru.pin,
+			Effects: newEffects(ctx, dec, hasDecisionModel(s)),
 		}),
 		SiteJob: ru.job,
 		Task:    ru.text,
@@ -300,6 +306,7 @@ func (r *Router) runAgent(ru *run) (string, error) {
 		Skills:      r.skillCatalog(ctx, ru.mode, cfg.Tier),
 		PlanSkills:  ru.planSkills,
 		SummaryKind: summaryKind(dec, ru.mode),
+		StatusRead:  statusReader(dec),
 		Schedule:    r.scheduleTool(ru),
 	}
 	if s.SiteAdapters {

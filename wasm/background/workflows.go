@@ -204,7 +204,9 @@ func (r *Router) workflowRun(ctx context.Context, m message) reply {
 }
 
 // replayRun executes a workflow's steps through the dispatcher and the
-// action gate of an Act run. Nothing reaches a model; the journal shows
+// action gate of an Act run. Nothing reaches the active model (a decision
+// model, when settings name one, reads the captions the gate's word lists
+// lack: control_effect); the journal shows
 // each call with its parameter values replaced by their names.
 func (r *Router) replayRun(ru *run) (string, error) {
 	ctx, job := ru.ctx, ru.replay
@@ -213,8 +215,16 @@ func (r *Router) replayRun(ru *run) (string, error) {
 	if cfg, err := s.Active(); err == nil {
 		tier = cfg.Tier
 	}
-	disp := tools.NewDispatcher(r.p, ru.tabID, protocol.ModeAct, tier, r.p.Browser, tools.NewBoundary())
-	gate := guard.New(guard.Config{Mode: protocol.ModeAct, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr, VerifiesRecipient: verifiesRecipient})
+	boundary := tools.NewBoundary()
+	disp := tools.NewDispatcher(r.p, ru.tabID, protocol.ModeAct, tier, r.p.Browser, boundary)
+	gc := guard.Config{Mode: protocol.ModeAct, AskBeforeActions: s.AskBeforeActions, Prober: disp, Approver: ru.appr, VerifiesRecipient: verifiesRecipient}
+	if hasDecisionModel(s) {
+		// What a control whose caption the word lists lack does is read by
+		// the decision model alone, never the active model; nothing is
+		// read ahead.
+		gc.Effects = newEffects(ctx, r.decider(ru, s, nil, boundary), false)
+	}
+	gate := guard.New(gc)
 	startURL, _ := r.tabPage(ctx, ru.tabID)
 	// The values from the run form are the user's words for the gate, and
 	// so is the goal of a workflow saved from the user's own request; an

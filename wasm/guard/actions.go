@@ -12,21 +12,27 @@ import (
 // checkClick classifies what a click would do and decides whether the
 // user's words cover it.
 func (g *Gate) checkClick(ctx context.Context, tool string, args map[string]any) (*ask, string) {
-	p, err := g.probe(ctx, tool, args, false)
+	return g.checkControl(ctx, tool, args, false)
+}
+
+// checkControl probes the control a click or Enter reaches and judges it;
+// an action that waits for the user is bound to what the probe showed.
+func (g *Gate) checkControl(ctx context.Context, tool string, args map[string]any, enter bool) (*ask, string) {
+	p, err := g.probe(ctx, tool, args, enter)
 	if err != nil {
 		return nil, err.Error()
 	}
-	return g.judgeControl(ctx, tool, p)
+	a, refusal := g.judgeControl(ctx, tool, p)
+	if a != nil {
+		a.same = g.stillShows(tool, args, enter, p)
+	}
+	return a, refusal
 }
 
 // checkEnter decides what Enter in a field submits: its form's submit
 // control, or the composer the field is.
 func (g *Gate) checkEnter(ctx context.Context, tool string, args map[string]any) (*ask, string) {
-	p, err := g.probe(ctx, tool, args, true)
-	if err != nil {
-		return nil, err.Error()
-	}
-	return g.judgeControl(ctx, tool, p)
+	return g.checkControl(ctx, tool, args, true)
 }
 
 // checkTyping asks before text the user did not give leaves through a
@@ -99,6 +105,9 @@ func (g *Gate) probe(ctx context.Context, tool string, args map[string]any, ente
 	if enter {
 		a["enter"] = true
 	}
+	if g.verifies(g.currentPage()) {
+		a["messages"] = true // the chat observation (chat.go)
+	}
 	return g.cfg.Prober.Probe(ctx, a)
 }
 
@@ -127,6 +136,7 @@ func (g *Gate) judgeControl(ctx context.Context, tool string, p Probe) (*ask, st
 			"field", field, "control", c.captionText()))
 	}
 	c = g.readMessageControl(ctx, p, c)
+	c = g.readControlEffect(ctx, p, c)
 	if c.Category == CatNone && p.NearComposer && unnamed(p) && g.verifies(p.PageURL) {
 		// An unlabelled button beside a message box on a messaging route
 		// may be its send button: it is checked as one.
@@ -167,10 +177,11 @@ func (g *Gate) judgeConsequential(ctx context.Context, tool string, p Probe, c C
 	}
 	if c.Category == CatSend {
 		c.Values = g.readRecipientRows(ctx, c.Values, p.FormFields)
+		c.Values = g.readChips(ctx, c.Values, p)
 	}
 	sub := Submission{Category: c.Category, PageURL: p.PageURL}
 	if c.Category == CatSend && g.verifies(p.PageURL) {
-		who, refusal := g.verifyRecipient(p)
+		who, refusal := g.checkConversation(ctx, p)
 		if refusal != "" {
 			return nil, refusal
 		}

@@ -46,7 +46,12 @@
 // Known limits: the lexicons cover common wording in English, German,
 // French, Spanish, Portuguese, Chinese and Japanese (some Italian and
 // Dutch); other languages and unusual wording fall through to the
-// structure rules. The Control has no aria-expanded/aria-haspopup field:
+// structure rules. Classify itself stays pure; the gate then reads a
+// control that could act and whose captions the lexicons leave wholly
+// unmatched with a model (control_effect, effect.go), which can only
+// raise CatNone to a category: a caption no model read stays ordinary,
+// and an unmatched caption on a checkbox, tab, field or real link is not
+// read. The Control has no aria-expanded/aria-haspopup field:
 // the probe passes a popup launcher as role "popupbutton" and a disclosure
 // as tag "summary", as Chrome's computed roles do.
 package guard

@@ -29,13 +29,7 @@ func (g *Gate) checkDownload(ctx context.Context, tool string, args map[string]a
 		if g.cfg.Prober == nil {
 			return nil, ""
 		}
-		q := map[string]any{}
-		for _, k := range []string{"ref", "url"} {
-			if v, ok := args[k].(string); ok && v != "" {
-				q[k] = v
-			}
-		}
-		r, err := g.cfg.Prober.Resource(ctx, q)
+		r, err := g.cfg.Prober.Resource(ctx, resourceQuery(args))
 		if err != nil {
 			return nil, "" // the tool reports it and downloads nothing
 		}
@@ -103,12 +97,32 @@ func (g *Gate) checkDownload(ctx context.Context, tool string, args map[string]a
 		text = uitext.T("bg_approval_download", "Download a file from $host$.", "host", hosts[0])
 	}
 	en, msgs := SplitTexts(reasons)
-	return &ask{
+	a := &ask{
 		approval: Approval{Text: text.English, TextMsg: text.Msg, Category: protocol.CategoryDownload, Site: hosts[0], URL: maskSecrets(shown[0]),
 			Details: details, Reasons: en, ReasonMsgs: msgs},
 		grant: protocol.CategoryDownload + "|" + SiteOf(hosts[0]),
 		key:   protocol.CategoryDownload + "|" + strings.Join(shown, " "),
-	}, ""
+	}
+	if fromPage {
+		// The tool finds the resource again when it runs: it must be the
+		// file the card showed (binding.go).
+		a.same = func(ctx context.Context) bool {
+			r, err := g.cfg.Prober.Resource(ctx, resourceQuery(args))
+			return err == nil && r.URL == urls[0]
+		}
+	}
+	return a, ""
+}
+
+// resourceQuery is what of a download tool's arguments wb_resource takes.
+func resourceQuery(args map[string]any) map[string]any {
+	q := map[string]any{}
+	for _, k := range []string{"ref", "url"} {
+		if v, ok := args[k].(string); ok && v != "" {
+			q[k] = v
+		}
+	}
+	return q
 }
 
 // checkUpload decides on giving a downloaded file to the page, which may

@@ -151,6 +151,13 @@ type Probe struct {
 	Conversation []string `json:"conversation"`
 	// NearComposer: the control sits beside a message box.
 	NearComposer bool `json:"nearComposer"`
+	// Body is what the message box a send would empty holds, and
+	// Messages the conversation's last message rows (chat.go); both only
+	// on a route whose sends are verified.
+	Body     string        `json:"body"`
+	Messages []ChatMessage `json:"messages"`
+	// Chips are the address chips of the form a send carries (chips.go).
+	Chips []Chip `json:"chips"`
 }
 
 func (p Probe) control() Control {
@@ -180,6 +187,9 @@ type Config struct {
 	// Messages reads a messaging page's own texts (messaging.go); nil: the
 	// word lists and page structure alone decide.
 	Messages MessageReader
+	// Effects reads what a control the word lists leave unmatched does
+	// (effect.go); nil: the word lists and page structure alone decide.
+	Effects EffectReader
 	// VerifiesRecipient reports whether a send on a page must go to a
 	// recipient the user named (a site adapter's messaging policy); nil:
 	// no page does.
@@ -187,6 +197,14 @@ type Config struct {
 	// Recipients are the people the user's request sends a message to,
 	// as the planner read them from the user's words.
 	Recipients []string
+	// ActiveConversation: the request sends into the conversation on
+	// screen without naming anyone ("reply here"); the run's first check
+	// pins the one the page has open (pin.go). Pinned is a pin an earlier
+	// part of the run took (a resumed run), and OnPin is told of a new one
+	// so the run can keep it.
+	ActiveConversation bool
+	Pinned             string
+	OnPin              func(conversation string)
 }
 
 // Gate is one run's guard. It is safe for concurrent use.
@@ -202,6 +220,10 @@ type Gate struct {
 	asked    map[string]int  // cards per call, for unique ids
 	page     string          // the tab's page as the run last knew it
 	sent     []Submission    // consequential actions the gate let through
+	chats    []chatSend      // sends into a checked conversation (chat.go)
+	pending  *chatSend       // the one the current check may let through
+	pinned   string          // the conversation "here" is (pin.go)
+	pinTried bool            // the run's first check looked for it
 }
 
 // corpusMax bounds the page text kept to recognise it in URLs.
@@ -212,7 +234,7 @@ func New(cfg Config) *Gate {
 	if cfg.Authority == nil {
 		cfg.Authority = NewAuthority(nil, "")
 	}
-	g := &Gate{cfg: cfg, visited: map[string]bool{}, grants: map[string]bool{}, declined: map[string]bool{}, asked: map[string]int{}}
+	g := &Gate{cfg: cfg, visited: map[string]bool{}, grants: map[string]bool{}, declined: map[string]bool{}, asked: map[string]int{}, pinned: cfg.Pinned}
 	if s := cfg.Authority.StartSite(); s != "" {
 		g.visited[s] = true
 	}
@@ -236,8 +258,10 @@ func (g *Gate) SetWords(words []string, startURL string) {
 }
 
 // Observe records a tool result the model saw: page text that must not
-// leave in a URL without the user knowing.
+// leave in a URL without the user knowing. A page read's unmatched
+// button and menu item captions are read ahead (effect.go).
 func (g *Gate) Observe(result string) {
+	g.preRead(result)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.corpus = append(g.corpus, strings.ToLower(result))
@@ -272,6 +296,7 @@ func (g *Gate) Check(ctx context.Context, call llm.ToolCall) (refusal string, er
 	if json.Unmarshal([]byte(orEmpty(call.Arguments)), &args) != nil {
 		return "", nil // the dispatcher reports bad arguments
 	}
+	g.pinAtStart(ctx)
 	if r := g.unboundOnProtectedRoute(call.Name); r != "" {
 		return r, nil
 	}
@@ -328,6 +353,9 @@ type ask struct {
 	allowed  func() // what an approval makes true for the run (a visited site)
 	// fresh: every call is asked about; no approval covers the next one.
 	fresh bool
+	// same reports, after the user approved, that the page still shows
+	// the action the card showed (binding.go); nil: nothing to compare.
+	same func(context.Context) bool
 }
 
 func (g *Gate) askUser(ctx context.Context, call llm.ToolCall, a *ask) (string, error) {
@@ -361,6 +389,9 @@ func (g *Gate) askUser(ctx context.Context, call llm.ToolCall, a *ask) (string, 
 	d, err := g.cfg.Approver.Approve(ctx, ap)
 	if err != nil {
 		return "", err
+	}
+	if (d == Approve || d == ApproveSite) && a.same != nil && !a.same(ctx) {
+		return changedWhileAsked, nil
 	}
 	switch d {
 	case Approve:

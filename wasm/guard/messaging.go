@@ -28,6 +28,12 @@ type MessageReader interface {
 	// MessageField answers message_field about a field's labels and
 	// names; "" when no model answered.
 	MessageField(ctx context.Context, label string) string
+	// MessageAuthor answers message_author about a message row's label
+	// (chat.go); "" when no model answered.
+	MessageAuthor(ctx context.Context, label string) string
+	// MessageStatus answers message_status about a sent message's status
+	// label (chat.go); "" when no model answered.
+	MessageStatus(ctx context.Context, status string) string
 }
 
 // Readings of message_control.
@@ -133,17 +139,24 @@ func (g *Gate) readRecipientRows(ctx context.Context, values []Value, fields []F
 			continue
 		}
 		shown := firstNonEmpty(fd.Label, fd.Name) // "" shows as "Recipient"
-		for _, e := range found {
-			if len(values) >= maxValues {
-				break
-			}
-			dup := false
-			for _, v := range values {
-				dup = dup || v.Kind == "recipient" && strings.EqualFold(v.Value, e)
-			}
-			if !dup {
-				values = append(values, Value{Kind: "recipient", Label: shown, Value: e})
-			}
+		values = addRecipients(values, shown, found)
+	}
+	return values
+}
+
+// addRecipients adds the addresses found in a row shown as label to
+// values, once each and up to maxValues.
+func addRecipients(values []Value, label string, found []string) []Value {
+	for _, e := range found {
+		if len(values) >= maxValues {
+			break
+		}
+		dup := false
+		for _, v := range values {
+			dup = dup || v.Kind == "recipient" && strings.EqualFold(v.Value, e)
+		}
+		if !dup {
+			values = append(values, Value{Kind: "recipient", Label: label, Value: e})
 		}
 	}
 	return values

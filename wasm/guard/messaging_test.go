@@ -237,3 +237,13 @@ func TestAnUnreadRowWithAnAddressIsARecipientRow(t *testing.T) {
 		assert.Empty(t, user.cards, reading)
 	}
 }
+
+func (r *fakeReader) MessageAuthor(_ context.Context, label string) string {
+	r.names = append(r.names, label)
+	return r.readings[label]
+}
+
+func (r *fakeReader) MessageStatus(_ context.Context, status string) string {
+	r.names = append(r.names, status)
+	return r.readings[status]
+}

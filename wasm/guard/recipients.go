@@ -24,6 +24,12 @@ type Submission struct {
 	PageURL   string
 	Recipient string
 	CallID    string // the tool call it was let through for
+	// Confirmed: a later chat observation showed it as the user's own
+	// message in the conversation, and on native WhatsApp its status as
+	// delivered (chat.go).
+	Confirmed bool
+	// Delivered: that message's status read as delivered or read.
+	Delivered bool
 }
 
 // Submissions are the consequential actions the gate let through so far,
@@ -47,6 +53,7 @@ func (g *Gate) tagSubmissions(n int, callID string) {
 func (g *Gate) record(s Submission) {
 	g.mu.Lock()
 	g.sent = append(g.sent, s)
+	g.keepChatSend(s, len(g.sent)-1)
 	g.mu.Unlock()
 }
 
@@ -65,14 +72,12 @@ func identity(s string) string {
 // refusal that says why nothing was sent.
 func (g *Gate) verifyRecipient(p Probe) (string, string) {
 	const stop = "Not sent: on this messaging page WebBrain sends only into the conversation your task names, "
+	names := conversationNames(p)
+	if len(g.cfg.Recipients) == 0 && g.cfg.ActiveConversation {
+		return g.sendHere(names)
+	}
 	if len(g.cfg.Recipients) == 0 {
 		return "", stop + "and the user's request names no recipient. Ask the user who the message is for (clarify), or call done and say why nothing was sent."
-	}
-	names := map[string]string{}
-	for _, n := range p.Conversation {
-		if id := identity(n); id != "" {
-			names[id] = n
-		}
 	}
 	wanted := quoteNames(g.cfg.Recipients)
 	switch {

@@ -55,8 +55,11 @@ type Plan struct {
 	Question string   `json:"question,omitempty"`
 	// Recipients are the people the task sends a message to, as the
 	// user's words name them.
-	Recipients []string   `json:"recipients,omitempty"`
-	Localized  *Localized `json:"localized,omitempty"`
+	Recipients []string `json:"recipients,omitempty"`
+	// ActiveConversation: the task sends into the conversation on screen
+	// without naming anyone ("reply here", "answer this chat").
+	ActiveConversation bool       `json:"active_conversation,omitempty"`
+	Localized          *Localized `json:"localized,omitempty"`
 	// SkillIDs are the catalog skills the task needs, loaded before the
 	// execution model's first request once the plan is approved; Make
 	// keeps only ids of Input.Skills.

@@ -63,13 +63,52 @@ func (d *Dispatcher) internal(ctx context.Context, frame int, name string, args 
 }
 
 // PageStatus is what the page itself says about the task's state
-// (wb_status): errors a person reads as "this did not work", and other
-// notices. All of it is page text.
+// (wb_status). Messages are the page's visible messages, each with the
+// structure around it; Errors and Notices sort them by structure alone
+// (errors: invalid fields with their messages, alerts and elements the
+// site marks as errors; notices: other live messages), for users that do
+// not read words and as the completion judge's rule for a message nobody
+// could read. All of it is page text.
 type PageStatus struct {
-	URL     string   `json:"url"`
-	Title   string   `json:"title"`
-	Errors  []string `json:"errors"`
-	Notices []string `json:"notices"`
+	URL      string          `json:"url"`
+	Title    string          `json:"title"`
+	Errors   []string        `json:"errors"`
+	Notices  []string        `json:"notices"`
+	Messages []StatusMessage `json:"messages,omitempty"`
+}
+
+// StatusMessage is one message the page shows (page text) and the
+// structural evidence around it (the Evidence* names).
+type StatusMessage struct {
+	Text string `json:"text"`
+	// Field names the invalid field this message belongs to (Evidence
+	// holds EvidenceField); Text is then the field's message, "" when it
+	// has none.
+	Field    string   `json:"field,omitempty"`
+	Evidence []string `json:"evidence,omitempty"`
+	// Long: the message was longer than one message can be (300
+	// characters; 500 for a validation message) and Text is clipped.
+	Long bool `json:"long,omitempty"`
+}
+
+// Structural evidence of a StatusMessage.
+const (
+	EvidenceField  = "field"  // an invalid field's own entry
+	EvidenceTied   = "tied"   // an invalid field points to it (aria-errormessage, aria-describedby)
+	EvidenceForm   = "form"   // inside a form that holds an invalid field
+	EvidenceMarked = "marked" // the site's own class, id or state marks it as an error
+	EvidenceAlert  = "alert"  // role=alert or aria-live=assertive
+	EvidenceStatus = "status" // role=status (or inside one), a polite live region, output
+)
+
+// Has reports whether m carries evidence e.
+func (m StatusMessage) Has(e string) bool {
+	for _, x := range m.Evidence {
+		if x == e {
+			return true
+		}
+	}
+	return false
 }
 
 // Status reads the tab's PageStatus: the top page's, with the errors and
@@ -85,6 +124,7 @@ func (d *Dispatcher) Status(ctx context.Context) (PageStatus, error) {
 	}
 	s.Errors = append(s.Errors, f.Errors...)
 	s.Notices = append(s.Notices, f.Notices...)
+	s.Messages = append(s.Messages, f.Messages...)
 	return s, nil
 }
 
