@@ -80,3 +80,56 @@ func TestSettingsViewJSON(t *testing.T) {
 		}
 	}
 }
+
+// fill sets every field reachable from v to a value other than its zero,
+// so a field added to Settings or llm.Config later and not written by
+// AppendJSON shows as a difference from json.Marshal.
+func fill(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("x<" + v.Type().Name())
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		v.SetInt(7)
+	case reflect.Float64:
+		v.SetFloat(1.5)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i))
+			}
+		}
+	case reflect.Slice:
+		s := reflect.MakeSlice(v.Type(), 1, 1)
+		fill(s.Index(0))
+		v.Set(s)
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		fill(k)
+		fill(e)
+		m.SetMapIndex(k, e)
+		v.Set(m)
+	}
+}
+
+func TestSettingsViewJSONWritesEveryField(t *testing.T) {
+	var s settings.Settings
+	fill(reflect.ValueOf(&s).Elem())
+	v := viewOf(s)
+	want, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := jsonw.Marshal(v)
+	if err != nil || string(got) != string(want) {
+		t.Errorf("a field of settings.Settings or llm.Config is not written by settingsView.AppendJSON:\njsonw.Marshal = %s, %v\njson.Marshal  = %s", got, err, want)
+	}
+	h := settings.HeaderOf(s)
+	fill(reflect.ValueOf(&h).Elem())
+	want, _ = json.Marshal(h)
+	if got, err := jsonw.Marshal(h); err != nil || string(got) != string(want) {
+		t.Errorf("a field of settings.Header is not written by its AppendJSON:\n%s\n%s", got, want)
+	}
+}
