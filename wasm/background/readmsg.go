@@ -30,21 +30,21 @@ func readMessage(raw []byte) (message, bool) {
 		}
 		switch key {
 		case "action":
-			return str(v, &m.Action)
+			return jsonw.ReadString(v, &m.Action)
 		case "tabId":
-			return integer(v, &m.TabID)
+			return jsonw.ReadInt(v, &m.TabID)
 		case "text":
-			return str(v, &m.Text)
+			return jsonw.ReadString(v, &m.Text)
 		case "mode":
-			return str(v, &m.Mode)
+			return jsonw.ReadString(v, &m.Mode)
 		case "requestId":
-			return str(v, &m.RequestID)
+			return jsonw.ReadString(v, &m.RequestID)
 		case "id":
-			return str(v, &m.ID)
+			return jsonw.ReadString(v, &m.ID)
 		case "answer":
-			return str(v, &m.Answer)
+			return jsonw.ReadString(v, &m.Answer)
 		case "decision":
-			return str(v, &m.Decision)
+			return jsonw.ReadString(v, &m.Decision)
 		case "settings":
 			m.Settings = json.RawMessage(v.Raw)
 		case "provider":
@@ -52,39 +52,39 @@ func readMessage(raw []byte) (message, bool) {
 		case "config":
 			m.Config = json.RawMessage(v.Raw)
 		case "afterSeq":
-			return integer(v, &m.AfterSeq)
+			return jsonw.ReadInt(v, &m.AfterSeq)
 		case "kind":
-			return str(v, &m.Kind)
+			return jsonw.ReadString(v, &m.Kind)
 		case "memory":
 			m.Memory = json.RawMessage(v.Raw)
 		case "title":
-			return str(v, &m.Title)
+			return jsonw.ReadString(v, &m.Title)
 		case "runAt":
 			n, ok := jsonw.Int(v)
 			m.RunAt = n
 			return ok
 		case "intervalMinutes":
-			return integer(v, &m.IntervalMinutes)
+			return jsonw.ReadInt(v, &m.IntervalMinutes)
 		case "all":
-			return boolean(v, &m.All)
+			return jsonw.ReadBool(v, &m.All)
 		case "intervalSeconds":
-			return integer(v, &m.IntervalSeconds)
+			return jsonw.ReadInt(v, &m.IntervalSeconds)
 		case "keep":
-			return boolean(v, &m.Keep)
+			return jsonw.ReadBool(v, &m.Keep)
 		case "beep":
-			return str(v, &m.Beep)
+			return jsonw.ReadString(v, &m.Beep)
 		case "skill":
 			m.Skill = json.RawMessage(v.Raw)
 		case "workflow":
 			m.Workflow = json.RawMessage(v.Raw)
 		case "days":
-			return integer(v, &m.Days)
+			return jsonw.ReadInt(v, &m.Days)
 		case "selection":
-			return str(v, &m.Selection)
+			return jsonw.ReadString(v, &m.Selection)
 		case "capture":
-			return str(v, &m.Capture)
+			return jsonw.ReadString(v, &m.Capture)
 		case "saveAs":
-			return str(v, &m.SaveAs)
+			return jsonw.ReadString(v, &m.SaveAs)
 		default:
 			return false // params, another spelling, or a key message lacks
 		}
@@ -102,30 +102,6 @@ func isMessageKey(key string) bool {
 		return true
 	}
 	return false
-}
-
-func str(v gjson.Result, dst *string) bool {
-	s, ok := jsonw.String(v)
-	*dst = s
-	return ok
-}
-
-func integer(v gjson.Result, dst *int) bool {
-	n, ok := jsonw.Int(v)
-	*dst = int(n)
-	return ok
-}
-
-func boolean(v gjson.Result, dst *bool) bool {
-	switch v.Type {
-	case gjson.True:
-		*dst = true
-	case gjson.False:
-		*dst = false
-	default:
-		return false
-	}
-	return true
 }
 
 // AppendJSON writes the reply as json.Marshal would, without reflection

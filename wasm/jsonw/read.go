@@ -123,3 +123,31 @@ func RawObject(raw []byte) (map[string]json.RawMessage, bool) {
 	})
 	return out, ok
 }
+
+// ReadString stores v in dst as json.Unmarshal would into a string, and
+// reports whether v is one.
+func ReadString(v gjson.Result, dst *string) bool {
+	s, ok := String(v)
+	*dst = s
+	return ok
+}
+
+// ReadInt stores v in dst as json.Unmarshal would into an int.
+func ReadInt(v gjson.Result, dst *int) bool {
+	n, ok := Int(v)
+	*dst = int(n)
+	return ok
+}
+
+// ReadBool stores v in dst as json.Unmarshal would into a bool.
+func ReadBool(v gjson.Result, dst *bool) bool {
+	switch v.Type {
+	case gjson.True:
+		*dst = true
+	case gjson.False:
+		*dst = false
+	default:
+		return false
+	}
+	return true
+}

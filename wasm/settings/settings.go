@@ -360,39 +360,37 @@ func readSettings(raw []byte, s Settings) (Settings, bool) {
 		case "providers":
 			return readProviders(v, &s.Providers)
 		case "activeProvider":
-			return jsonString(v, &s.ActiveProvider)
+			return jsonw.ReadString(v, &s.ActiveProvider)
 		case "maxSteps":
-			n, ok := jsonw.Int(v)
-			s.MaxSteps = int(n)
-			return ok
+			return jsonw.ReadInt(v, &s.MaxSteps)
 		case "siteAdapters":
-			return jsonBool(v, &s.SiteAdapters)
+			return jsonw.ReadBool(v, &s.SiteAdapters)
 		case "askBeforeActions":
-			return jsonBool(v, &s.AskBeforeActions)
+			return jsonw.ReadBool(v, &s.AskBeforeActions)
 		case "planner":
-			return jsonString(v, &s.Planner)
+			return jsonw.ReadString(v, &s.Planner)
 		case "planReview":
-			return jsonString(v, &s.PlanReview)
+			return jsonw.ReadString(v, &s.PlanReview)
 		case "decisionProvider":
-			return jsonString(v, &s.DecisionProvider)
+			return jsonw.ReadString(v, &s.DecisionProvider)
 		case "memory":
-			return jsonBool(v, &s.Memory)
+			return jsonw.ReadBool(v, &s.Memory)
 		case "memoryAutoLearn":
-			return jsonBool(v, &s.MemoryAutoLearn)
+			return jsonw.ReadBool(v, &s.MemoryAutoLearn)
 		case "scheduledTasksEnabled":
-			return jsonBool(v, &s.ScheduledTasks)
+			return jsonw.ReadBool(v, &s.ScheduledTasks)
 		case "notifySound":
-			return jsonBool(v, &s.NotifySound)
+			return jsonw.ReadBool(v, &s.NotifySound)
 		case "researchEscalationEnabled":
-			return jsonBool(v, &s.ResearchEscalation)
+			return jsonw.ReadBool(v, &s.ResearchEscalation)
 		case "experimentalWebMCP":
-			return jsonBool(v, &s.ExperimentalWebMCP)
+			return jsonw.ReadBool(v, &s.ExperimentalWebMCP)
 		case "captchaSolverKey":
-			return jsonString(v, &s.CaptchaSolverKey)
+			return jsonw.ReadString(v, &s.CaptchaSolverKey)
 		case "traces":
-			return jsonBool(v, &s.Traces)
+			return jsonw.ReadBool(v, &s.Traces)
 		case "theme":
-			return jsonString(v, &s.Theme)
+			return jsonw.ReadString(v, &s.Theme)
 		case "dailyAllowanceUsd":
 			return jsonFloat(v, &s.DailyAllowanceUSD)
 		case "runAllowanceUsd":
@@ -433,33 +431,31 @@ func readProviders(v gjson.Result, dst *[]llm.Config) bool {
 			}
 			switch key {
 			case "id":
-				return jsonString(v, &c.ID)
+				return jsonw.ReadString(v, &c.ID)
 			case "name":
-				return jsonString(v, &c.Name)
+				return jsonw.ReadString(v, &c.Name)
 			case "kind":
-				return jsonString(v, &c.Kind)
+				return jsonw.ReadString(v, &c.Kind)
 			case "baseUrl":
-				return jsonString(v, &c.BaseURL)
+				return jsonw.ReadString(v, &c.BaseURL)
 			case "apiKey":
-				return jsonString(v, &c.APIKey)
+				return jsonw.ReadString(v, &c.APIKey)
 			case "model":
-				return jsonString(v, &c.Model)
+				return jsonw.ReadString(v, &c.Model)
 			case "tier":
-				return jsonString(v, &c.Tier)
+				return jsonw.ReadString(v, &c.Tier)
 			case "contextWindow":
-				n, ok := jsonw.Int(v)
-				c.ContextWindow = int(n)
-				return ok
+				return jsonw.ReadInt(v, &c.ContextWindow)
 			case "deployment":
-				return jsonString(v, &c.Deployment)
+				return jsonw.ReadString(v, &c.Deployment)
 			case "apiVersion":
-				return jsonString(v, &c.APIVersion)
+				return jsonw.ReadString(v, &c.APIVersion)
 			case "region":
-				return jsonString(v, &c.Region)
+				return jsonw.ReadString(v, &c.Region)
 			case "visionMode":
-				return jsonString(v, &c.VisionMode)
+				return jsonw.ReadString(v, &c.VisionMode)
 			case "vision":
-				return jsonBool(v, &c.LegacyVision)
+				return jsonw.ReadBool(v, &c.LegacyVision)
 			}
 			return false
 		})
@@ -468,24 +464,6 @@ func readProviders(v gjson.Result, dst *[]llm.Config) bool {
 	})
 	*dst = list
 	return ok
-}
-
-func jsonString(v gjson.Result, dst *string) bool {
-	s, ok := jsonw.String(v)
-	*dst = s
-	return ok
-}
-
-func jsonBool(v gjson.Result, dst *bool) bool {
-	switch v.Type {
-	case gjson.True:
-		*dst = true
-	case gjson.False:
-		*dst = false
-	default:
-		return false
-	}
-	return true
 }
 
 // jsonFloat reads a number as json.Unmarshal does into a float64.
