@@ -21,15 +21,114 @@ const api = globalThis.browser ?? globalThis.chrome;
 // slowly (reading the raw 6 MB took most of a wake), and the decompressor
 // costs little; compilation streams from it. The fetch starts before the
 // glue scripts load, so the browser reads and compiles while it parses them.
+const wasmHeaders = { "content-type": "application/wasm" };
 function fetchModule() {
   return fetch(api.runtime.getURL("webbrain.wasm.gz")).then(
-    (r) =>
-      new Response(r.body.pipeThrough(new DecompressionStream("gzip")), {
-        headers: { "content-type": "application/wasm" },
+    (r) => new Response(r.body.pipeThrough(new DecompressionStream("gzip")), { headers: wasmHeaders }),
+  );
+}
+
+// MODULE_ID is the module's SHA-256, which build.sh writes into the built
+// copy of this file; it is empty in the sources, which then always read the
+// packaged file. A wake reads the packaged file and decompresses it in about
+// twice the time it takes to compile a decompressed copy kept in the
+// extension's IndexedDB, so the first start of a build keeps one there
+// under its hash, and later starts compile from it. A copy that fails to
+// compile is dropped and the packaged file used
+// (docs/decisions/wake-and-size.md).
+const MODULE_ID = "";
+const MODULE_DB = "webbrain-module";
+const MODULE_STORE = "module";
+
+function moduleDB() {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open(MODULE_DB, 1);
+    req.onupgradeneeded = () => req.result.createObjectStore(MODULE_STORE);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+// moduleTx runs one request on the store and resolves when its transaction is done.
+function moduleTx(mode, request) {
+  return moduleDB().then(
+    (db) =>
+      new Promise((resolve, reject) => {
+        const tx = db.transaction(MODULE_STORE, mode);
+        const req = request(tx.objectStore(MODULE_STORE));
+        tx.oncomplete = () => {
+          db.close();
+          resolve(req.result);
+        };
+        tx.onerror = tx.onabort = () => {
+          db.close();
+          reject(tx.error);
+        };
       }),
   );
 }
-let wasmResponse = fetchModule();
+
+// keepModule replaces whatever copy is kept with blob, this build's.
+function keepModule(blob) {
+  return moduleTx("readwrite", (store) => {
+    store.clear();
+    return store.put(blob, MODULE_ID);
+  });
+}
+
+function dropModule() {
+  return moduleTx("readwrite", (store) => store.clear()).catch(() => {});
+}
+
+// A source is what one start compiles: { response, from, keep }, from
+// "cache" or "package"; keep() is called once it compiled. The packaged
+// module is read and decompressed again to keep a copy, a few seconds after
+// the start, so the copy does not slow the start that makes it (in Firefox
+// it took 100 ms from a start that tee'd the compile's stream into it).
+const KEEP_DELAY_MS = 3000;
+function packagedSource(keepCopy) {
+  const keep = () =>
+    setTimeout(() => {
+      fetchModule()
+        .then((r) => r.blob())
+        .then(keepModule)
+        .catch((err) => console.warn("webbrain: keeping the module for the next start:", err));
+    }, KEEP_DELAY_MS);
+  return fetchModule().then((response) => ({ response, from: "package", keep: keepCopy ? keep : () => {} }));
+}
+
+function moduleSource() {
+  const cacheable = MODULE_ID !== "" && typeof indexedDB !== "undefined";
+  if (!cacheable) return packagedSource(false);
+  return moduleTx("readonly", (store) => store.get(MODULE_ID))
+    .catch(() => undefined)
+    .then((blob) =>
+      blob instanceof Blob && blob.size > 0
+        ? { response: new Response(blob, { headers: wasmHeaders }), from: "cache", keep() {} }
+        : packagedSource(true),
+    );
+}
+
+// compileModule compiles source; a kept copy that does not compile is
+// dropped and the packaged module compiled (and kept) instead.
+function compileModule(source) {
+  globalThis.wbStartup.module ??= source.from;
+  return WebAssembly.compileStreaming(source.response).then(
+    (module) => {
+      source.keep();
+      return module;
+    },
+    (err) => {
+      if (source.from !== "cache") throw err;
+      console.warn("webbrain: the kept module did not compile; reading the packaged one:", err);
+      globalThis.wbStartup.module = "package";
+      return dropModule()
+        .then(() => packagedSource(true))
+        .then(compileModule);
+    },
+  );
+}
+let wasmSource = moduleSource();
 
 // Firefox lists these files in manifest background.scripts; a Chrome
 // service worker loads them itself.
@@ -53,10 +152,11 @@ function startGo() {
   });
   p.catch(() => {}); // crashed() logs it; callers waiting on p get the rejection
   const go = new Go();
-  // The first start takes the fetch begun at script start; a restart after a crash fetches again.
-  const response = wasmResponse ?? fetchModule();
-  wasmResponse = null;
-  WebAssembly.compileStreaming(response)
+  // The first start takes the read begun at script start; a restart after a crash reads again.
+  const source = wasmSource ?? moduleSource();
+  wasmSource = null;
+  source
+    .then(compileModule)
     .then((module) => {
       mark("compiled");
       return WebAssembly.instantiate(module, go.importObject);

@@ -18,6 +18,7 @@ import (
 type startup struct {
 	ScriptStart float64  `json:"scriptStart"`
 	GoReady     *float64 `json:"goReady"`
+	Module      string   `json:"module"` // what the module was compiled from: "cache" or "package"
 }
 
 const readStartup = `browser.runtime.getBackgroundPage().then(p => p.wbStartup ?? null)`
