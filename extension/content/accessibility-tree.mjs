@@ -1390,8 +1390,88 @@ function tooltipName(el) {
 const TOOLTIP_ATTRS = ['data-bs-original-title', 'data-original-title', 'data-tooltip', 'data-tip', 'data-title',
   'data-bs-title', 'data-tippy-content', 'data-balloon', 'data-hint', 'mattooltip', 'ngbtooltip', 'data-tooltip-content'];
 
+// Form fields a page left nameless are named by the text a person reads
+// beside them, which no markup ties to them: a toggle's caption on its line
+// (right of it first), a field's label left of it or just above it. Only
+// text outside other controls and other controls' labels counts, within
+// 120 px; at most BESIDE_BUDGET fields per tree are looked at (a page of
+// nameless row checkboxes must not cost a range per text node each).
+// biome-ignore format: a table, packed as written
+const FIELD_ROLES = new Set(['checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'slider',
+  'spinbutton', 'listbox']);
+const BESIDE_BUDGET = 60;
+let besideLeft = BESIDE_BUDGET;
+const NOT_CAPTION =
+  'a, button, select, textarea, input, [role=button], [role=link], [contenteditable=""], [contenteditable=true]';
+
+function besideText(el, role) {
+  if (besideLeft <= 0) return '';
+  besideLeft--;
+  // A native input hidden under its drawing (a toggle's label) is where its wrapper is.
+  let host = el;
+  let box = el.getBoundingClientRect();
+  for (let up = 0; up < 2 && (box.width < 2 || box.height < 2) && host.parentElement; up++) {
+    host = host.parentElement;
+    box = host.getBoundingClientRect();
+  }
+  if (box.width < 2 || box.height < 2) return '';
+  const toggle = role === 'checkbox' || role === 'radio' || role === 'switch';
+  const mid = box.top + box.height / 2;
+  const doc = el.ownerDocument;
+  const range = doc.createRange();
+  let best = '';
+  let bestGap = 120;
+  let scope = host.parentElement;
+  for (let up = 0; scope && up < 3 && !best; up++, scope = scope.parentElement) {
+    const texts = doc.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+    for (let n = texts.nextNode(), seen = 0; n && seen < 40; n = texts.nextNode()) {
+      if (host.contains(n) || !n.nodeValue.trim()) continue;
+      seen++;
+      const p = n.parentElement;
+      if (!p || p.closest(NOT_CAPTION)) continue;
+      const label = p.closest('label');
+      if (label && label.control && label.control !== el) continue;
+      if (namesAnother(p, el)) continue;
+      range.selectNodeContents(n);
+      const r = range.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      let gap;
+      if (r.top <= mid && r.bottom >= mid) {
+        if (r.left >= box.right - 1) gap = r.left - box.right + (toggle ? 0 : 40);
+        else if (r.right <= box.left + 1) gap = box.left - r.right + (toggle ? 40 : 0);
+        else continue;
+      } else if (!toggle && r.bottom <= box.top + 1 && box.top - r.bottom < 20 && r.left < box.right && r.right > box.left - 10) {
+        gap = box.top - r.bottom + 30;
+      } else continue;
+      if (gap < bestGap) {
+        bestGap = gap;
+        best = n.nodeValue;
+      }
+    }
+  }
+  range.detach();
+  return best ? clip(squash(best), NAME_MAX) : '';
+}
+
+// namesAnother reports whether text in p is another element's name by
+// aria-labelledby (el has none, or it would not be nameless). The ids
+// pointed at are collected once per tree.
+let labelledIds = null;
+function namesAnother(p, el) {
+  const doc = el.ownerDocument;
+  if (!labelledIds || labelledIds.doc !== doc) {
+    labelledIds = {doc, ids: new Set()};
+    for (const user of doc.querySelectorAll('[aria-labelledby]')) {
+      for (const id of user.getAttribute('aria-labelledby').split(/\s+/)) if (id) labelledIds.ids.add(id);
+    }
+  }
+  if (!labelledIds.ids.size) return false;
+  for (let e = p; e && e !== doc.body; e = e.parentElement) if (e.id && labelledIds.ids.has(e.id)) return true;
+  return false;
+}
+
 // placeHint says where an otherwise nameless control is on the page.
-function placeHint(el) {
+function placeHint(el, role) {
   const r = el.getBoundingClientRect();
   const view = el.ownerDocument.defaultView || window;
   const w = view.innerWidth || 1;
@@ -1399,7 +1479,7 @@ function placeHint(el) {
   const y = r.top + r.height / 2 + view.scrollY;
   const col = x < w / 3 ? 'left' : x > (2 * w) / 3 ? 'right' : 'centre';
   const row = y < view.innerHeight ? 'top' : 'lower';
-  return 'icon at ' + row + ' ' + col;
+  return (FIELD_ROLES.has(role) ? 'at ' : 'icon at ') + row + ' ' + col;
 }
 
 // ---------- states and properties ----------
@@ -1781,6 +1861,17 @@ function keepRefs(items) {
   return out;
 }
 
+// rowText is what a table row's cells without controls say.
+function rowText(row) {
+  const cells = [];
+  for (const c of row.children) {
+    if (!c.role || hasRef(c)) continue;
+    const t = c.name || visibleText(c.children || []);
+    if (t) cells.push(t);
+  }
+  return clip(cells.join(' · '), NAME_MAX);
+}
+
 function hasRef(node) {
   if (node.ref) return true;
   for (const c of node.children || []) if (c.role && hasRef(c)) return true;
@@ -1835,13 +1926,13 @@ function finish(node) {
   // A control named by a glyph ("×", "›") reads as what the glyph does.
   if (node.ref && node.name && node.name.length <= 2 && ICON_WORDS[node.name]) node.name = ICON_WORDS[node.name];
   if (node.ref && !node.name) {
-    node.name = tooltipName(node.el) || iconName(node.el);
-    if (!node.name) node.attrs.push('hint=' + quote(hintFor(node.el) || placeHint(node.el)));
+    node.name = tooltipName(node.el) || (FIELD_ROLES.has(node.role) && besideText(node.el, node.role)) || iconName(node.el);
+    if (!node.name) node.attrs.push('hint=' + quote(hintFor(node.el) || placeHint(node.el, node.role)));
   }
   let kids = node.children.filter((it) => !it.hidden && !it.decor);
   // A pointer-cursor child that is all of its clickable parent is the same
   // target, not a second one.
-  if (node.ref && kids.length === 1 && kids[0].weak && kids[0].name === node.name) kids = [];
+  if (node.ref && kids.length === 1 && kids[0].weak && (kids[0].name === node.name || !kids[0].name)) kids = [];
   node.children = kids;
   if (kids.length === 1 && kids[0].role && kids[0].name && kids[0].name === node.name && !node.ref) node.name = '';
   // A row's empty cells at its end say nothing (those before a filled one
@@ -1962,6 +2053,9 @@ class Renderer {
       if (node.sameHref && named === this.lastLink) node.name = ''; // and the same name: said once
       this.lastLink = named;
     }
+    // Without its cells' text, the interactive filter's row of a "View"
+    // link cannot be told from the next row's.
+    if (this.filter === 'interactive' && node.role === 'row' && !node.name) node.name = rowText(node);
     out.push(' '.repeat(depth) + lineOf(node));
     if (node.role === 'link') node.name = this.lastLink;
     if (node.ref) {
@@ -2018,6 +2112,8 @@ function generate(options) {
   const maxDepth = Number(opts.maxDepth) > 0 ? Number(opts.maxDepth) : Infinity;
   pruneRegistry();
   registry.gen++;
+  besideLeft = BESIDE_BUDGET;
+  labelledIds = null;
 
   const walker = new Walker(filter);
   const ctx = walker.frameContext(document, null);

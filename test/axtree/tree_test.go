@@ -421,6 +421,36 @@ func TestWidgets(t *testing.T) {
 	}
 }
 
+// TestFieldsNamedByTextBeside: a field the page left nameless is named by
+// the text a person reads beside it (a toggle's caption on its line, a
+// label just above), never by a link or another field's label; the
+// interactive filter names a table row by its cells (beside.html).
+func TestFieldsNamedByTextBeside(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/beside.html")
+	tree := p.tree(map[string]any{"filter": "interactive", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`checkbox "Email me about replies" `+ref+` checked`, // caption right of the toggle
+		`checkbox "Dark mode" `+ref+` unchecked`,            // caption left of it
+		`checkbox `+ref+` unchecked hint=.*`,                // only a link beside it
+		`textbox "Last name" `+ref+` value="Doe"`,
+		`textbox "City" `+ref, // plain text just above
+		`textbox "Email address" `+ref+` type=email`,
+		`combobox `+ref+` value="France" options="Germany\|France" hint="at top left"`, // nothing near: where it is
+		`row "2026-11-02 · Blue kettle"`, `link "View" `+ref+` href=/o/1`,
+		`row "2026-10-15 · Green mug"`, `link "View" `+ref+` href=/o/2`,
+	)
+	for _, wrong := range []string{`checkbox "Terms`, `combobox "`, `clickable `+"[ref_", `hint="icon at`} {
+		if strings.Contains(tree, wrong) {
+			t.Errorf("the tree has %q:\n%s", wrong, tree)
+		}
+	}
+	// The whole tree shows the cells themselves: no row names repeat them.
+	if all := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree; strings.Contains(all, `row "`) {
+		t.Errorf("the whole tree names rows by their cells:\n%s", all)
+	}
+}
+
 // TestClipping: what an ancestor's overflow cuts off is left out; what
 // scrolls into view, escapes the clip or names its control stays
 // (layout.html).
