@@ -129,9 +129,11 @@ func (r *Router) storedKey(ctx context.Context, id string) string {
 // settingsGet returns the settings without API keys; damaged stored
 // settings come back as the defaults with a warning the settings page shows.
 func (r *Router) settingsGet(ctx context.Context) reply {
-	s, problem := settings.Load(ctx, r.p.Local)
+	// One storage call for both: each is a round trip to the browser.
+	got, err := r.p.Local.Get(ctx, protocol.KeySettings, protocol.KeyProviderTests)
+	s, problem := settings.FromStored(got, err)
 	r.syncHeader(ctx, s)
-	out := okReply("settings", viewOf(s), "providerTests", testRecords(r.loadTests(ctx)),
+	out := okReply("settings", viewOf(s), "providerTests", testRecords(testsFrom(got, err)),
 		"defaults", map[string]any{"maxSteps": settings.Defaults().MaxSteps})
 	if problem != nil {
 		out["warning"] = problem.Error() + "; showing the defaults until you save."

@@ -72,8 +72,13 @@ func testReason(cfg llm.Config, err error) string {
 }
 
 func (r *Router) loadTests(ctx context.Context) map[string]testRecord {
+	return testsFrom(r.p.Local.Get(ctx, protocol.KeyProviderTests))
+}
+
+// testsFrom reads the test records out of a storage read that asked for
+// protocol.KeyProviderTests among other keys.
+func testsFrom(got map[string]json.RawMessage, err error) map[string]testRecord {
 	out := map[string]testRecord{}
-	got, err := r.p.Local.Get(ctx, protocol.KeyProviderTests)
 	if raw, ok := got[protocol.KeyProviderTests]; err == nil && ok {
 		_ = json.Unmarshal(raw, &out)
 	}

@@ -169,6 +169,13 @@ func (e *LoadError) Error() string {
 // *LoadError the caller reports; Load never fails harder than that.
 func Load(ctx context.Context, st platform.Storage) (Settings, error) {
 	got, err := st.Get(ctx, protocol.KeySettings)
+	return FromStored(got, err)
+}
+
+// FromStored is Load over a storage read (got, err) that asked for
+// protocol.KeySettings among other keys, so a caller that needs more than
+// the settings reads them all in one storage call.
+func FromStored(got map[string]json.RawMessage, err error) (Settings, error) {
 	if err != nil {
 		return Defaults(), &LoadError{Reason: err.Error()}
 	}
