@@ -1832,10 +1832,19 @@ function plainText(s) {
 // decor: true counts decoration, null never does, false falls back to it.
 function contentName(items, decor = false) {
   let s = '';
+  // A piece that repeats the one before (a picture's alt text over the
+  // same caption) is said once.
+  let last = '';
+  const add = (piece) => {
+    const p = squash(piece);
+    if (!p || p === last) return;
+    last = p;
+    s += ' ' + p + ' ';
+  };
   for (const it of items) {
-    if (it.group) s += ' ' + it.nameText + ' ';
-    else if (it.text !== undefined) s += it.decor && !decor ? '' : ' ' + it.text + ' ';
-    else s += ' ' + (it.name || contentName(it.children || [], decor === null ? null : decor)) + ' ';
+    if (it.group) add(it.nameText);
+    else if (it.text !== undefined) add(it.decor && !decor ? '' : it.text);
+    else add(it.name || contentName(it.children || [], decor === null ? null : decor));
     if (s.length > NAME_MAX * 4) break;
   }
   s = squash(s);
@@ -1920,7 +1929,10 @@ function finish(node) {
   if (!node.name && node.fallback) node.name = node.fallback;
   // An icon with a count badge (a cart with "3") is named by both.
   if (node.ref && !node.explicit && /^\d[\d,.]*\+?$/.test(node.name)) {
-    const icon = iconName(node.el);
+    // An icon that reads as nothing: its class or id words say what is
+    // counted ("cart 2"); a bare number without a picture (a page, a day)
+    // stays as it is.
+    const icon = iconName(node.el) || (node.el.querySelector('svg, img') ? hintFor(node.el) : '');
     if (icon && icon !== node.name) node.name = icon + ' ' + node.name;
   }
   // A control named by a glyph ("×", "›") reads as what the glyph does.

@@ -451,6 +451,22 @@ func TestFieldsNamedByTextBeside(t *testing.T) {
 	}
 }
 
+// TestNamesSayEachThingOnce: a picture's alt text over the same caption is
+// said once; a count drawn over an icon is named with what it counts, a
+// bare page or day number is not (names.html).
+func TestNamesSayEachThingOnce(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/names.html")
+	tree := p.tree(map[string]any{"filter": "interactive", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`link "cart 2" `+ref+` href=/cart`,
+		`clickable "Steel kettle €59.00" `+ref,
+		`link "Glass kettle" `+ref+` href=/p/4`,
+		`link "1" `+ref+` href=.*\?p=1`, `link "2" `+ref+` href=.*\?p=2`,
+		`button "14" `+ref,
+	)
+}
+
 // TestClipping: what an ancestor's overflow cuts off is left out; what
 // scrolls into view, escapes the clip or names its control stays
 // (layout.html).
