@@ -1294,10 +1294,14 @@ function fallbackName(el, role) {
 // class words, icon reference or image file name.
 function hintFor(el) {
   const words = [];
-  const add = (s) => {
+  // Generated words say nothing: numbers, hashes ("gzonxhes6bl4p9k4gzpl"),
+  // CSS-in-JS names, atomic CSS ("Cur(p)", "Fz(18px)!", two-letter classes).
+  const add = (s, min = 2) => {
     if (!s) return;
     for (const w of String(s).split(/[\s,]+/)) {
-      if (w.length < 2 || w.length > 30 || /\d{3,}|^[a-z]{1,3}-[a-z0-9]{5,}$|^_|^(css|sc|jsx|svelte)-/i.test(w)) continue;
+      if (w.length < min || w.length > 30 || /\d{3,}|^[a-z]{1,3}-[a-z0-9]{5,}$|^_|^(css|sc|jsx|svelte)-|[():!]/i.test(w))
+        continue;
+      if (/^(?=(?:.*\d){2})[a-z0-9]{8,}$/i.test(w)) continue;
       if (!words.includes(w)) words.push(w);
     }
   };
@@ -1305,11 +1309,11 @@ function hintFor(el) {
   add(el.getAttribute('data-testid') || el.getAttribute('data-test-id'));
   add(el.getAttribute('name'));
   add(el.id);
-  add(typeof el.className === 'string' ? el.className : el.getAttribute('class'));
+  add(typeof el.className === 'string' ? el.className : el.getAttribute('class'), 3);
   const use = el.querySelector('use');
   if (use) add((use.getAttribute('href') || use.getAttribute('xlink:href') || '').replace(/^.*#/, ''));
   const svg = el.localName === 'svg' ? el : el.querySelector('svg');
-  if (svg) add(svg.getAttribute('class') || svg.getAttribute('data-icon'));
+  if (svg) add(svg.getAttribute('class') || svg.getAttribute('data-icon'), 3);
   const img = el.localName === 'img' ? el : el.querySelector('img');
   if (img) {
     const src = img.getAttribute('src') || '';

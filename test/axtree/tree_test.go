@@ -453,7 +453,8 @@ func TestFieldsNamedByTextBeside(t *testing.T) {
 
 // TestNamesSayEachThingOnce: a picture's alt text over the same caption is
 // said once; a count drawn over an icon is named with what it counts, a
-// bare page or day number is not (names.html).
+// bare page or day number is not; a hint leaves generated class names out
+// (names.html).
 func TestNamesSayEachThingOnce(t *testing.T) {
 	p := newPage(t)
 	p.open("/fixtures/names.html")
@@ -464,6 +465,7 @@ func TestNamesSayEachThingOnce(t *testing.T) {
 		`link "Glass kettle" `+ref+` href=/p/4`,
 		`link "1" `+ref+` href=.*\?p=1`, `link "2" `+ref+` href=.*\?p=2`,
 		`button "14" `+ref,
+		`button `+ref+` hint="share-btn"`, // not its atomic CSS or hashed classes
 	)
 }
 
