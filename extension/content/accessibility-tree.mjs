@@ -1874,6 +1874,64 @@ function keepRefs(items) {
   return out;
 }
 
+// fieldContext adds what the interactive filter's dropped text said about
+// a field: the question a group of radio buttons answers (when no
+// fieldset legend or group names it) and an invalid field's error message.
+function fieldContext(node) {
+  const el = node.el;
+  if (node.role === 'radio') {
+    const q = radioQuestion(el);
+    if (q) node.attrs.push('group=' + quote(q));
+  }
+  if (node.attrs.includes('invalid')) {
+    const ids = (el.getAttribute('aria-errormessage') || el.getAttribute('aria-describedby') || '').split(/\s+/);
+    const msg = ids
+      .map((id) => (id ? el.ownerDocument.getElementById(id) : null))
+      .filter(Boolean)
+      .map((e) => e.textContent)
+      .join(' ');
+    if (squash(msg)) node.attrs.push('error=' + quote(clip(squash(msg), 100)));
+  }
+}
+
+// radioQuestion is the text just before a group of same-name native radio
+// buttons, outside their labels: what a person reads as its question.
+// Once per group and tree.
+let radioQuestions = new Map();
+function radioQuestion(el) {
+  if (el.localName !== 'input' || el.type !== 'radio' || !el.name) return '';
+  const named = el.closest('[role=radiogroup], [role=group], fieldset');
+  if (named && (named.localName !== 'fieldset' || named.querySelector('legend'))) return '';
+  const doc = el.ownerDocument;
+  const pool = el.form ? [...el.form.elements] : [...doc.querySelectorAll('input[type=radio]')];
+  const members = pool.filter((m) => m.type === 'radio' && m.name === el.name);
+  if (members.length < 2) return '';
+  const first = members[0];
+  if (radioQuestions.has(first)) return radioQuestions.get(first);
+  let box = first.parentElement;
+  while (box && !members.every((m) => box.contains(m))) box = box.parentElement;
+  let q = '';
+  for (let up = 0; box && up < 3 && !q; up++, box = box.parentElement) q = textBefore(box, first);
+  q = q ? clip(squash(q), 80) : '';
+  radioQuestions.set(first, q);
+  return q;
+}
+
+// textBefore is the last visible text in scope before el that is not in a
+// label or a control.
+function textBefore(scope, el) {
+  const texts = el.ownerDocument.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+  let last = '';
+  for (let n = texts.nextNode(), seen = 0; n && seen < 300; n = texts.nextNode(), seen++) {
+    if (el.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING) break;
+    const p = n.parentElement;
+    if (!n.nodeValue.trim() || !p || p.closest('label, a, button, select, textarea, option, script, style')) continue;
+    if (!p.getClientRects().length) continue;
+    last = n.nodeValue;
+  }
+  return last;
+}
+
 // rowText is what a table row's cells without controls say.
 function rowText(row) {
   const cells = [];
@@ -2072,6 +2130,9 @@ class Renderer {
     // Without its cells' text, the interactive filter's row of a "View"
     // link cannot be told from the next row's.
     if (this.filter === 'interactive' && node.role === 'row' && !node.name) node.name = rowText(node);
+    // Nor can one question's "Yes" from the next one's, or a field's
+    // error be read, when the filter drops the text that says them.
+    if (this.filter === 'interactive' && node.ref) fieldContext(node);
     out.push(' '.repeat(depth) + lineOf(node));
     if (node.role === 'link') node.name = this.lastLink;
     if (node.ref) {
@@ -2130,6 +2191,7 @@ function generate(options) {
   registry.gen++;
   besideLeft = BESIDE_BUDGET;
   labelledIds = null;
+  radioQuestions = new Map();
 
   const walker = new Walker(filter);
   const ctx = walker.frameContext(document, null);

@@ -451,6 +451,26 @@ func TestFieldsNamedByTextBeside(t *testing.T) {
 	}
 }
 
+// TestInteractiveFilterKeepsQuestionsAndErrors: the interactive filter
+// drops text, so a group of radio buttons says the question it answers
+// (unless a legend names its group) and an invalid field says its error
+// (questions.html).
+func TestInteractiveFilterKeepsQuestionsAndErrors(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/questions.html")
+	tree := p.tree(map[string]any{"filter": "interactive", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`radio "Yes" `+ref+` unchecked group="Do you own a car\?"`, `radio "No" `+ref+` unchecked group="Do you own a car\?"`,
+		`radio "Yes" `+ref+` unchecked group="Do you own a bike\?"`,
+		`group "Newsletter"`, `radio "Yes" `+ref+` unchecked`, // its legend says it
+		`radio "Agree" `+ref+` unchecked group="I enjoy my work"`,
+		`spinbutton "Age" `+ref+` required invalid error="Enter a number between 18 and 99"`,
+	)
+	if all := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree; strings.Contains(all, `group="`) || strings.Contains(all, `error="`) {
+		t.Errorf("the whole tree, which shows the text itself, repeats it as attributes:\n%s", all)
+	}
+}
+
 // TestNamesSayEachThingOnce: a picture's alt text over the same caption is
 // said once; a count drawn over an icon is named with what it counts, a
 // bare page or day number is not; a hint leaves generated class names out
