@@ -108,6 +108,7 @@ const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switc
   'rowheader', 'tooltip', 'clickable']);
 // Roles besides the transparent ones a pointer cursor makes clickable.
 const POINTER_ROLES = new Set(['listitem', 'heading', 'cell', 'gridcell', 'img']);
+const FLEX_DISPLAYS = new Set(['flex', 'inline-flex', 'grid', 'inline-grid']);
 // Containers kept by the "interactive" filter when they hold refs.
 // biome-ignore format: a table, packed as written
 const CONTEXT_ROLES = new Set(['dialog', 'alertdialog', 'form', 'navigation', 'main', 'banner', 'contentinfo',
@@ -232,14 +233,19 @@ class Walker {
   frameContext(doc, parent) {
     const view = doc.defaultView || window;
     return {
-      doc,
-      // Naming one element (a walker that does not register) reads no stylesheets.
-      hover: this.register ? this.hoverRules(doc) : null,
-      links: linkBase(doc),
-      vw: view.innerWidth,
-      vh: view.innerHeight,
-      sx: view.scrollX,
-      sy: view.scrollY,
+      // What is the same for every element of the document, shared by all
+      // their contexts: one object per element is made for the rest.
+      f: {
+        doc,
+        // Naming one element (a walker that does not register) reads no stylesheets.
+        hover: this.register ? this.hoverRules(doc) : null,
+        links: linkBase(doc),
+        vw: view.innerWidth,
+        vh: view.innerHeight,
+        sx: view.scrollX,
+        sy: view.scrollY,
+        expandSelect: null,
+      },
       textOk: true,
       inView: true,
       inInteractive: parent ? parent.inInteractive : false,
@@ -247,7 +253,6 @@ class Walker {
       decor: false,
       cursor: 'auto',
       inOverlay: parent ? parent.inOverlay : false,
-      expandSelect: null,
       flexItems: false,
       prev: null,
       clip: null,
@@ -313,7 +318,7 @@ class Walker {
   // hidden now (docs/decisions/tree-hover-and-states.md).
   opensOnHover(el, tag, ctx) {
     if (tag === 'body' || tag === 'html') return false;
-    const h = ctx.hover;
+    const h = ctx.f.hover;
     if (h && h.set.has(el)) {
       for (const [prefix, list] of h.rules) {
         if (!el.matches(prefix)) continue;
@@ -406,7 +411,7 @@ class Walker {
         return;
       }
       if (st.opacity === '0' && !formControl) return;
-      if (rect.width > 0 && rect.height > 0 && (rect.right + ctx.sx <= 0 || rect.bottom + ctx.sy <= 0)) {
+      if (rect.width > 0 && rect.height > 0 && (rect.right + ctx.f.sx <= 0 || rect.bottom + ctx.f.sy <= 0)) {
         // Parked off the page (text-indent: -9999px): its text may still
         // name the control it is in.
         if (ctx.inInteractive) this.namingText(el, out);
@@ -443,7 +448,7 @@ class Walker {
         ? true
         : !rect
           ? ctx.inView
-          : rect.right > 0 && rect.bottom > 0 && rect.left < ctx.vw && rect.top < ctx.vh;
+          : rect.right > 0 && rect.bottom > 0 && rect.left < ctx.f.vw && rect.top < ctx.f.vh;
 
     let role = roleOf(el, tag, this);
     const block = !contents && !display.startsWith('inline');
@@ -470,7 +475,7 @@ class Walker {
       tag !== 'body' &&
       tag !== 'html' &&
       !!rect &&
-      rect.width * rect.height < ctx.vw * ctx.vh * 0.5;
+      rect.width * rect.height < ctx.f.vw * ctx.f.vh * 0.5;
     if (interactive && TRANSPARENT.has(role)) role = 'clickable';
     if (interactive && visible && rect && this.covered(el, rect, ctx)) return;
 
@@ -478,13 +483,7 @@ class Walker {
     const ariaHidden = attrs && el.getAttribute('aria-hidden') === 'true';
 
     const child = {
-      doc: ctx.doc,
-      hover: ctx.hover,
-      links: ctx.links,
-      vw: ctx.vw,
-      vh: ctx.vh,
-      sx: ctx.sx,
-      sy: ctx.sy,
+      f: ctx.f,
       textOk: visible,
       inView: inView,
       inInteractive: ctx.inInteractive || interactive,
@@ -495,8 +494,7 @@ class Walker {
       decor: interactive ? false : ctx.decor || (ariaHidden && ctx.inInteractive),
       cursor,
       inOverlay: ctx.inOverlay || overlay,
-      expandSelect: ctx.expandSelect,
-      flexItems: /^(inline-)?(flex|grid)$/.test(display),
+      flexItems: FLEX_DISPLAYS.has(display),
       prev: null,
       clip: clipBox,
       clipHold: clipBox ? ctx.clipHold || pos !== 'static' : false,
@@ -517,7 +515,7 @@ class Walker {
 
     let weak = false;
     // A control that opens a menu only on hover (no ARIA says so).
-    const hover = visible && sized && inView && (attrs || ctx.hover) && this.opensOnHover(el, tag, ctx);
+    const hover = visible && sized && inView && (attrs || ctx.f.hover) && this.opensOnHover(el, tag, ctx);
     if (!interactive && !childRefs && visible && sized && inView) {
       const option = ctx.optionParent && TRANSPARENT.has(role) && items.length > 0;
       const drawn = pointerCandidate || buttonClass(el, role);
@@ -597,12 +595,12 @@ class Walker {
   // el's own label.
   covered(el, rect, ctx) {
     const x0 = Math.max(rect.left, 0);
-    const x1 = Math.min(rect.right, ctx.vw);
+    const x1 = Math.min(rect.right, ctx.f.vw);
     const y0 = Math.max(rect.top, 0);
-    const y1 = Math.min(rect.bottom, ctx.vh);
+    const y1 = Math.min(rect.bottom, ctx.f.vh);
     if (x1 - x0 < 1 || y1 - y0 < 1) return false; // off screen: nothing to test
     const root = el.getRootNode();
-    const hitRoot = root.elementFromPoint ? root : ctx.doc;
+    const hitRoot = root.elementFromPoint ? root : ctx.f.doc;
     const w = x1 - x0;
     const h = y1 - y0;
     const points = [0.5, 0.5, 0.25, 0.25, 0.75, 0.25, 0.25, 0.75, 0.75, 0.75];
@@ -627,7 +625,7 @@ class Walker {
       const pos = this.style(p).position;
       if (pos === 'fixed' || pos === 'sticky') {
         const r = p.getBoundingClientRect();
-        moves = r.width * r.height < ctx.vw * ctx.vh * 0.5;
+        moves = r.width * r.height < ctx.f.vw * ctx.f.vh * 0.5;
         break;
       }
     }
@@ -652,7 +650,7 @@ class Walker {
   leaf(el, tag, ctx, out) {
     if (tag === 'select') {
       const listbox = el.multiple || el.size > 1;
-      if (!listbox && ctx.expandSelect !== el) return;
+      if (!listbox && ctx.f.expandSelect !== el) return;
       for (const opt of el.querySelectorAll('option')) {
         if (opt.hidden || !ctx.textOk) continue;
         const node = {role: 'option', name: optionName(opt), attrs: [], children: [], el: opt};
@@ -806,15 +804,17 @@ function firstRef(items) {
 // hoverHandler says whether el has a mouse-over handler in markup (onmouseover,
 // a framework's binding, jsaction): "menu" when its code names a menu,
 // true for another, "" for none.
+// It runs on every element with attributes: the names come as strings
+// (getAttributeNames), not as Attr objects, which took twice the time.
 function hoverHandler(el) {
-  const at = el.attributes;
-  for (let i = 0; i < at.length; i++) {
-    const n = at[i].name;
+  const names = el.getAttributeNames();
+  for (let i = 0; i < names.length; i++) {
+    const n = names[i];
     let hit = false;
-    if (n === 'jsaction') hit = /mouse(enter|over)\s*:/.test(at[i].value);
-    else if (n === 'data-hover') hit = at[i].value === 'dropdown';
+    if (n === 'jsaction') hit = /mouse(enter|over)\s*:/.test(el.getAttribute(n));
+    else if (n === 'data-hover') hit = el.getAttribute(n) === 'dropdown';
     else hit = n.length > 9 && (n.endsWith('mouseover') || n.endsWith('mouseenter'));
-    if (hit) return /menu|dropdown|flyout|popup|popover|mega/i.test(at[i].value) ? 'menu' : true;
+    if (hit) return /menu|dropdown|flyout|popup|popover|mega/i.test(el.getAttribute(n)) ? 'menu' : true;
   }
   return '';
 }
@@ -1004,13 +1004,13 @@ function isClipped(st, rect) {
 }
 
 function isOverlay(el, tag, role, st, rect, ctx) {
-  if (rect.right <= 0 || rect.bottom <= 0 || rect.left >= ctx.vw || rect.top >= ctx.vh) return false;
+  if (rect.right <= 0 || rect.bottom <= 0 || rect.left >= ctx.f.vw || rect.top >= ctx.f.vh) return false;
   if (tag === 'dialog' && el.open) return true;
   if (role === 'dialog' || role === 'alertdialog' || el.getAttribute('aria-modal') === 'true') return true;
   if (el.hasAttribute('popover') && el.matches(':popover-open')) return true;
   if (st.position !== 'fixed') return false;
   const z = parseInt(st.zIndex, 10);
-  return z > 0 && rect.width * rect.height >= ctx.vw * ctx.vh * 0.3;
+  return z > 0 && rect.width * rect.height >= ctx.f.vw * ctx.f.vh * 0.3;
 }
 
 // ---------- roles ----------
@@ -1575,7 +1575,7 @@ function attributes(node, el, tag, proxy, ctx) {
     if (lvl) a.push('level=' + lvl);
   }
   if (role === 'link') {
-    node.href = compactHref(el, ctx.links);
+    node.href = compactHref(el, ctx.f.links);
   }
   if (src.localName === 'input') {
     const type = (src.type || '').toLowerCase();
@@ -1599,7 +1599,7 @@ function attributes(node, el, tag, proxy, ctx) {
     const chosen = Array.prototype.filter.call(src.selectedOptions || [], (o) => o.textContent.trim());
     if (chosen.length && role === 'combobox')
       a.push('value=' + quote(clip(squash(chosen[0].label || chosen[0].textContent), VALUE_MAX)));
-    if (role === 'combobox' && ctx.expandSelect !== src) a.push('options=' + optionList(src));
+    if (role === 'combobox' && ctx.f.expandSelect !== src) a.push('options=' + optionList(src));
   } else if (role === 'textbox' && (el.isContentEditable || tag === 'body')) {
     // A frame's body (an editor) holds its scripts too: its rendered text.
     const t = squash(tag === 'body' ? el.innerText : el.textContent);
@@ -1661,7 +1661,7 @@ function attributes(node, el, tag, proxy, ctx) {
   if ((src.readOnly && /^(input|textarea)$/.test(src.localName)) || ariaBool(el, 'aria-readonly') === 'true') a.push('readonly');
   if (ariaBool(el, 'aria-invalid') === 'true') a.push('invalid');
   // An unfocused document's active element is its body.
-  if (deepActive(ctx.doc) === el && (tag !== 'body' || ctx.doc.hasFocus())) a.push('focused');
+  if (deepActive(ctx.f.doc) === el && (tag !== 'body' || ctx.f.doc.hasFocus())) a.push('focused');
   const ph = src.getAttribute && src.getAttribute('placeholder');
   if (
     ph &&
@@ -2217,7 +2217,7 @@ function generate(options) {
         error: normRef(opts.refId) + ' is not on the page any more (removed or replaced); read the tree again.',
       };
     }
-    ctx.expandSelect = rootEl.localName === 'select' ? rootEl : null;
+    ctx.f.expandSelect = rootEl.localName === 'select' ? rootEl : null;
     ctx.inOverlay = true;
     walker.element(rootEl, ctx, top);
   } else {
