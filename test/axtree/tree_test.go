@@ -440,7 +440,7 @@ func TestFieldsNamedByTextBeside(t *testing.T) {
 		`row "2026-11-02 · Blue kettle"`, `link "View" `+ref+` href=/o/1`,
 		`row "2026-10-15 · Green mug"`, `link "View" `+ref+` href=/o/2`,
 	)
-	for _, wrong := range []string{`checkbox "Terms`, `combobox "`, `clickable `+"[ref_", `hint="icon at`} {
+	for _, wrong := range []string{`checkbox "Terms`, `combobox "`, `clickable ` + "[ref_", `hint="icon at`} {
 		if strings.Contains(tree, wrong) {
 			t.Errorf("the tree has %q:\n%s", wrong, tree)
 		}

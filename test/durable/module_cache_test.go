@@ -10,20 +10,6 @@ import (
 	"github.com/webbrain/webbrain/test/testenv"
 )
 
-// keptModuleSize is the size of the module copy the worker keeps in the
-// extension's IndexedDB (0 when there is none), read from an extension page.
-const keptModuleSize = `new Promise((resolve) => {
-	const open = indexedDB.open("webbrain-module");
-	open.onerror = () => resolve(-1);
-	open.onsuccess = () => {
-		const db = open.result;
-		if (!db.objectStoreNames.contains("module")) { db.close(); return resolve(0); }
-		const all = db.transaction("module").objectStore("module").getAll();
-		all.onsuccess = () => { db.close(); resolve(all.result.reduce((n, b) => n + (b.size ?? 0), 0)); };
-		all.onerror = () => { db.close(); resolve(-1); };
-	};
-})`
-
 // spoilKeptModule overwrites every kept copy with bytes that are no module.
 const spoilKeptModule = `new Promise((resolve, reject) => {
 	const open = indexedDB.open("webbrain-module");
@@ -44,7 +30,7 @@ const spoilKeptModule = `new Promise((resolve, reject) => {
 func waitKept(t *testing.T, what string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
-	for evalIn[int](t, env.control, keptModuleSize, chromedp.EvalAwaitPromise) < 4_000_000 {
+	for evalIn[int](t, env.control, testenv.KeptModuleBytes, chromedp.EvalAwaitPromise) < 4_000_000 {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}

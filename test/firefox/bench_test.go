@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/webbrain/webbrain/test/testenv"
 )
 
 var (
@@ -104,26 +106,12 @@ func measureStart(ctx context.Context, ff *firefox, dir string) (startup, error)
 	return readyStartup(ctx, ff, page)
 }
 
-// keptModuleBytes is the size of the module copy the background keeps in
-// the add-on's IndexedDB, read from one of its pages.
-const keptModuleBytes = `new Promise((resolve) => {
-	const open = indexedDB.open("webbrain-module");
-	open.onerror = () => resolve(0);
-	open.onsuccess = () => {
-		const db = open.result;
-		if (!db.objectStoreNames.contains("module")) { db.close(); return resolve(0); }
-		const all = db.transaction("module").objectStore("module").getAll();
-		all.onsuccess = () => { db.close(); resolve(all.result.reduce((n, b) => n + b.size, 0)); };
-		all.onerror = () => { db.close(); resolve(0); };
-	};
-})`
-
 // reloadWithKeptModule waits for the background to keep its copy of the
 // module, reloads the add-on and returns a new page of it.
 func reloadWithKeptModule(ctx context.Context, ff *firefox, chromeBC, page string) (string, error) {
 	for {
 		var n int
-		if err := ff.eval(ctx, page, keptModuleBytes, &n); err != nil {
+		if err := ff.eval(ctx, page, testenv.KeptModuleBytes, &n); err != nil {
 			return "", err
 		}
 		if n > 4_000_000 {

@@ -565,19 +565,8 @@ func send(page context.Context, count int) ([]float64, error) {
 // module in IndexedDB, as it does a few seconds into the first start of a
 // build; a user's worker lives longer than that, the bench's would not.
 func waitKept(page context.Context) error {
-	const size = `new Promise((resolve) => {
-	const open = indexedDB.open("webbrain-module");
-	open.onerror = () => resolve(0);
-	open.onsuccess = () => {
-		const db = open.result;
-		if (!db.objectStoreNames.contains("module")) { db.close(); return resolve(0); }
-		const all = db.transaction("module").objectStore("module").getAll();
-		all.onsuccess = () => { db.close(); resolve(all.result.reduce((n, b) => n + b.size, 0)); };
-		all.onerror = () => { db.close(); resolve(0); };
-	};
-})`
 	for range 300 {
-		n, err := chromedp.Run(page, chromedp.Evaluate[int](size, chromedp.EvalAwaitPromise))
+		n, err := chromedp.Run(page, chromedp.Evaluate[int](testenv.KeptModuleBytes, chromedp.EvalAwaitPromise))
 		if err != nil {
 			return fmt.Errorf("read the kept module's size: %w", err)
 		}
