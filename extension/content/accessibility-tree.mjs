@@ -1932,6 +1932,35 @@ function textBefore(scope, el) {
   return last;
 }
 
+const SUMMARY_ROLES = new Set(['article', 'comment', 'listitem']);
+const SUMMARY_MAX = 80;
+
+// summaryText is the start of what a node shows outside its refs.
+function summaryText(node) {
+  const pieces = [];
+  let length = 0;
+  const collect = (items) => {
+    for (const it of items) {
+      if (length > SUMMARY_MAX) return;
+      let t = '';
+      if (it.group) collect(it.items);
+      else if (it.text !== undefined) t = it.hidden || it.decor ? '' : it.text;
+      else if (!it.ref) {
+        if (it.name && !hasRef(it)) t = it.name;
+        else collect(it.children || []);
+      }
+      if (t) {
+        pieces.push(t);
+        length += t.length + 1;
+      }
+    }
+  };
+  collect(node.children);
+  const text = squash(pieces.join(' '));
+  // Quotes and separators alone say nothing.
+  return /[\p{L}\p{N}]{2}/u.test(text) ? clip(text, SUMMARY_MAX) : '';
+}
+
 // rowText is what a table row's cells without controls say.
 function rowText(row) {
   const cells = [];
@@ -1941,6 +1970,14 @@ function rowText(row) {
     if (t) cells.push(t);
   }
   return clip(cells.join(' · '), NAME_MAX);
+}
+
+function hasRefWhere(node, want) {
+  for (const c of node.children || []) {
+    if (!c.role) continue;
+    if ((c.ref && want(c)) || hasRefWhere(c, want)) return true;
+  }
+  return false;
 }
 
 function hasRef(node) {
@@ -2096,8 +2133,28 @@ class Renderer {
     }
   }
 
+  // repeats reports whether node is one of several posts or comments, or a
+  // list item with a control other than a link (a link names itself).
+  repeats(node) {
+    if (node.role === 'listitem') return hasRefWhere(node, (it) => it.role !== 'link');
+    if (!hasRef(node)) return false;
+    const doc = node.el.ownerDocument;
+    if (this.posts === undefined || this.postsDoc !== doc) {
+      this.postsDoc = doc;
+      this.posts = doc.querySelectorAll('article, [role=article], [role=comment]').length;
+    }
+    return this.posts > 1;
+  }
+
   node(node, depth, out) {
     if (depth > this.maxDepth) return;
+    // The interactive filter drops text, so the "Reply" of one post or
+    // comment could not be told from the next one's: a post, comment or
+    // list item holding refs says the start of its own text.
+    if (this.filter === 'interactive' && SUMMARY_ROLES.has(node.role) && !node.name && !node.ref && this.repeats(node)) {
+      node.name = summaryText(node);
+      node.summary = !!node.name;
+    }
     // A listitem holding a single thing adds nothing but a line.
     if (node.role === 'listitem' && !node.name && !node.ref && node.children.length === 1 && node.children[0].role) {
       return this.node(node.children[0], depth, out);
@@ -2109,7 +2166,7 @@ class Renderer {
       return;
     }
     const sub = [];
-    const keep = this.filter !== 'interactive' || node.ref || node.role === 'heading' || node.overlay;
+    const keep = this.filter !== 'interactive' || node.ref || node.role === 'heading' || node.overlay || node.summary;
     if (this.filter === 'interactive' && !keep && !CONTEXT_ROLES.has(node.role)) {
       this.items(node.children, depth, out);
       return;

@@ -471,6 +471,26 @@ func TestInteractiveFilterKeepsQuestionsAndErrors(t *testing.T) {
 	}
 }
 
+// TestInteractiveFilterTellsPostsApart: posts and comments whose buttons
+// share their names ("Reply") say the start of their own text; list items
+// of links do not (feed.html).
+func TestInteractiveFilterTellsPostsApart(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/feed.html")
+	tree := p.tree(map[string]any{"filter": "interactive", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`article "Just finished the marathon in under four hours!"`, `article "Anyone know a good bike shop in Leeds\?"`,
+		`listitem "Carol: Great photo of the lake."`, `listitem "Dan: Where was this taken\?"`,
+		`button "Reply" `+ref, `link "Home" `+ref+` href=/`,
+	)
+	if strings.Contains(tree, "start here") {
+		t.Errorf("a list item of links is named by its text:\n%s", tree)
+	}
+	if all := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree; strings.Contains(all, `article "`) {
+		t.Errorf("the whole tree, which shows the text itself, names posts by it:\n%s", all)
+	}
+}
+
 // TestNamesSayEachThingOnce: a picture's alt text over the same caption is
 // said once; a count drawn over an icon is named with what it counts, a
 // bare page or day number is not; a hint leaves generated class names out
