@@ -129,10 +129,12 @@ func (r *Router) storedKey(ctx context.Context, id string) string {
 // settingsGet returns the settings without API keys; damaged stored
 // settings come back as the defaults with a warning the settings page shows.
 func (r *Router) settingsGet(ctx context.Context) reply {
-	// One storage call for both: each is a round trip to the browser.
-	got, err := r.p.Local.Get(ctx, protocol.KeySettings, protocol.KeyProviderTests)
+	// One storage call for all three: each is a round trip to the browser.
+	got, err := r.p.Local.Get(ctx, protocol.KeySettings, protocol.KeyProviderTests, protocol.KeyPanelHeader)
 	s, problem := settings.FromStored(got, err)
-	r.syncHeader(ctx, s)
+	if err == nil {
+		r.syncHeader(ctx, s, got)
+	}
 	out := okReply("settings", viewOf(s), "providerTests", testRecords(testsFrom(got, err)),
 		"defaults", map[string]any{"maxSteps": settings.Defaults().MaxSteps})
 	if problem != nil {
@@ -144,17 +146,14 @@ func (r *Router) settingsGet(ctx context.Context) reply {
 // syncHeader writes the panel's header record (protocol.KeyPanelHeader)
 // when it is missing or differs from the settings the panel is shown:
 // settings stored before the record existed, or the defaults. Once per
-// worker life while they do not change.
-func (r *Router) syncHeader(ctx context.Context, s settings.Settings) {
+// worker life while they do not change. stored is a storage read that
+// asked for protocol.KeyPanelHeader.
+func (r *Router) syncHeader(ctx context.Context, s settings.Settings, stored map[string]json.RawMessage) {
 	want, err := jsonw.Marshal(settings.HeaderOf(s))
 	if err != nil || string(want) == r.header.Load() {
 		return
 	}
-	got, err := r.p.Local.Get(ctx, protocol.KeyPanelHeader)
-	if err != nil {
-		return
-	}
-	if have, ok := got[protocol.KeyPanelHeader]; !ok || !sameHeader(have, want) {
+	if have, ok := stored[protocol.KeyPanelHeader]; !ok || !sameHeader(have, want) {
 		if err := r.p.Local.Set(ctx, map[string]json.RawMessage{protocol.KeyPanelHeader: want}); err != nil {
 			return
 		}
