@@ -1918,14 +1918,14 @@ function radioQuestion(el) {
 }
 
 // textBefore is the last visible text in scope before el that is not in a
-// label or a control.
+// label or a control (the controls besideText leaves out).
 function textBefore(scope, el) {
   const texts = el.ownerDocument.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
   let last = '';
   for (let n = texts.nextNode(), seen = 0; n && seen < 300; n = texts.nextNode(), seen++) {
     if (el.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING) break;
     const p = n.parentElement;
-    if (!n.nodeValue.trim() || !p || p.closest('label, a, button, select, textarea, option, script, style')) continue;
+    if (!n.nodeValue.trim() || !p || p.closest(NOT_CAPTION) || p.closest('label, option, script, style')) continue;
     if (!p.getClientRects().length) continue;
     last = n.nodeValue;
   }
