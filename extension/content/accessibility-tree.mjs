@@ -262,23 +262,19 @@ class Walker {
   }
 
   children(parentEl, ctx, out) {
-    let nodes;
-    if (parentEl.localName === 'slot') {
-      const assigned = parentEl.assignedNodes({flatten: true});
-      nodes = assigned.length ? assigned : parentEl.childNodes;
-    } else if (parentEl.shadowRoot) {
-      nodes = parentEl.shadowRoot.childNodes;
-    } else {
-      nodes = parentEl.childNodes;
-    }
+    // Slotted nodes come as an array; otherwise the walk follows siblings,
+    // which is cheaper than indexing a live child list.
+    const assigned = parentEl.localName === 'slot' ? parentEl.assignedNodes({flatten: true}) : null;
+    let i = 0;
+    let n = assigned?.length ? assigned[0] : (parentEl.shadowRoot || parentEl).firstChild;
     ctx.prev = null;
     let ws = 0; // how parentEl renders white space, read at its first text: 1 collapsed, 2 breaks kept, 3 all kept
-    for (let i = 0; i < nodes.length; i++) {
-      const n = nodes[i];
+    for (; n; n = assigned?.length ? assigned[++i] : n.nextSibling) {
       if (n.nodeType === 3) {
         if (ctx.textOk && ctx.inView && !(this.withheld && this.withheld(n))) {
+          const raw = n.nodeValue;
           // Icon-font glyphs (private-use code points) read as nothing.
-          let v = PRIVATE_USE.test(n.nodeValue) ? n.nodeValue.replace(PRIVATE_USE_ALL, '') : n.nodeValue;
+          let v = PRIVATE_USE.test(raw) ? raw.replace(PRIVATE_USE_ALL, '') : raw;
           // White space between flex or grid items is not rendered.
           if (v && !(ctx.flexItems && !v.trim())) {
             if (ctx.flexItems) out.push(BR); // an anonymous flex item
@@ -403,8 +399,12 @@ class Walker {
     const rect = contents ? null : el.getBoundingClientRect();
     const visible = st.visibility === 'visible';
     const formControl = tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'button';
+    // Read once: each computed-style read costs about a microsecond, a
+    // large page's walk thousands of them. An inline box is never absolute
+    // or fixed (positioning makes it a block), so its position is not read.
+    const pos = rect && display !== 'inline' ? st.position : 'static';
     if (rect) {
-      if (isClipped(st, rect)) {
+      if (isClipped(st, pos, rect)) {
         // Screen-reader-only text: not on screen, but it names its control.
         const t = domText(el, this);
         if (t) out.push({text: t, hidden: true});
@@ -425,8 +425,6 @@ class Walker {
     // absolute one whose containing block is outside the clipping box,
     // escapes the clip.
     let clipBox = ctx.clip;
-    // An inline box is never absolute or fixed: its position is not read.
-    const pos = clipBox && rect && display !== 'inline' ? st.position : 'static';
     if (clipBox && rect) {
       if (pos === 'fixed' || (pos === 'absolute' && !ctx.clipHold)) clipBox = null;
       else if (
@@ -479,7 +477,7 @@ class Walker {
     if (interactive && TRANSPARENT.has(role)) role = 'clickable';
     if (interactive && visible && rect && this.covered(el, rect, ctx)) return;
 
-    const overlay = !ctx.inOverlay && visible && sized && rect && isOverlay(el, tag, role, st, rect, ctx);
+    const overlay = !ctx.inOverlay && visible && sized && rect && isOverlay(el, tag, role, st, pos, rect, ctx);
     const ariaHidden = attrs && el.getAttribute('aria-hidden') === 'true';
 
     const child = {
@@ -505,7 +503,7 @@ class Walker {
     };
     // Inline boxes do not clip (overflow does not apply to them); the
     // page's own overflow is the viewport's.
-    if (rect && display !== 'inline' && tag !== 'body' && tag !== 'html') clipChildren(child, st, rect);
+    if (rect && display !== 'inline' && tag !== 'body' && tag !== 'html') clipChildren(child, st, pos, rect);
 
     const items = [];
     const before = this.assigned;
@@ -637,7 +635,8 @@ class Walker {
     if (control.checkVisibility && !control.checkVisibility({visibilityProperty: true})) return false;
     const r = control.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) return false;
-    return !isClipped(this.style(control), r);
+    const st = this.style(control);
+    return !isClipped(st, st.position, r);
   }
 
   closedDetails(el, ctx, out) {
@@ -960,7 +959,7 @@ function menuList(list) {
 // scrolls the content into view); visible keeps the ancestors' clip.
 // child.clipHold says whether an absolute descendant stays clipped (its
 // containing block is inside the clipping box).
-function clipChildren(child, st, rect) {
+function clipChildren(child, st, pos, rect) {
   // One read of the shorthand ("hidden", or "hidden auto" for x and y).
   const o = st.overflow;
   if (o === 'visible') return;
@@ -988,13 +987,12 @@ function clipChildren(child, st, rect) {
   }
   const open = n.l === -Infinity && n.r === Infinity && n.t === -Infinity && n.b === Infinity;
   child.clip = open ? null : n;
-  if (cuts) child.clipHold = st.position !== 'static' || st.transform !== 'none';
+  if (cuts) child.clipHold = pos !== 'static' || st.transform !== 'none';
 }
 
 // Visually-hidden ("sr-only") technique: clipped to nothing, or a 1px box
 // that hides its overflow.
-function isClipped(st, rect) {
-  const pos = st.position;
+function isClipped(st, pos, rect) {
   if (pos !== 'absolute' && pos !== 'fixed') return false;
   const clipRect = st.clip;
   if (clipRect && clipRect.startsWith('rect(') && /^rect\((0|1)px,? (0|1)px,? (0|1)px,? (0|1)px\)$/.test(clipRect)) return true;
@@ -1003,12 +1001,12 @@ function isClipped(st, rect) {
   return rect.width <= 1 && rect.height <= 1 && st.overflow !== 'visible' && st.overflow !== '';
 }
 
-function isOverlay(el, tag, role, st, rect, ctx) {
+function isOverlay(el, tag, role, st, pos, rect, ctx) {
   if (rect.right <= 0 || rect.bottom <= 0 || rect.left >= ctx.f.vw || rect.top >= ctx.f.vh) return false;
   if (tag === 'dialog' && el.open) return true;
   if (role === 'dialog' || role === 'alertdialog' || el.getAttribute('aria-modal') === 'true') return true;
   if (el.hasAttribute('popover') && el.matches(':popover-open')) return true;
-  if (st.position !== 'fixed') return false;
+  if (pos !== 'fixed') return false;
   const z = parseInt(st.zIndex, 10);
   return z > 0 && rect.width * rect.height >= ctx.f.vw * ctx.f.vh * 0.3;
 }
@@ -1875,12 +1873,13 @@ function keepRefs(items) {
 }
 
 // fieldContext adds what the interactive filter's dropped text said about
-// a field: the question a group of radio buttons answers (when no
-// fieldset legend or group names it) and an invalid field's error message.
+// a field: the question a group of radio buttons or checkboxes answers
+// (when no fieldset legend or group names it) and an invalid field's error
+// message.
 function fieldContext(node) {
   const el = node.el;
-  if (node.role === 'radio') {
-    const q = radioQuestion(el);
+  if (node.role === 'radio' || node.role === 'checkbox') {
+    const q = choiceQuestion(el, node.role);
     if (q) node.attrs.push('group=' + quote(q));
   }
   if (node.attrs.includes('invalid')) {
@@ -1894,26 +1893,40 @@ function fieldContext(node) {
   }
 }
 
-// radioQuestion is the text just before a group of same-name native radio
-// buttons, outside their labels: what a person reads as its question.
-// Once per group and tree.
-let radioQuestions = new Map();
-function radioQuestion(el) {
-  if (el.localName !== 'input' || el.type !== 'radio' || !el.name) return '';
-  const named = el.closest('[role=radiogroup], [role=group], fieldset');
-  if (named && (named.localName !== 'fieldset' || named.querySelector('legend'))) return '';
-  const doc = el.ownerDocument;
-  const pool = el.form ? [...el.form.elements] : [...doc.querySelectorAll('input[type=radio]')];
-  const members = pool.filter((m) => m.type === 'radio' && m.name === el.name);
+// choiceQuestion is the text just before a group of choices, outside their
+// labels: what a person reads as its question. A group is native radio
+// buttons or checkboxes of one name, or the radios or checkboxes of an
+// ARIA radiogroup or group; one whose group element has a name (a legend,
+// aria-label) says it already. Once per group and tree.
+let choiceQuestions = new Map();
+function choiceQuestion(el, role) {
+  const native = el.localName === 'input';
+  if (native && !el.name) return '';
+  const group = el.closest('[role=radiogroup], [role=group], fieldset');
+  if (
+    group &&
+    (group.hasAttribute('aria-label') ||
+      group.hasAttribute('aria-labelledby') ||
+      (group.localName === 'fieldset' && group.querySelector('legend')))
+  )
+    return '';
+  let members;
+  if (native) {
+    const pool = el.form ? [...el.form.elements] : [...el.ownerDocument.querySelectorAll('input')];
+    members = pool.filter((m) => m.type === el.type && m.name === el.name);
+  } else {
+    if (!group || group.localName === 'fieldset') return '';
+    members = [...group.querySelectorAll(`[role=${role}]`)];
+  }
   if (members.length < 2) return '';
   const first = members[0];
-  if (radioQuestions.has(first)) return radioQuestions.get(first);
+  if (choiceQuestions.has(first)) return choiceQuestions.get(first);
   let box = first.parentElement;
   while (box && !members.every((m) => box.contains(m))) box = box.parentElement;
   let q = '';
   for (let up = 0; box && up < 3 && !q; up++, box = box.parentElement) q = textBefore(box, first);
   q = q ? clip(squash(q), 80) : '';
-  radioQuestions.set(first, q);
+  choiceQuestions.set(first, q);
   return q;
 }
 
@@ -2248,7 +2261,7 @@ function generate(options) {
   registry.gen++;
   besideLeft = BESIDE_BUDGET;
   labelledIds = null;
-  radioQuestions = new Map();
+  choiceQuestions = new Map();
 
   const walker = new Walker(filter);
   const ctx = walker.frameContext(document, null);

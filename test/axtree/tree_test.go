@@ -452,7 +452,7 @@ func TestFieldsNamedByTextBeside(t *testing.T) {
 }
 
 // TestInteractiveFilterKeepsQuestionsAndErrors: the interactive filter
-// drops text, so a group of radio buttons says the question it answers
+// drops text, so a group of radio buttons or checkboxes says the question it answers
 // (unless a legend names its group) and an invalid field says its error
 // (questions.html).
 func TestInteractiveFilterKeepsQuestionsAndErrors(t *testing.T) {
@@ -464,6 +464,9 @@ func TestInteractiveFilterKeepsQuestionsAndErrors(t *testing.T) {
 		`radio "Yes" `+ref+` unchecked group="Do you own a bike\?"`,
 		`group "Newsletter"`, `radio "Yes" `+ref+` unchecked`, // its legend says it
 		`radio "Agree" `+ref+` unchecked group="I enjoy my work"`,
+		`checkbox "Olives" `+ref+` unchecked group="Which toppings do you want\?"`,
+		`radio "Small" `+ref+` unchecked group="Pick a size"`, `radio "Large" `+ref+` checked group="Pick a size"`,
+		`checkbox "I accept the terms" `+ref+` unchecked`, // a choice of its own
 		`spinbutton "Age" `+ref+` required invalid error="Enter a number between 18 and 99"`,
 	)
 	if all := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree; strings.Contains(all, `group="`) || strings.Contains(all, `error="`) {
