@@ -1327,7 +1327,8 @@ function hintFor(el) {
 }
 
 // Words for common icons (font classes, ligatures, glyphs) a model reads
-// better as what they do.
+// better as what they do. « and » stay glyphs: beside ‹ and › a pager's
+// first and last, alone its previous and next.
 // biome-ignore format: a table, packed as written
 const ICON_WORDS = {'ellipsis v': 'more', 'ellipsis h': 'more', 'ellipsis vertical': 'more', 'ellipsis horizontal': 'more',
   'ellipsis': 'more', 'more vert': 'more', 'more horiz': 'more', 'dots': 'more', 'kebab': 'more', 'times': 'close',
@@ -1336,7 +1337,7 @@ const ICON_WORDS = {'ellipsis v': 'more', 'ellipsis h': 'more', 'ellipsis vertic
   'trash': 'delete', 'trash can': 'delete', 'plus': 'add', 'chevron right': 'next', 'chevron left': 'previous',
   'angle right': 'next', 'angle left': 'previous', 'arrow right': 'next', 'arrow left': 'previous',
   '×': 'close', '✕': 'close', '✖': 'close', '⋮': 'more', '⋯': 'more', '…': 'more', '☰': 'menu', '≡': 'menu',
-  '›': 'next', '‹': 'previous', '»': 'next', '«': 'previous', '+': 'add', '🔍': 'search'};
+  '›': 'next', '‹': 'previous', '+': 'add', '🔍': 'search'};
 const ICON_CLASS =
   /^(?:fa[srlbdk]?|fa-solid|fa-regular|fa-brands|bi|mdi|ion|ionicon|icon|icons|glyphicon|octicon|ti|la[sbr]?|ri|uil|feather|ico|ic|zmdi|typcn|ql)[-_](.+)$/i;
 const ICON_NOISE =
@@ -1946,6 +1947,38 @@ function textBefore(scope, el) {
 }
 
 const SUMMARY_ROLES = new Set(['article', 'comment', 'listitem']);
+const CONTEXT_MAX = 120; // refs per tree that get the text around them
+const CONTEXT_CHARS = 60;
+
+const BOX_CONTROLS = 8;
+const NOT_CONTEXT =
+  'button, select, textarea, option, script, style, [role=button], [role=menuitem], [role=option], [role=tab], [onclick], [tabindex]';
+
+// ownBox is the largest element around el that holds none of others and
+// no more than a card's few controls (not a whole menu).
+function ownBox(el, others) {
+  let box = el;
+  for (let p = el.parentElement; p && p.localName !== 'body'; p = p.parentElement) {
+    if (others.some((o) => o !== el && p.contains(o))) break;
+    if (p.querySelectorAll(MENU_CONTROLS).length > BOX_CONTROLS) break;
+    box = p;
+  }
+  return box;
+}
+
+// boxText is the start of the text box shows outside el and outside other
+// controls but links (a product's title is often a link).
+function boxText(box, el) {
+  const texts = box.ownerDocument.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  let s = '';
+  for (let n = texts.nextNode(), seen = 0; n && seen < 200 && s.length < CONTEXT_CHARS; n = texts.nextNode(), seen++) {
+    const p = n.parentElement;
+    if (!p || !n.nodeValue.trim() || el.contains(n)) continue;
+    if (p.closest(NOT_CONTEXT) || !p.getClientRects().length) continue;
+    s += ' ' + n.nodeValue;
+  }
+  return s ? clip(squash(s), CONTEXT_CHARS) : '';
+}
 const SUMMARY_MAX = 80;
 
 // summaryText is the start of what a node shows outside its refs.
@@ -2159,6 +2192,58 @@ class Renderer {
     return this.posts > 1;
   }
 
+  // contexts gives each ref that shares its role and name with other refs
+  // (links with a target aside), and that no row, post or list item around
+  // it tells apart, the text of the largest box around it that holds none
+  // of the others and only a few controls (a product card's title and price
+  // around its "Add to cart"): the interactive filter drops that text, and
+  // with it which is which.
+  contexts(items) {
+    const groups = new Map();
+    const collect = (list, told) => {
+      for (const it of list) {
+        if (it.group) {
+          collect(it.items, told);
+          continue;
+        }
+        if (!it.role) continue;
+        // Two links of one name to one place do the same: no need to tell them apart.
+        if (it.ref && !told && !it.href && it.role !== 'iframe' && !this.asked(it)) {
+          const key = it.role + '\n' + it.name;
+          const g = groups.get(key);
+          if (g) g.push(it);
+          else groups.set(key, [it]);
+        }
+        // A row, a post, a named container (a fieldset's legend) says which.
+        const tells =
+          it.role === 'row' ||
+          (!it.ref && it.name && CONTEXT_ROLES.has(it.role)) ||
+          (SUMMARY_ROLES.has(it.role) && !it.ref && this.repeats(it));
+        collect(it.children || [], told || tells);
+      }
+    };
+    collect(items, false);
+    let budget = CONTEXT_MAX;
+    for (const g of groups.values()) {
+      if (g.length < 2 || g.length > budget) continue;
+      const els = g.map((n) => n.el);
+      const said = new Map(); // context → how many say it
+      for (const n of g) {
+        const box = ownBox(n.el, els);
+        n.context = box === n.el ? '' : boxText(box, n.el);
+        said.set(n.context, (said.get(n.context) || 0) + 1);
+      }
+      // A context two of them share tells neither apart.
+      for (const n of g) if (said.get(n.context) > 1) n.context = '';
+      budget -= g.length;
+    }
+  }
+
+  // asked reports whether node is a choice that says the question it answers.
+  asked(node) {
+    return (node.role === 'radio' || node.role === 'checkbox') && !!choiceQuestion(node.el, node.role);
+  }
+
   node(node, depth, out) {
     if (depth > this.maxDepth) return;
     // The interactive filter drops text, so the "Reply" of one post or
@@ -2203,6 +2288,7 @@ class Renderer {
     // Nor can one question's "Yes" from the next one's, or a field's
     // error be read, when the filter drops the text that says them.
     if (this.filter === 'interactive' && node.ref) fieldContext(node);
+    if (node.context) node.attrs.push('in=' + quote(node.context));
     out.push(' '.repeat(depth) + lineOf(node));
     if (node.role === 'link') node.name = this.lastLink;
     if (node.ref) {
@@ -2300,6 +2386,7 @@ function generate(options) {
   const root = {role: 'root', name: '', attrs: [], children: [...walker.overlays, ...top]};
   finish(root);
   const r = new Renderer(filter, maxDepth, registry.gen);
+  if (filter === 'interactive') r.contexts(root.children);
   r.items(root.children, 0, r.lines);
   const lines = r.lines;
 

@@ -494,6 +494,30 @@ func TestInteractiveFilterTellsPostsApart(t *testing.T) {
 	}
 }
 
+// TestInteractiveFilterTellsRepeatedControlsApart: buttons of one name in
+// product cards say the text of their own card, which the interactive
+// filter drops; links of one name to one place, and controls whose boxes
+// say the same, say nothing more (cards.html).
+func TestInteractiveFilterTellsRepeatedControlsApart(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/cards.html")
+	tree := p.tree(map[string]any{"filter": "interactive", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`button "Add to cart" `+ref+` in="Red kettle €39"`,
+		`button "Add to cart" `+ref+` in="Blue kettle €45"`,
+		`button "Add to cart" `+ref+` in="Glass kettle Sold out"`, // not the other button's text
+		`button "Notify me" `+ref,
+		`link "Home" `+ref+` href=/`,
+		`button "Facebook" `+ref,
+	)
+	if strings.Count(tree, ` in="`) != 3 {
+		t.Errorf("controls that need no telling apart say where they are:\n%s", tree)
+	}
+	if all := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree; strings.Contains(all, ` in="`) {
+		t.Errorf("the whole tree, which shows the text itself, repeats it as attributes:\n%s", all)
+	}
+}
+
 // TestNamesSayEachThingOnce: a picture's alt text over the same caption is
 // said once; a count drawn over an icon is named with what it counts, a
 // bare page or day number is not; a hint leaves generated class names out
