@@ -1947,6 +1947,7 @@ function textBefore(scope, el) {
 }
 
 const SUMMARY_ROLES = new Set(['article', 'comment', 'listitem']);
+const MESSAGE_ROLES = new Set(['alert', 'alertdialog', 'dialog', 'status']);
 const CONTEXT_MAX = 120; // refs per tree that get the text around them
 const CONTEXT_CHARS = 60;
 
@@ -2249,7 +2250,14 @@ class Renderer {
     // The interactive filter drops text, so the "Reply" of one post or
     // comment could not be told from the next one's: a post, comment or
     // list item holding refs says the start of its own text.
-    if (this.filter === 'interactive' && SUMMARY_ROLES.has(node.role) && !node.name && !node.ref && this.repeats(node)) {
+    // Nor could an alert ("Wrong password"), a status ("3 results") or a
+    // dialog's question be read: they say the start of their text.
+    if (
+      this.filter === 'interactive' &&
+      !node.name &&
+      !node.ref &&
+      (MESSAGE_ROLES.has(node.role) || node.overlay || (SUMMARY_ROLES.has(node.role) && this.repeats(node)))
+    ) {
       node.name = summaryText(node);
       node.summary = !!node.name;
     }

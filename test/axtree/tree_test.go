@@ -518,6 +518,27 @@ func TestInteractiveFilterTellsRepeatedControlsApart(t *testing.T) {
 	}
 }
 
+// TestInteractiveFilterKeepsMessages: the interactive filter drops text,
+// but an alert, a status line and a dialog's question say theirs; an empty
+// status says nothing (messages.html).
+func TestInteractiveFilterKeepsMessages(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/messages.html")
+	tree := p.tree(map[string]any{"filter": "interactive", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`alert "Wrong password. Two tries left."`,
+		`status "3 saved cards"`,
+		`dialog "Remove the saved card ending 4242\?" overlay`,
+		`button "Remove" `+ref,
+	)
+	if strings.Count(tree, "status") != 1 {
+		t.Errorf("an empty status takes a line:\n%s", tree)
+	}
+	if all := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree; strings.Contains(all, `alert "`) || strings.Contains(all, `status "`) {
+		t.Errorf("the whole tree, which shows the text itself, names messages by it:\n%s", all)
+	}
+}
+
 // TestNamesSayEachThingOnce: a picture's alt text over the same caption is
 // said once; a count drawn over an icon is named with what it counts, a
 // bare page or day number is not; a hint leaves generated class names out
