@@ -522,7 +522,8 @@ class Walker {
         interactive = true;
         weak = drawn && ctx.inInteractive;
         if (option) role = ctx.optionParent;
-        else if (TRANSPARENT.has(role) || role === 'listitem') role = 'clickable';
+        else if (TRANSPARENT.has(role) || role === 'listitem')
+          role = (drawn && !items.some(hasText) && toggleClass(el)) || 'clickable';
       }
     } else if (pointerCandidate && childRefs && visible && sized && inView && ownContent(items)) {
       // A clickable card: the pointer box around its own buttons is a
@@ -770,6 +771,25 @@ function buttonClass(el, role) {
   if (!TRANSPARENT.has(role)) return false;
   const c = el.getAttribute('class');
   return !!c && BUTTON_CLASS.test(c);
+}
+
+// A drawn click target without text whose class says it is a checkbox,
+// radio button or switch ("custom-checkbox checked", "switch is-on") is
+// one: its state is in its class too (classStates), its caption beside it.
+// "toggle" alone is left out: menus' openers are "navbar-toggle".
+const TOGGLE_CLASS = /(?:^|[\s_-])(checkbox|radio|switch)(?:$|[\s_-])/i;
+const NOT_TOGGLE_CLASS = /(?:^|[\s_-])(?:wrapper|container|group|list|label|text)(?:$|[\s_-])/i;
+function toggleClass(el) {
+  const c = el.getAttribute('class');
+  if (!c || NOT_TOGGLE_CLASS.test(c)) return '';
+  const m = TOGGLE_CLASS.exec(c);
+  return m ? m[1].toLowerCase() : '';
+}
+
+function hasText(it) {
+  if (it.group) return it.items.some(hasText);
+  if (it.text !== undefined) return !it.hidden && !!it.text.trim();
+  return !!it.role;
 }
 
 // ---------- hover menus ----------

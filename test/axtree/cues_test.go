@@ -102,7 +102,8 @@ func TestHoverMenus(t *testing.T) {
 }
 
 // TestClassStates: states a page shows only by class names are read when
-// the evidence is good, and never over ARIA or native state (states.html).
+// the evidence is good, and never over ARIA or native state; a drawn box
+// without text whose class says checkbox or switch is one (states.html).
 func TestClassStates(t *testing.T) {
 	p := newPage(t)
 	p.open("/fixtures/states.html")
@@ -125,5 +126,9 @@ func TestClassStates(t *testing.T) {
 		`checkbox "Native box" `+ref+` unchecked`,
 		`button "Open dialog" `+ref,
 		`button "Muted" `+ref, // aria-pressed="false" wins
+		// Drawn boxes whose class says what they are, named by the caption beside them.
+		`checkbox "Send me offers" `+ref+` checked`, `checkbox "Send me news" `+ref,
+		`switch "Dark mode" `+ref+` checked`,
+		`button "Menu" `+ref, // a menu's "navbar-toggle" is no switch
 	)
 }
