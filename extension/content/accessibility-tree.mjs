@@ -245,6 +245,7 @@ class Walker {
         sx: view.scrollX,
         sy: view.scrollY,
         expandSelect: null,
+        active: undefined, // the focused element, read on first need
       },
       textOk: true,
       inView: true,
@@ -1156,14 +1157,23 @@ function isInteractive(el, tag, role) {
 // clickAttr reports a click handler declared in markup: onclick, or a
 // framework's binding (Angular, Vue, Alpine, Google's jsaction). Handlers
 // added with addEventListener are invisible to a content script.
-function clickAttr(el) {
-  if (el.hasAttribute('onclick') || el.hasAttribute('ng-click') || el.hasAttribute('data-ng-click')) return true;
-  if (el.hasAttribute('@click') || el.hasAttribute('v-on:click') || el.hasAttribute('x-on:click')) return true;
+// biome-ignore format: a table, packed as written
+const CLICK_ATTRS = new Set(['onclick', 'ng-click', 'data-ng-click', '@click', 'v-on:click', 'x-on:click',
   // Bootstrap's toggles, Livewire, Phoenix LiveView, htmx.
-  if (el.hasAttribute('data-bs-toggle') || el.hasAttribute('data-toggle') || el.hasAttribute('wire:click')) return true;
-  if (el.hasAttribute('phx-click') || el.hasAttribute('hx-get') || el.hasAttribute('hx-post')) return true;
-  const js = el.getAttribute('jsaction');
-  return js !== null && (js.includes('click') || (!!js.trim() && !js.includes(':')));
+  'data-bs-toggle', 'data-toggle', 'wire:click', 'phx-click', 'hx-get', 'hx-post']);
+function clickAttr(el) {
+  // One read of the names (most elements have one to three) instead of a
+  // look-up per framework.
+  const names = el.getAttributeNames();
+  for (let i = 0; i < names.length; i++) {
+    const n = names[i];
+    if (CLICK_ATTRS.has(n)) return true;
+    if (n === 'jsaction') {
+      const js = el.getAttribute(n);
+      if (js.includes('click') || (!!js.trim() && !js.includes(':'))) return true;
+    }
+  }
+  return false;
 }
 
 // ---------- names ----------
@@ -1580,6 +1590,14 @@ function hrefText(href, name) {
   return /[\s"]/.test(h) ? quote(h) : h;
 }
 
+const noAria = () => null;
+
+function hasAria(el) {
+  if (!el.hasAttributes()) return false;
+  for (const n of el.getAttributeNames()) if (n.startsWith('aria-')) return true;
+  return false;
+}
+
 function ariaBool(el, name) {
   const v = el.getAttribute(name);
   return v === null ? null : v.toLowerCase();
@@ -1589,8 +1607,12 @@ function attributes(node, el, tag, proxy, ctx) {
   const a = node.attrs;
   const role = node.role;
   const src = proxy || el;
+  // Most elements carry no aria-* attribute: one look instead of a dozen reads.
+  const ariaOn = hasAria(el);
+  const aria = ariaOn ? (name) => ariaBool(el, name) : noAria;
+  const ariaRaw = ariaOn ? (name) => el.getAttribute(name) : noAria;
   if (role === 'heading') {
-    const lvl = el.getAttribute('aria-level') || (/^h[1-6]$/.test(tag) ? tag[1] : '');
+    const lvl = ariaRaw('aria-level') || (/^h[1-6]$/.test(tag) ? tag[1] : '');
     if (lvl) a.push('level=' + lvl);
   }
   if (role === 'link') {
@@ -1626,7 +1648,7 @@ function attributes(node, el, tag, proxy, ctx) {
     node.children = [];
   }
   // Multi-line fields take Enter as a new line, not a submit.
-  const ml = ariaBool(el, 'aria-multiline');
+  const ml = aria('aria-multiline');
   if (role === 'textbox' && (ml === 'true' || (ml !== 'false' && (src.localName === 'textarea' || el.isContentEditable)))) {
     a.push('multiline');
   }
@@ -1643,44 +1665,45 @@ function attributes(node, el, tag, proxy, ctx) {
   if (tag === 'progress' || tag === 'meter') a.push('value=' + el.value + (el.max ? '/' + el.max : ''));
   else if (src.localName !== 'input' && RANGE_ROLES.has(role)) {
     // A custom slider or progress bar: its value, as text when the page gives one.
-    const vt = el.getAttribute('aria-valuetext');
-    const vn = el.getAttribute('aria-valuenow');
+    const vt = ariaRaw('aria-valuetext');
+    const vn = ariaRaw('aria-valuenow');
     if ((vt && vt.trim()) || vn) a.push('value=' + quote(clip(squash(vt && vt.trim() ? vt : vn), VALUE_MAX)));
-    const min = el.getAttribute('aria-valuemin');
-    const max = el.getAttribute('aria-valuemax');
+    const min = ariaRaw('aria-valuemin');
+    const max = ariaRaw('aria-valuemax');
     if (min) a.push('min=' + min);
     if (max) a.push('max=' + max);
   }
-  const checked = ariaBool(el, 'aria-checked');
+  const checked = aria('aria-checked');
   if (checked !== null && src === el && el.localName !== 'input') {
     a.push(checked === 'true' ? 'checked' : checked === 'mixed' ? 'checked=mixed' : 'unchecked');
   }
-  const pressed = ariaBool(el, 'aria-pressed');
+  const pressed = aria('aria-pressed');
   if (pressed === 'true') a.push('pressed');
   else if (pressed === 'mixed') a.push('pressed=mixed');
-  if (ariaBool(el, 'aria-selected') === 'true') a.push('selected');
-  let expanded = ariaBool(el, 'aria-expanded');
+  if (aria('aria-selected') === 'true') a.push('selected');
+  let expanded = aria('aria-expanded');
   if (tag === 'summary' && el.parentElement && el.parentElement.localName === 'details') {
     expanded = el.parentElement.open ? 'true' : 'false';
   }
   if (expanded === 'true') a.push('expanded');
   else if (expanded === 'false') a.push('collapsed');
-  const popup = ariaBool(el, 'aria-haspopup');
+  const popup = aria('aria-haspopup');
   if (popup && popup !== 'false') a.push(popup === 'true' ? 'haspopup' : 'haspopup=' + popup);
-  const current = ariaBool(el, 'aria-current');
+  const current = aria('aria-current');
   if (current && current !== 'false') a.push(current === 'true' ? 'current' : 'current=' + current);
   if (
     src.disabled ||
-    ariaBool(el, 'aria-disabled') === 'true' ||
+    aria('aria-disabled') === 'true' ||
     (src.matches && /^(input|select|textarea|button)$/.test(src.localName) && src.matches(':disabled'))
   ) {
     if (!a.includes('disabled')) a.push('disabled');
   }
-  if (src.required || ariaBool(el, 'aria-required') === 'true') a.push('required');
-  if ((src.readOnly && /^(input|textarea)$/.test(src.localName)) || ariaBool(el, 'aria-readonly') === 'true') a.push('readonly');
-  if (ariaBool(el, 'aria-invalid') === 'true') a.push('invalid');
+  if (src.required || aria('aria-required') === 'true') a.push('required');
+  if ((src.readOnly && /^(input|textarea)$/.test(src.localName)) || aria('aria-readonly') === 'true') a.push('readonly');
+  if (aria('aria-invalid') === 'true') a.push('invalid');
   // An unfocused document's active element is its body.
-  if (deepActive(ctx.f.doc) === el && (tag !== 'body' || ctx.f.doc.hasFocus())) a.push('focused');
+  if (ctx.f.active === undefined) ctx.f.active = deepActive(ctx.f.doc);
+  if (ctx.f.active === el && (tag !== 'body' || ctx.f.doc.hasFocus())) a.push('focused');
   const ph = src.getAttribute && src.getAttribute('placeholder');
   if (
     ph &&
