@@ -395,7 +395,7 @@ func TestWidgets(t *testing.T) {
 		`checkbox "Remember me" `+ref+` checked`, // a transparent input over its drawing (MUI)
 		`slider "Volume" `+ref+` value="30" min=0 max=100`,
 		`switch "Wi-Fi" `+ref+` checked`,
-		`clickable "Dark mode" `+ref,
+		`switch "Dark mode" `+ref,          // a drawn box of class "switch"
 		`clickable "Drag to reorder" `+ref, // a grab cursor
 		`button "Shipping" `+ref+` collapsed`,
 		`link "Slide one" `+ref+` href=/s1`,
