@@ -313,7 +313,7 @@ class Walker {
   // opensOnHover reports whether el opens a menu only on hover: a :hover
   // rule or a mouse-over handler in markup reveals controls that are
   // hidden now (docs/decisions/tree-hover-and-states.md).
-  opensOnHover(el, tag, ctx) {
+  opensOnHover(el, tag, ctx, names) {
     if (tag === 'body' || tag === 'html') return false;
     const h = ctx.f.hover;
     if (h && h.set.has(el)) {
@@ -332,7 +332,7 @@ class Walker {
         }
       }
     }
-    const handler = el.hasAttributes() && hoverHandler(el);
+    const handler = names.length > 0 && hoverHandler(el, names);
     if (!handler) return false;
     if (handler === 'menu') return true;
     for (let c = el.firstElementChild, n = 0; c && n < 8; c = c.nextElementSibling, n++) if (this.closedMenu(c)) return true;
@@ -388,7 +388,9 @@ class Walker {
     // to nothing, of no size, covered, in a closed <details> or outside an
     // open modal dialog.
     const attrs = el.hasAttributes();
-    if (attrs && el.hasAttribute('inert')) return;
+    // Its attribute names, read once for the checks below.
+    const names = attrs ? el.getAttributeNames() : NO_NAMES;
+    if (attrs && names.includes('inert')) return;
     if (this.withheld && this.withheld(el)) return;
     if (tag === 'noscript' && !el.firstElementChild) return; // scripting on: its content is raw text
     const st = this.style(el);
@@ -462,7 +464,7 @@ class Walker {
     }
 
     const cursor = st.cursor;
-    let interactive = isInteractive(el, tag, role) || !!proxy;
+    let interactive = isInteractive(el, tag, role, names) || !!proxy;
     // A pointer cursor where it starts (not inherited from the parent) marks
     // a click target the page handles in script, also inside another one
     // ("Reply" and "Forward" in a clickable row).
@@ -479,7 +481,7 @@ class Walker {
     if (interactive && visible && rect && this.covered(el, rect, ctx)) return;
 
     const overlay = !ctx.inOverlay && visible && sized && rect && isOverlay(el, tag, role, st, pos, rect, ctx);
-    const ariaHidden = attrs && el.getAttribute('aria-hidden') === 'true';
+    const ariaHidden = names.includes('aria-hidden') && el.getAttribute('aria-hidden') === 'true';
 
     const child = {
       f: ctx.f,
@@ -514,7 +516,7 @@ class Walker {
 
     let weak = false;
     // A control that opens a menu only on hover (no ARIA says so).
-    const hover = visible && sized && inView && (attrs || ctx.f.hover) && this.opensOnHover(el, tag, ctx);
+    const hover = visible && sized && inView && (attrs || ctx.f.hover) && this.opensOnHover(el, tag, ctx, names);
     if (!interactive && !childRefs && visible && sized && inView) {
       const option = ctx.optionParent && TRANSPARENT.has(role) && items.length > 0;
       const drawn = pointerCandidate || buttonClass(el, role);
@@ -571,7 +573,7 @@ class Walker {
     };
     if (interactive) node.ref = this.ref(el);
     node.fallback = name ? '' : fallbackName(el, role);
-    attributes(node, el, tag, proxy, ctx);
+    attributes(node, el, tag, proxy, ctx, names);
     if (hover && interactive) hoverHint(node);
     if (overlay) {
       this.overlays.push(node);
@@ -826,8 +828,7 @@ function firstRef(items) {
 // true for another, "" for none.
 // It runs on every element with attributes: the names come as strings
 // (getAttributeNames), not as Attr objects, which took twice the time.
-function hoverHandler(el) {
-  const names = el.getAttributeNames();
+function hoverHandler(el, names) {
   for (let i = 0; i < names.length; i++) {
     const n = names[i];
     let hit = false;
@@ -1143,13 +1144,13 @@ function focusable(el, tag) {
   );
 }
 
-function isInteractive(el, tag, role) {
+function isInteractive(el, tag, role, names = null) {
   if (INTERACTIVE_ROLES.has(role)) return !(role === 'option' && tag === 'option');
   if (tag === 'iframe' || tag === 'frame' || tag === 'summary') return true;
   if (role === 'listbox' && tag === 'select') return true;
   if (!el.hasAttributes()) return false; // the rest are attributes
   if ((tag === 'video' || tag === 'audio') && el.hasAttribute('controls')) return true;
-  if (clickAttr(el)) return true;
+  if (clickAttr(el, names || el.getAttributeNames())) return true;
   const ti = el.getAttribute('tabindex');
   return ti !== null && parseInt(ti, 10) >= 0 && role !== 'dialog' && role !== 'alertdialog';
 }
@@ -1161,10 +1162,9 @@ function isInteractive(el, tag, role) {
 const CLICK_ATTRS = new Set(['onclick', 'ng-click', 'data-ng-click', '@click', 'v-on:click', 'x-on:click',
   // Bootstrap's toggles, Livewire, Phoenix LiveView, htmx.
   'data-bs-toggle', 'data-toggle', 'wire:click', 'phx-click', 'hx-get', 'hx-post']);
-function clickAttr(el) {
+function clickAttr(el, names) {
   // One read of the names (most elements have one to three) instead of a
   // look-up per framework.
-  const names = el.getAttributeNames();
   for (let i = 0; i < names.length; i++) {
     const n = names[i];
     if (CLICK_ATTRS.has(n)) return true;
@@ -1591,10 +1591,10 @@ function hrefText(href, name) {
 }
 
 const noAria = () => null;
+const NO_NAMES = Object.freeze([]);
 
-function hasAria(el) {
-  if (!el.hasAttributes()) return false;
-  for (const n of el.getAttributeNames()) if (n.startsWith('aria-')) return true;
+function hasAria(names) {
+  for (const n of names) if (n.startsWith('aria-')) return true;
   return false;
 }
 
@@ -1603,12 +1603,12 @@ function ariaBool(el, name) {
   return v === null ? null : v.toLowerCase();
 }
 
-function attributes(node, el, tag, proxy, ctx) {
+function attributes(node, el, tag, proxy, ctx, names) {
   const a = node.attrs;
   const role = node.role;
   const src = proxy || el;
   // Most elements carry no aria-* attribute: one look instead of a dozen reads.
-  const ariaOn = hasAria(el);
+  const ariaOn = hasAria(names);
   const aria = ariaOn ? (name) => ariaBool(el, name) : noAria;
   const ariaRaw = ariaOn ? (name) => el.getAttribute(name) : noAria;
   if (role === 'heading') {
