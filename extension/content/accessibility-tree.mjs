@@ -2303,6 +2303,16 @@ class Renderer {
     ) {
       node.name = summaryText(node);
       node.summary = !!node.name;
+    } else if (
+      this.filter === 'interactive' &&
+      node.name &&
+      !node.ref &&
+      (node.role === 'dialog' || node.role === 'alertdialog')
+    ) {
+      // A dialog named by its title still asks its question in its text.
+      let t = summaryText(node);
+      if (t.startsWith(node.name)) t = t.slice(node.name.length).trim();
+      if (/[\p{L}\p{N}]{2}/u.test(t)) node.attrs.push('text=' + quote(t));
     }
     // A listitem holding a single thing adds nothing but a line.
     if (node.role === 'listitem' && !node.name && !node.ref && node.children.length === 1 && node.children[0].role) {

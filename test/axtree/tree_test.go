@@ -519,8 +519,9 @@ func TestInteractiveFilterTellsRepeatedControlsApart(t *testing.T) {
 }
 
 // TestInteractiveFilterKeepsMessages: the interactive filter drops text,
-// but an alert, a status line and a dialog's question say theirs; an empty
-// status says nothing (messages.html).
+// but an alert, a status line and a dialog's question say theirs (a dialog
+// named by its title says the rest); an empty status says nothing
+// (messages.html).
 func TestInteractiveFilterKeepsMessages(t *testing.T) {
 	p := newPage(t)
 	p.open("/fixtures/messages.html")
@@ -529,6 +530,7 @@ func TestInteractiveFilterKeepsMessages(t *testing.T) {
 		`alert "Wrong password. Two tries left."`,
 		`status "3 saved cards"`,
 		`dialog "Remove the saved card ending 4242\?" overlay`,
+		`alertdialog "Delete account\?" overlay text="Your orders and saved cards go with it."`,
 		`button "Remove" `+ref,
 	)
 	if strings.Count(tree, "status") != 1 {
