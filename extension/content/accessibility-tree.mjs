@@ -2018,7 +2018,9 @@ function boxText(box, el) {
   for (let n = texts.nextNode(), seen = 0; n && seen < 200 && s.length < CONTEXT_CHARS; n = texts.nextNode(), seen++) {
     const p = n.parentElement;
     if (!p || !n.nodeValue.trim() || el.contains(n)) continue;
-    if (p.closest(NOT_CONTEXT) || !p.getClientRects().length) continue;
+    // A control around the box (a focusable card) does not hide its text.
+    const c = p.closest(NOT_CONTEXT);
+    if ((c && c !== box && box.contains(c)) || !p.getClientRects().length) continue;
     s += ' ' + n.nodeValue;
   }
   return s ? clip(squash(s), CONTEXT_CHARS) : '';
@@ -2244,6 +2246,8 @@ class Renderer {
   // with it which is which.
   contexts(items) {
     const groups = new Map();
+    // told: whether something around says which, or the name of the
+    // control around (a control of that same name is not told apart by it).
     const collect = (list, told) => {
       for (const it of list) {
         if (it.group) {
@@ -2252,18 +2256,20 @@ class Renderer {
         }
         if (!it.role) continue;
         // Two links of one name to one place do the same: no need to tell them apart.
-        if (it.ref && !told && !it.href && it.role !== 'iframe' && !this.asked(it)) {
+        const isTold = told === true || (told !== false && told !== it.name);
+        if (it.ref && !isTold && !it.href && it.role !== 'iframe' && !this.asked(it)) {
           const key = it.role + '\n' + it.name;
           const g = groups.get(key);
           if (g) g.push(it);
           else groups.set(key, [it]);
         }
-        // A row, a post, a named container (a fieldset's legend) says which.
+        // A row, a post, a named container (a fieldset's legend) or a named
+        // control around it (a clickable card) says which.
         const tells =
           it.role === 'row' ||
           (!it.ref && it.name && CONTEXT_ROLES.has(it.role)) ||
           (SUMMARY_ROLES.has(it.role) && !it.ref && this.repeats(it));
-        collect(it.children || [], told || tells);
+        collect(it.children || [], isTold || tells || (it.ref && it.name ? it.name : false));
       }
     };
     collect(items, false);
