@@ -508,7 +508,7 @@ func TestInteractiveFilterTellsRepeatedControlsApart(t *testing.T) {
 	tree := interactiveTree(t, "cards.html", []string{` in="`},
 		`button "Add to cart" `+ref+` in="Red kettle €39"`,
 		`button "Add to cart" `+ref+` in="Blue kettle €45"`,
-		`button "Add to cart" `+ref+` in="Glass kettle Sold out"`, // not the other button's text
+		`button "Add to cart" `+ref+` in="Glass kettle Sold out"`,         // not the other button's text
 		`clickable "Copper kettle €89" `+ref, `button "Add to cart" `+ref, // a clickable card says which
 		`button "Notify me" `+ref,
 		`link "Home" `+ref+` href=/`,
