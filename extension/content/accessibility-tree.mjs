@@ -526,7 +526,7 @@ class Walker {
         weak = drawn && ctx.inInteractive;
         if (option) role = ctx.optionParent;
         else if (TRANSPARENT.has(role) || role === 'listitem')
-          role = (drawn && !items.some(hasText) && toggleClass(el)) || 'clickable';
+          role = (drawn && !ownContent(items) && toggleClass(el)) || 'clickable';
       }
     } else if (pointerCandidate && childRefs && visible && sized && inView && ownContent(items)) {
       // A clickable card: the pointer box around its own buttons is a
@@ -787,12 +787,6 @@ function toggleClass(el) {
   if (!c || NOT_TOGGLE_CLASS.test(c)) return '';
   const m = TOGGLE_CLASS.exec(c);
   return m ? m[1].toLowerCase() : '';
-}
-
-function hasText(it) {
-  if (it.group) return it.items.some(hasText);
-  if (it.text !== undefined) return !it.hidden && !!it.text.trim();
-  return !!it.role;
 }
 
 // ---------- hover menus ----------
