@@ -15,10 +15,13 @@
  *     continuationToken, // the same as a string "startAfter:anchor", or null
  *     continuationArgs,  // the exact options for the next call, or null
  *     startLine, endLine, totalLines, totalChars, nodeCount, refCount, overlays,
- *     filter, error?   // error: set (and tree empty) when refId names no live element
+ *     filter, whole,   // whole: the interactive filter showed a short page's whole tree
+ *     error?           // set (and tree empty) when refId names no live element
  *   }
  *   options: {filter: "interactive" (default) | "visible" | "all", refId, maxDepth,
- *             maxChars (default 6000; 0 or Infinity = unlimited), continuation (object or token)}
+ *             maxChars (default 6000; 0 or Infinity = unlimited), continuation (object or token),
+ *             wholeBelow (default 3000; 0 = never): the interactive filter shows the whole
+ *             tree when it is shorter than this many characters}
  *
  *   window.__wb_ax_lookup(ref) → Element | null
  *     ref is "ref_7", "7" or 7. null when the element was removed, disconnected or collected.
@@ -47,13 +50,14 @@
  *
  * Filters: "all" = everything rendered, on or off screen; "visible" = rendered
  * and intersecting the viewport; "interactive" = only elements with refs, under
- * their headings and landmark/dialog/form containers. Nothing hidden is ever
- * shown. docs/accessibility-tree.md explains the rules.
+ * their headings and landmark/dialog/form containers, or a short page's whole
+ * tree. Nothing hidden is ever shown. docs/accessibility-tree.md explains the rules.
  */
 import {clip, squash} from './text.mjs';
 import {deepActive, defineExport, ownFunction} from './dom.mjs';
 
 const DEFAULT_MAX_CHARS = 6000;
+const WHOLE_BELOW = 3000; // a page whose whole tree is shorter gets it under the interactive filter
 const NAME_MAX = 150; // longest name folded from content; longer content stays as child lines
 const TEXT_MAX = 160; // longest text piece
 const TEXT_RUN_MAX = 400; // longest line a run of text pieces is joined into
@@ -1419,7 +1423,8 @@ const TOOLTIP_ATTRS = ['data-bs-original-title', 'data-original-title', 'data-to
 
 // Form fields a page left nameless are named by the text a person reads
 // beside them, which no markup ties to them: a toggle's caption on its line
-// (right of it first), a field's label left of it or just above it. Only
+// (right of it first), a field's label left of it or just above it (not
+// a cell of a table the field is not in). Only
 // text outside other controls and other controls' labels counts, within
 // 120 px; at most BESIDE_BUDGET fields per tree are looked at (a page of
 // nameless row checkboxes must not cost a range per text node each).
@@ -1468,6 +1473,9 @@ function besideText(el, role) {
         else if (r.right <= box.left + 1) gap = box.left - r.right + (toggle ? 40 : 0);
         else continue;
       } else if (!toggle && r.bottom <= box.top + 1 && box.top - r.bottom < 20 && r.left < box.right && r.right > box.left - 10) {
+        // The last row of a table above a field is data, not its caption.
+        const cell = p.closest('td, th');
+        if (cell && !cell.closest('table').contains(el)) continue;
         gap = box.top - r.bottom + 30;
       } else continue;
       if (gap < bestGap) {
@@ -2446,13 +2454,25 @@ function generate(options) {
 
   const root = {role: 'root', name: '', attrs: [], children: [...walker.overlays, ...top]};
   finish(root);
-  const r = new Renderer(filter, maxDepth, registry.gen);
-  if (filter === 'interactive') r.contexts(root.children);
-  r.items(root.children, 0, r.lines);
+  // The interactive filter leaves text out to keep a long page short; a
+  // short page's text costs little and is often what a task needs (an
+  // instruction, a table to read, the email to answer), so a page whose
+  // whole tree fits in wholeBelow characters gets the whole tree.
+  const wholeBelow = opts.wholeBelow === undefined || opts.wholeBelow === null ? WHOLE_BELOW : Number(opts.wholeBelow) || 0;
+  let r = null;
+  if (filter === 'interactive' && wholeBelow > 0 && textWithin(root.children, wholeBelow)) {
+    r = new Renderer('all', maxDepth, registry.gen);
+    r.items(root.children, 0, r.lines);
+    if (charsOf(r.lines) > wholeBelow) r = null;
+  }
+  if (!r) {
+    r = new Renderer(filter, maxDepth, registry.gen);
+    if (filter === 'interactive') r.contexts(root.children);
+    r.items(root.children, 0, r.lines);
+  }
   const lines = r.lines;
 
-  let totalChars = 0;
-  for (const l of lines) totalChars += l.length + 1;
+  const totalChars = charsOf(lines);
   const start = resumeIndex(lines, parseContinuation(opts.continuation));
   let end = start;
   let size = 0;
@@ -2475,6 +2495,7 @@ function generate(options) {
   if (args && opts.refId) args.refId = normRef(opts.refId);
   if (args && Number.isFinite(maxDepth)) args.maxDepth = maxDepth;
   if (args && opts.maxChars !== undefined && opts.maxChars !== null) args.maxChars = opts.maxChars;
+  if (args && opts.wholeBelow !== undefined && opts.wholeBelow !== null) args.wholeBelow = opts.wholeBelow;
   return {
     tree: page.join('\n'),
     truncated: more,
@@ -2489,7 +2510,35 @@ function generate(options) {
     refCount: r.refs,
     overlays: walker.overlays.length,
     filter,
+    whole: r.filter !== filter,
   };
+}
+
+function charsOf(lines) {
+  let n = 0;
+  for (const l of lines) n += l.length + 1;
+  return n;
+}
+
+// textWithin reports whether the text and names under items may fit in
+// limit characters: a cheap bound that spares a long page the whole
+// tree's rendering.
+function textWithin(items, limit) {
+  let left = limit;
+  const visit = (list) => {
+    for (const it of list) {
+      if (it.group) {
+        left -= it.nameText.length;
+        visit(it.items);
+      } else if (it.role) {
+        left -= it.name.length + 8;
+        visit(it.children);
+      } else if (it.text !== undefined && !it.hidden) left -= it.text.length;
+      if (left < 0) return;
+    }
+  };
+  visit(items);
+  return left >= 0;
 }
 
 function refOf(el, register = true) {

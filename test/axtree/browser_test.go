@@ -28,6 +28,7 @@ type result struct {
 	TotalLines   int            `json:"totalLines"`
 	RefCount     int            `json:"refCount"`
 	Overlays     int            `json:"overlays"`
+	Whole        bool           `json:"whole"`
 	Error        string         `json:"error"`
 }
 
@@ -109,9 +110,15 @@ func (p *page) eval(expr string, out any) {
 	}
 }
 
-// tree calls __generateAccessibilityTree with the given options.
+// tree calls __generateAccessibilityTree with the given options. The
+// fixtures are small pages, which the interactive filter would show whole:
+// unless a test sets wholeBelow, the interactive filter's own rendering is
+// what it gets.
 func (p *page) tree(opts map[string]any) result {
 	p.t.Helper()
+	if _, ok := opts["wholeBelow"]; !ok {
+		opts["wholeBelow"] = 0
+	}
 	b, err := json.Marshal(opts)
 	if err != nil {
 		p.t.Fatal(err)

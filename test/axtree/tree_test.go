@@ -536,6 +536,31 @@ func TestInteractiveFilterKeepsMessages(t *testing.T) {
 	}
 }
 
+// TestInteractiveFilterShowsAShortPageWhole: a short page's text is
+// often what its task needs (the instruction, the value to read from a
+// table), so the interactive filter shows such a page's whole tree; a long
+// page keeps to its controls (task.html, long.html).
+func TestInteractiveFilterShowsAShortPageWhole(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/task.html")
+	// nil: the default limit, which the helper otherwise turns off.
+	short := p.tree(map[string]any{"wholeBelow": nil, "maxChars": 0})
+	all := p.tree(map[string]any{"filter": "all", "maxChars": 0})
+	if !short.Whole || short.Tree != all.Tree {
+		t.Errorf("short page under the interactive filter (whole %v):\n%s\nwhole tree:\n%s", short.Whole, short.Tree, all.Tree)
+	}
+	mustLines(t, short.Tree, `"Enter the value of Color into the field and press Submit."`, `cell "teal"`, `textbox `+ref+` hint="answer"`, `button "Submit" `+ref)
+	if off := p.tree(map[string]any{"wholeBelow": 0, "maxChars": 0}); off.Whole || strings.Contains(off.Tree, "teal") {
+		t.Errorf("wholeBelow 0 still shows the text:\n%s", off.Tree)
+	}
+
+	p.open("/fixtures/long.html")
+	long := p.tree(map[string]any{"wholeBelow": nil, "maxChars": 0})
+	if long.Whole || strings.Contains(long.Tree, `"Order #1"`) {
+		t.Errorf("a long page's interactive tree shows its text (whole %v):\n%.600s", long.Whole, long.Tree)
+	}
+}
+
 // TestNamesSayEachThingOnce: a picture's alt text over the same caption is
 // said once; a count drawn over an icon is named with what it counts, a
 // bare page or day number is not; a hint leaves generated class names out

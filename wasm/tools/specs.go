@@ -15,7 +15,7 @@ var catalog = []tool{
 	{
 		name: protocol.ToolGetAccessibilityTree,
 		desc: "Read the page as a compact accessibility tree: one line per element with its role, name and a ref like \"ref_12\" that the *_ax tools accept. " +
-			"Start with filter \"interactive\" to find controls, \"visible\" for what is on screen, \"all\" for the whole document. " +
+			"Start with filter \"interactive\" to find controls (a short page comes whole, its text included), \"visible\" for what is on screen, \"all\" for the whole document. " +
 			"Pass refId to read only that element's subtree. A long tree is cut into pages: when the result says it continues, call again with the same arguments plus the continuation value it gives.",
 		params: treeParams(pageBudget), // ForMode advertises the provider's window
 		cols:   colAll, runs: inContent, readOnly: true,
