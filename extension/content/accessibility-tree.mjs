@@ -543,9 +543,10 @@ class Walker {
         else if (TRANSPARENT.has(role) || role === 'listitem')
           role = (drawn && !ownContent(items) && toggleClass(el)) || 'clickable';
       }
-    } else if (pointerCandidate && !parts && childRefs && visible && sized && inView && ownContent(items)) {
+    } else if (pointerCandidate && childRefs && visible && sized && inView && (parts || ownContent(items))) {
       // A clickable card: the pointer box around its own buttons is a
-      // target too, when it shows something besides them.
+      // target too, when it shows something besides them or its parts were
+      // taken apart (the box may be what acts).
       if (!this.covered(el, rect, ctx)) {
         interactive = true;
         if (TRANSPARENT.has(role) || role === 'listitem') role = 'clickable';
@@ -707,20 +708,23 @@ class Walker {
 
 // iconBox reports whether el, in a pointer row or card and inheriting its
 // cursor, is an icon of its own: a small box with no text that draws a picture
-// (a background image, an img, an svg or an icon font's empty <i>).
+// (a background image, an image as its content, an img, an svg or an icon
+// font's empty <i>).
 function iconBox(el, st, rect) {
   if (rect.width < 6 || rect.height < 6 || rect.width > 32 || rect.height > 32) return false;
   if (el.textContent.trim()) return false;
-  return st.backgroundImage !== 'none' || !!el.querySelector('img, svg') || !!iconName(el);
+  return st.backgroundImage !== 'none' || st.content.startsWith('url(') || !!el.querySelector('img, svg') || !!iconName(el);
 }
 
 // separateParts reports whether the pointer box el is a row of parts drawn
 // as buttons of their own: two to six element boxes, nothing else, side by
-// side on one line with space between them, each a short label or an icon.
-// A card whose parts stack (a picture over a title) or whose text is long
-// stays one target.
+// side on one line with space between them, each a short label or an icon,
+// two of them labels. A card whose parts stack (a picture over a title) or
+// whose text is long, or a toggle of one label between icons (a menu's
+// "My Account" with its chevron), stays one target.
 function separateParts(el, walker) {
   let n = 0;
+  let labels = 0;
   let prev = null;
   for (let c = el.firstChild; c; c = c.nextSibling) {
     if (c.nodeType === 3) {
@@ -732,11 +736,13 @@ function separateParts(el, walker) {
     if (st.display === 'none' || st.display === 'inline' || st.display === 'contents') return false;
     const r = c.getBoundingClientRect();
     if (r.width < 2 || r.height < 2) continue;
-    if (++n > 6 || c.textContent.trim().length > 24) return false;
+    const len = c.textContent.trim().length;
+    if (++n > 6 || len > 24) return false;
+    if (len) labels++;
     if (prev && (r.left < prev.right + 2 || r.top >= prev.bottom || r.bottom <= prev.top)) return false;
     prev = r;
   }
-  return n >= 2;
+  return labels >= 2;
 }
 
 // A label drawn over its own control (a custom checkbox) passes the click on.
@@ -1193,9 +1199,36 @@ function isInteractive(el, tag, role, names = null) {
   if (role === 'listbox' && tag === 'select') return true;
   if (!el.hasAttributes()) return false; // the rest are attributes
   if ((tag === 'video' || tag === 'audio') && el.hasAttribute('controls')) return true;
-  if (clickAttr(el, names || el.getAttributeNames())) return true;
+  const attrNames = names || el.getAttributeNames();
+  if (clickAttr(el, attrNames)) return true;
+  if (tag === 'a' && scriptedAnchor(el, attrNames)) return true;
+  if (dragSource(el, attrNames)) return true;
   const ti = el.getAttribute('tabindex');
   return ti !== null && parseInt(ti, 10) >= 0 && role !== 'dialog' && role !== 'alertdialog';
+}
+
+// scriptedAnchor reports an <a> without href that a script acts on: one
+// with a title or data-* attributes (jQuery UI's datepicker "Prev" has
+// both) and something to show. A named anchor (a link target), a bare <a>
+// or one with only a class (Wikipedia's link to the page itself) or a
+// framework's markers (Vue's data-v-…, React's data-reactid) is text;
+// one the page styles with a pointer is a target by its cursor.
+// dragSource reports an element the page lets a person drag: draggable
+// (HTML drag and drop) or a jQuery UI sortable item or draggable. The drag
+// tools take its ref.
+const DRAG_CLASS = /(?:^|\s)ui-(?:sortable-handle|draggable-handle|draggable)(?:\s|$)/;
+function dragSource(el, names) {
+  if (names.includes('draggable') && el.getAttribute('draggable') === 'true') return true;
+  return names.includes('class') && DRAG_CLASS.test(el.getAttribute('class'));
+}
+
+// Data attributes a framework or a test suite puts on every element.
+const MARKUP_DATA = /^data-(v-|react|testid|test-id)/;
+function scriptedAnchor(el, names) {
+  if (names.includes('href') || names.includes('name')) return false;
+  let marked = false;
+  for (const n of names) if (n === 'title' || (n.startsWith('data-') && !MARKUP_DATA.test(n))) marked = true;
+  return marked && (names.includes('title') || !!el.textContent.trim() || !!el.firstElementChild);
 }
 
 // clickAttr reports a click handler declared in markup: onclick, or a
@@ -1746,6 +1779,7 @@ function attributes(node, el, tag, proxy, ctx, names) {
   ) {
     a.push('contenteditable');
   }
+  if (node.ref && names.length && dragSource(el, names)) a.push('draggable');
   if (tag === 'progress' || tag === 'meter') a.push('value=' + el.value + (el.max ? '/' + el.max : ''));
   else if (src.localName !== 'input' && RANGE_ROLES.has(role)) {
     // A custom slider or progress bar: its value, as text when the page gives one.
