@@ -715,7 +715,7 @@ class Walker {
   svgParts(svg, title, ctx, out) {
     if (!svg.firstElementChild) return;
     const box = svg.getBoundingClientRect();
-    const s = {svg, box, ctx, svgPointer: this.style(svg).cursor === 'pointer', parts: [], visited: 0, targets: 0};
+    const s = {svg, box, ctx, svgPointer: this.style(svg).cursor === 'pointer', parts: [], visited: 0, targets: 0, more: false};
     this.svgWalk(svg, s.svgPointer ? 'pointer' : 'auto', s);
     if (!s.targets && (title || !s.parts.length)) return;
     let prevText = null;
@@ -731,6 +731,8 @@ class Walker {
       prevText = null;
       out.push(BR, this.svgTarget(p, box), BR);
     }
+    // Bounded: say that the drawing holds more.
+    if (s.more) out.push(BR, {text: '… (more drawn parts not listed)'});
     out.push(BR);
     sizeWords(s.parts);
   }
@@ -739,7 +741,11 @@ class Walker {
   // them) and drawn text, up to SVG_PARTS_MAX of SVG_VISIT_MAX elements.
   svgWalk(parent, parentCursor, s) {
     for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-      if (++s.visited > SVG_VISIT_MAX || s.parts.length >= SVG_PARTS_MAX) return;
+      if (s.visited >= SVG_VISIT_MAX || s.parts.length >= SVG_PARTS_MAX) {
+        s.more = true;
+        return;
+      }
+      s.visited++;
       const tag = c.localName;
       if (!SVG_DRAWN.has(tag)) continue;
       const st = this.style(c);

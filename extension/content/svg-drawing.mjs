@@ -112,12 +112,26 @@ export function shapeKind(el, tag, rect) {
 // partText is the text an svg part draws (a <text>, a group's labels),
 // squashed and clipped.
 export function partText(el, tag) {
-  if (tag === 'text') return clip(squash(el.textContent), SVG_TEXT_MAX);
+  if (tag === 'text') return clip(squash(drawnText(el)), SVG_TEXT_MAX);
   const texts = el.getElementsByTagName('text');
   if (!texts.length) return '';
   let s = '';
-  for (let i = 0; i < texts.length && i < 6 && s.length < SVG_TEXT_MAX; i++) s += ' ' + texts[i].textContent;
+  for (let i = 0; i < texts.length && i < 6 && s.length < SVG_TEXT_MAX; i++) s += ' ' + drawnText(texts[i]);
   return clip(squash(s), SVG_TEXT_MAX);
+}
+
+// drawnText is a <text>'s characters, a space before each <tspan> placed
+// on its own (a new line of a wrapped label: x, y or dy set).
+function drawnText(text) {
+  let s = '';
+  for (let n = text.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 3) s += n.nodeValue;
+    else if (n.nodeType === 1 && n.localName !== 'title' && n.localName !== 'desc') {
+      if (n.localName === 'tspan' && (n.hasAttribute('x') || n.hasAttribute('y') || n.hasAttribute('dy'))) s += ' ';
+      s += drawnText(n);
+    }
+  }
+  return s;
 }
 
 // firstShape is the first drawn element of a group, which stands for it

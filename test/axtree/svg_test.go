@@ -36,12 +36,15 @@ func TestSVGDrawings(t *testing.T) {
 		`clickable "Bird" `+ref+` fill=orange size=100x200 at=50,100`,
 		// A chart without targets: its labels, a row's on one line.
 		`text "Mon Tue"`, `text "Visits per day"`,
+		// A wrapped label's lines are words apart.
+		`text "North region"`,
+		`text "… \(more drawn parts not listed\)"`,
 		// Unchanged: the icon names its control, a titled drawing is one image.
 		`button "Close" `+ref,
 		`link "Home" `+ref+` href=/home`,
 		`img "Acme logo"`,
 	)
-	for _, not := range []string{`"ACME"`, `"H"`, `red circle`, `"x" ` + "[", `fill=gray`, `line`} {
+	for _, not := range []string{`"ACME"`, `"H"`, `red circle`, `"x" ` + "[", `gray line`, `stroke=`} {
 		if strings.Contains(tree, not) {
 			t.Errorf("the tree shows %s, which is inside a control, a titled drawing or not a target:\n%s", not, tree)
 		}
@@ -50,6 +53,10 @@ func TestSVGDrawings(t *testing.T) {
 		if n := len(regexp.MustCompile(`(?m)^\s*.*"`+icon+`".*$`).FindAllString(tree, -1)); n != 1 {
 			t.Errorf("%q has %d lines, want 1:\n%s", icon, n, tree)
 		}
+	}
+	// A map of 300 clickable regions shows 100.
+	if n := strings.Count(tree, `clickable "gray circle"`); n != 100 {
+		t.Errorf("the map shows %d regions, want 100 (the bound)", n)
 	}
 	// The interactive filter keeps the targets.
 	inter := p.tree(map[string]any{"filter": "interactive", "maxChars": 0}).Tree
