@@ -2779,6 +2779,8 @@ function shownAs(el) {
 function svgPartShown(el, walker) {
   const svg = el.ownerSVGElement;
   const tag = el.localName;
+  // In a control (or one itself), an svg is an icon: the control is the line.
+  if (isInteractive(svg, 'svg', roleOf(svg, 'svg', walker)) || contextOf(svg, walker).inInteractive) return null;
   const st = walker.style(el);
   const s = {ctx: walker.frameContext(el.ownerDocument, null), svgPointer: walker.style(svg).cursor === 'pointer'};
   const parentCursor = el.parentElement ? walker.style(el.parentElement).cursor : 'auto';

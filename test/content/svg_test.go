@@ -32,6 +32,11 @@ func TestClickSVGParts(t *testing.T) {
 			t.Errorf("%s was clicked at (%s, %s), where the page has %q", id, m[1], m[2], hit)
 		}
 	}
+	// A part of an icon inside a link is named as nothing of its own: the
+	// link is the target.
+	if role := p.js(`window.__wb_ax_role(document.querySelector("#home-dot"))`); role != "generic" {
+		t.Errorf("a shape inside a link's icon has role %q, want generic", role)
+	}
 	if got := strings.Join(p.record(), " "); got != "coffee tea shape-7" {
 		t.Errorf("page record = %q, want %q", got, "coffee tea shape-7")
 	}
