@@ -269,6 +269,7 @@ class Walker {
       skipText: false,
       decor: false,
       cursor: 'auto',
+      iconsApart: false,
       inOverlay: parent ? parent.inOverlay : false,
       flexItems: false,
       prev: null,
@@ -381,14 +382,15 @@ class Walker {
   // What separates el's text from its neighbours' as the page renders it:
   // a line break around blocks, nothing around inline boxes (the page's own
   // white space is in its text nodes), and for an inline-block or flex/grid
-  // item nothing when it touches the previous box on the same line ("6gHF"
-  // drawn letter by letter), else a space or a break.
+  // item nothing when it touches or overlaps the previous box on the same
+  // line ("6gHF" drawn letter by letter, also skewed letters whose boxes
+  // overlap), else a space or a break.
   separator(display, rect, ctx) {
     if (!rect || display === 'inline') return '';
     const atomic = display.startsWith('inline');
     if (!atomic && !ctx.flexItems) return 'br';
     const p = ctx.prev;
-    if (p && Math.abs(rect.left - p.right) <= 1 && rect.top < p.bottom && rect.bottom > p.top) return '';
+    if (p && rect.left - p.right <= 1 && rect.left > p.left && rect.top < p.bottom && rect.bottom > p.top) return '';
     return atomic ? ' ' : 'br';
   }
 
@@ -483,16 +485,22 @@ class Walker {
     let interactive = isInteractive(el, tag, role, names) || !!proxy;
     // A pointer cursor where it starts (not inherited from the parent) marks
     // a click target the page handles in script, also inside another one
-    // ("Reply" and "Forward" in a clickable row).
+    // ("Reply" and "Forward" in a clickable row); so does an icon drawn in
+    // a pointer box that inherits its cursor (a row's trash can).
     const pointerCandidate =
       !interactive &&
       (TRANSPARENT.has(role) || POINTER_ROLES.has(role)) &&
       (cursor === 'pointer' || cursor === 'grab' || cursor === 'move') &&
-      ctx.cursor !== cursor &&
       tag !== 'body' &&
       tag !== 'html' &&
       !!rect &&
-      rect.width * rect.height < ctx.f.vw * ctx.f.vh * 0.5;
+      rect.width * rect.height < ctx.f.vw * ctx.f.vh * 0.5 &&
+      (ctx.cursor !== cursor || (ctx.iconsApart && iconBox(el, st, rect)));
+    // A pointer box whose parts are drawn as buttons of their own ("Reply"
+    // and "Forward" side by side) is not one target: clicked in its middle
+    // it may hit neither. Its parts are taken one by one instead.
+    const starts = pointerCandidate && ctx.cursor !== cursor;
+    const parts = starts && separateParts(el, this);
     if (interactive && TRANSPARENT.has(role)) role = 'clickable';
     if (interactive && visible && rect && this.covered(el, rect, ctx)) return;
 
@@ -509,7 +517,10 @@ class Walker {
       // aria-hidden inside a control hides decoration (an icon glyph) from
       // its name; the control's own text still names it.
       decor: interactive ? false : ctx.decor || (ariaHidden && ctx.inInteractive),
-      cursor,
+      cursor: parts ? '' : cursor,
+      // Icons in a row or card with text of its own are its actions; in a
+      // button with a short label they only draw it.
+      iconsApart: interactive ? false : starts ? !parts && el.textContent.trim().length > 40 : ctx.iconsApart,
       inOverlay: ctx.inOverlay || overlay,
       flexItems: FLEX_DISPLAYS.has(display),
       prev: null,
@@ -544,7 +555,7 @@ class Walker {
         else if (TRANSPARENT.has(role) || role === 'listitem')
           role = (drawn && !ownContent(items) && toggleClass(el)) || 'clickable';
       }
-    } else if (pointerCandidate && childRefs && visible && sized && inView && ownContent(items)) {
+    } else if (pointerCandidate && !parts && childRefs && visible && sized && inView && ownContent(items)) {
       // A clickable card: the pointer box around its own buttons is a
       // target too, when it shows something besides them.
       if (!this.covered(el, rect, ctx)) {
@@ -871,6 +882,40 @@ function pointerHoverRule(sel, list) {
     const p = one.includes(':hover') && pointerHoverSelector(one);
     if (p) list.push(p);
   }
+}
+
+// iconBox reports whether el, in a pointer row or card and inheriting its
+// cursor, is an icon of its own: a small box with no text that draws a picture
+// (a background image, an img, an svg or an icon font's empty <i>).
+function iconBox(el, st, rect) {
+  if (rect.width < 6 || rect.height < 6 || rect.width > 32 || rect.height > 32) return false;
+  if (el.textContent.trim()) return false;
+  return st.backgroundImage !== 'none' || !!el.querySelector('img, svg') || !!iconName(el);
+}
+
+// separateParts reports whether the pointer box el is a row of parts drawn
+// as buttons of their own: two to six element boxes, nothing else, side by
+// side on one line with space between them, each a short label or an icon.
+// A card whose parts stack (a picture over a title) or whose text is long
+// stays one target.
+function separateParts(el, walker) {
+  let n = 0;
+  let prev = null;
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3) {
+      if (c.nodeValue.trim()) return false;
+      continue;
+    }
+    if (c.nodeType !== 1) continue;
+    const st = walker.style(c);
+    if (st.display === 'none' || st.display === 'inline' || st.display === 'contents') return false;
+    const r = c.getBoundingClientRect();
+    if (r.width < 2 || r.height < 2) continue;
+    if (++n > 6 || c.textContent.trim().length > 24) return false;
+    if (prev && (r.left < prev.right + 2 || r.top >= prev.bottom || r.bottom <= prev.top)) return false;
+    prev = r;
+  }
+  return n >= 2;
 }
 
 // A label drawn over its own control (a custom checkbox) passes the click on.
@@ -1608,8 +1653,9 @@ const TOOLTIP_ATTRS = ['data-bs-original-title', 'data-original-title', 'data-to
 // Form fields a page left nameless are named by the text a person reads
 // beside them, which no markup ties to them: a toggle's caption on its line
 // (right of it first), a field's label left of it or just above it (not
-// a cell of a table the field is not in). Only
-// text outside other controls and other controls' labels counts, within
+// a cell of a table the field is not in), else just under it in its own
+// box. A caption is 2 to 80 characters. Only text outside other controls,
+// other controls' labels and boxes holding another field counts, within
 // 120 px; at most BESIDE_BUDGET fields per tree are looked at (a page of
 // nameless row checkboxes must not cost a range per text node each).
 // biome-ignore format: a table, packed as written
@@ -1637,17 +1683,26 @@ function besideText(el, role) {
   const range = doc.createRange();
   let best = '';
   let bestGap = 120;
+  let below = '';
+  let belowGap = 20;
+  // A box of its own: the field's parent holds no other field.
+  const small =
+    !!host.parentElement && host.parentElement !== doc.body && host.parentElement.querySelectorAll(OTHER_FIELDS).length === 1;
   let scope = host.parentElement;
   for (let up = 0; scope && up < 3 && !best; up++, scope = scope.parentElement) {
     const texts = doc.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
     for (let n = texts.nextNode(), seen = 0; n && seen < 40; n = texts.nextNode()) {
-      if (host.contains(n) || !n.nodeValue.trim()) continue;
+      if (host.contains(n)) continue;
+      // A caption is words: not one drawn letter, not a paragraph.
+      const len = n.nodeValue.trim().length;
+      if (!len) continue;
       seen++;
+      if (len < 2 || len > 80) continue;
       const p = n.parentElement;
       if (!p || p.closest(NOT_CAPTION)) continue;
       const label = p.closest('label');
       if (label && label.control && label.control !== el) continue;
-      if (namesAnother(p, el)) continue;
+      if (namesAnother(p, el) || besideAnother(p, el)) continue;
       range.selectNodeContents(n);
       const r = range.getBoundingClientRect();
       if (!r.width || !r.height) continue;
@@ -1661,7 +1716,23 @@ function besideText(el, role) {
         const cell = p.closest('td, th');
         if (cell && !cell.closest('table').contains(el)) continue;
         gap = box.top - r.bottom + 30;
-      } else continue;
+      } else {
+        // Text just under a field in its own small box is its caption
+        // when nothing left of it or above it is.
+        if (
+          !toggle &&
+          up === 0 &&
+          small &&
+          r.top >= box.bottom - 1 &&
+          r.top - box.bottom < belowGap &&
+          r.left < box.right &&
+          r.right > box.left - 10
+        ) {
+          belowGap = r.top - box.bottom;
+          below = n.nodeValue;
+        }
+        continue;
+      }
       if (gap < bestGap) {
         bestGap = gap;
         best = n.nodeValue;
@@ -1669,8 +1740,19 @@ function besideText(el, role) {
     }
   }
   range.detach();
+  best = best || below;
   return best ? clip(squash(best), NAME_MAX) : '';
 }
+
+// besideAnother reports whether text p is in a box that holds another
+// field and not el: that field's caption.
+function besideAnother(p, el) {
+  for (let a = p; a && !a.contains(el); a = a.parentElement) {
+    if (a.querySelector(OTHER_FIELDS)) return true;
+  }
+  return false;
+}
+const OTHER_FIELDS = 'input:not([type=hidden]), select, textarea';
 
 // namesAnother reports whether text in p is another element's name by
 // aria-labelledby (el has none, or it would not be nameless). The ids

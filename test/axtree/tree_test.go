@@ -343,7 +343,7 @@ func TestReach(t *testing.T) {
 		mustLines(t, tree, `button "Close window" `+ref, `button `+ref+` hint="icon at \w+ \w+"`, `button "Close panel" `+ref)
 	})
 	t.Run("rendered white space", func(t *testing.T) {
-		mustLines(t, tree, `text "6gHF"`, `text "7kQ"`, `text "Cart"`, `text "3"`, `text "Alpha"`, `text "Beta"`,
+		mustLines(t, tree, `text "6gHF"`, `text "yALE"`, `textbox `+ref+` hint="captcha-answer"`, `text "7kQ"`, `text "Cart"`, `text "3"`, `text "Alpha"`, `text "Beta"`,
 			`text "Read bold words and more."`)
 	})
 	t.Run("modal dialog", func(t *testing.T) {
@@ -559,6 +559,60 @@ func TestInteractiveFilterShowsAShortPageWhole(t *testing.T) {
 	if long.Whole || strings.Contains(long.Tree, `"Order #1"`) {
 		t.Errorf("a long page's interactive tree shows its text (whole %v):\n%.600s", long.Whole, long.Tree)
 	}
+}
+
+// TestPointerBoxParts: a pointer box whose parts are drawn as buttons of
+// their own ("Reply" and "Forward" side by side) gives each part a ref,
+// and an icon in a pointer row (its trash can) is a target of its own; an
+// icon beside a button's short label, and a card's stacked lines, are not
+// (parts.html).
+func TestPointerBoxParts(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/parts.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`clickable "Reply" `+ref, `clickable "Forward" `+ref,
+		`clickable "Jaine Weekly report: the numbers for the third quarter are in" `+ref,
+		`clickable "Delete" `+ref, `clickable "★" `+ref,
+		`clickable "Save" `+ref,
+		`clickable "Glass teapot €24" `+ref,
+	)
+	if strings.Contains(tree, "Reply Forward") || strings.Count(tree, "[ref_") != 7 {
+		t.Errorf("want 7 refs, the mail actions apart:\n%s", tree)
+	}
+	// Each part's ref is where a click at its middle lands.
+	for _, name := range []string{"Reply", "Forward", "Delete"} {
+		m := regexp.MustCompile(`clickable "` + name + `" \[(ref_\d+)\]`).FindStringSubmatch(tree)
+		if m == nil {
+			continue
+		}
+		var hit bool
+		p.eval(`(() => { const el = window.__wb_ax_lookup("`+m[1]+`"); const r = el.getBoundingClientRect();
+			const h = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2); h.click();
+			return el.contains(h); })()`, &hit)
+		if !hit {
+			t.Errorf("a click at the middle of %s (%s) lands elsewhere", name, m[1])
+		}
+	}
+	var log string
+	p.eval(`document.getElementById("log").textContent`, &log)
+	if log != ".mail-reply .mail-forward .trash " {
+		t.Errorf("clicks ran %q", log)
+	}
+}
+
+// TestFieldCaptions: a field no markup names takes the caption a person
+// reads with it: under it in its own box when nothing is left of it or
+// above it, never another field's caption or a paragraph (captions.html).
+func TestFieldCaptions(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/captions.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	mustLines(t, tree,
+		`textbox "Year" `+ref, `textbox "Director" `+ref, `textbox "Genre" `+ref,
+		`textbox "Password" `+ref+` type=password`,
+		`textbox `+ref+` hint="word"`,
+	)
 }
 
 // TestNamesSayEachThingOnce: a picture's alt text over the same caption is
