@@ -55,6 +55,18 @@
  */
 import {clip, squash} from './text.mjs';
 import {deepActive, defineExport, ownFunction} from './dom.mjs';
+import {
+  SVG_DRAWN,
+  SVG_GROUPS,
+  SVG_PARTS_MAX,
+  SVG_VISIT_MAX,
+  firstShape,
+  idWords,
+  paint,
+  partText,
+  pointerHoverSelector,
+  shapeKind,
+} from './svg-drawing.mjs';
 
 const DEFAULT_MAX_CHARS = 6000;
 const WHOLE_BELOW = 3000; // a page whose whole tree is shorter gets it under the interactive filter
@@ -699,10 +711,177 @@ class Walker {
       return;
     }
     if (tag === 'svg') {
-      // An svg's insides are drawing, not content; its <title> names it.
+      // An svg's insides are drawing; its <title> names it. What a person
+      // clicks or reads in it is shown, outside a control only.
       const t = svgTitle(el);
       if (t) out.push({text: t, hidden: true});
+      if (!ctx.inInteractive && ctx.textOk) this.svgParts(el, t, ctx, out);
     }
+  }
+
+  // ---------- svg drawings (docs/decisions/svg-drawings.md) ----------
+
+  // svgParts adds the click targets drawn in svg (lines with refs and
+  // their shape, colour, size and place) and the text it draws, in
+  // document order; only the targets when a title already says what it is.
+  svgParts(svg, title, ctx, out) {
+    if (!svg.firstElementChild) return;
+    const box = svg.getBoundingClientRect();
+    const s = {svg, box, ctx, svgPointer: this.style(svg).cursor === 'pointer', parts: [], visited: 0, targets: 0, more: false};
+    this.svgWalk(svg, s.svgPointer ? 'pointer' : 'auto', s);
+    if (!s.targets && (title || !s.parts.length)) return;
+    let prevText = null;
+    for (const p of s.parts) {
+      if (!p.target) {
+        if (title && !s.targets) continue;
+        // Pieces on one row (an axis's labels) read as one line.
+        const row = prevText && Math.abs(p.rect.top - prevText.top) < 2 && p.rect.left >= prevText.left;
+        out.push(row ? SPACE : BR, {text: p.text});
+        prevText = p.rect;
+        continue;
+      }
+      prevText = null;
+      out.push(BR, this.svgTarget(p, box), BR);
+    }
+    // Bounded: say that the drawing holds more.
+    if (s.more) out.push(BR, {text: '… (more drawn parts not listed)'});
+    out.push(BR);
+    sizeWords(s.parts);
+  }
+
+  // svgWalk collects the parts under parent: targets (their insides name
+  // them) and drawn text, up to SVG_PARTS_MAX of SVG_VISIT_MAX elements.
+  svgWalk(parent, parentCursor, s) {
+    for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+      if (s.visited >= SVG_VISIT_MAX || s.parts.length >= SVG_PARTS_MAX) {
+        s.more = true;
+        return;
+      }
+      s.visited++;
+      const tag = c.localName;
+      if (!SVG_DRAWN.has(tag)) continue;
+      const st = this.style(c);
+      if (st.display === 'none' || st.opacity === '0') continue;
+      const shown = st.visibility === 'visible';
+      const isTarget = shown && this.svgClickable(c, tag, st, parentCursor, s);
+      if (isTarget || (shown && tag === 'text')) {
+        const rect = c.getBoundingClientRect();
+        if (rect.width <= 0 || rect.height <= 0) continue;
+        if (s.ctx.f && this.filter === 'visible' && !inViewport(rect, s.ctx.f)) continue;
+        if (isTarget) {
+          s.targets++;
+          s.parts.push({target: true, el: c, tag, st, rect});
+        } else {
+          const text = partText(c, tag);
+          if (text) s.parts.push({text, rect});
+        }
+        continue;
+      }
+      if (SVG_GROUPS.has(tag)) this.svgWalk(c, st.cursor, s);
+    }
+  }
+
+  // svgClickable reports whether a drawn part is a click target: ARIA or
+  // markup says so, it is a link, or its own pointer cursor (set on it, or
+  // by a :hover rule) marks a part the page handles in script.
+  svgClickable(el, tag, st, parentCursor, s) {
+    if (el.hasAttributes()) {
+      const names = el.getAttributeNames();
+      if (INTERACTIVE_ROLES.has(el.getAttribute('role'))) return true;
+      if (clickAttr(el, names)) return true;
+      const ti = el.getAttribute('tabindex');
+      if (ti !== null && parseInt(ti, 10) >= 0) return true;
+      if (tag === 'a' && (names.includes('href') || names.includes('xlink:href'))) return true;
+    }
+    if (s.svgPointer) return false;
+    if (st.cursor === 'pointer' && parentCursor !== 'pointer') return true;
+    const hover = this.svgHoverPointer(s.ctx);
+    try {
+      return !!hover && el.matches(hover);
+    } catch {
+      return false;
+    }
+  }
+
+  // svgHoverPointer is one selector list of the elements a :hover rule
+  // gives a pointer cursor (read once per document), or "".
+  svgHoverPointer(ctx) {
+    const f = ctx.f;
+    if (f.svgHover === undefined) {
+      const list = [];
+      if (this.register) hoverRulesOf(f.doc, list);
+      f.svgHover = [...new Set(list)].join(',');
+    }
+    return f.svgHover;
+  }
+
+  // svgTarget is the line of one drawn click target.
+  svgTarget(p, box) {
+    const {el, tag, st, rect} = p;
+    const role = tag === 'a' ? 'link' : INTERACTIVE_ROLES.has(el.getAttribute('role')) ? el.getAttribute('role') : 'clickable';
+    const shape = tag === 'g' || tag === 'a' ? firstShape(el) : el;
+    const kind = shape ? shapeKind(shape, shape.localName, shape === el ? rect : shape.getBoundingClientRect()) : 'shape';
+    const shapeSt = shape && shape !== el ? this.style(shape) : st;
+    let colour = tag === 'text' ? paint(st.fill) : paint(shapeSt.fill);
+    let stroke = false;
+    if (!colour && tag !== 'text') {
+      colour = paint(shapeSt.stroke);
+      stroke = !!colour;
+    }
+    const name = svgTitle(el) || partText(el, tag) || idWords(el.id) || idWords(el.getAttribute('data-name'));
+    const attrs = [];
+    if (colour) attrs.push((stroke ? 'stroke=' : 'fill=') + (colour.word || colour.hex));
+    attrs.push('size=' + Math.round(rect.width) + 'x' + Math.round(rect.height));
+    const x = Math.round(rect.left + rect.width / 2 - box.left);
+    const y = Math.round(rect.top + rect.height / 2 - box.top);
+    attrs.push('at=' + x + ',' + y);
+    const node = {role, name, explicit: true, el, attrs, children: [], ref: this.ref(el), fallback: ''};
+    if (!name) {
+      // Described by what it looks like: "blue circle" ("small", "large"
+      // come from sizeWords when its like differ in size).
+      node.name = (colour && colour.word ? colour.word + ' ' : '') + kind;
+      p.described = {node, key: node.name, area: rect.width * rect.height};
+    }
+    p.node = node;
+    return node;
+  }
+}
+
+// sizeWords tells described targets of the same colour and kind apart by
+// size: the smallest is "small …", the largest "large …".
+function sizeWords(parts) {
+  const groups = new Map();
+  for (const p of parts) {
+    if (!p.described) continue;
+    const g = groups.get(p.described.key);
+    if (g) g.push(p.described);
+    else groups.set(p.described.key, [p.described]);
+  }
+  for (const g of groups.values()) {
+    if (g.length < 2) continue;
+    let min = g[0];
+    let max = g[0];
+    for (const d of g) {
+      if (d.area < min.area) min = d;
+      if (d.area > max.area) max = d;
+    }
+    if (max.area < min.area * 1.5) continue;
+    min.node.name = 'small ' + min.node.name;
+    max.node.name = 'large ' + max.node.name;
+  }
+}
+
+function inViewport(rect, f) {
+  return rect.right > 0 && rect.bottom > 0 && rect.left < f.vw && rect.top < f.vh;
+}
+
+// pointerHoverRule adds to list the element parts of a :hover rule's
+// selectors (the rule sets a pointer cursor).
+function pointerHoverRule(sel, list) {
+  if (!list) return;
+  for (const one of splitSelectors(sel)) {
+    const p = one.includes(':hover') && pointerHoverSelector(one);
+    if (p) list.push(p);
   }
 }
 
@@ -897,7 +1076,9 @@ const hoverSheets = new WeakMap();
 // hoverRulesOf is the document's revealing :hover rules by their hovered
 // part: Map<prefix, [{rest, sib}]>. "nav li:hover > ul" is "nav li" →
 // ":scope > ul"; "a:hover + .menu" is "a" → ".menu" with sib "+".
-function hoverRulesOf(doc) {
+// pointer, when given, gets the selectors of the elements a :hover rule
+// gives a pointer cursor (svgHoverPointer).
+function hoverRulesOf(doc, pointer = null) {
   const out = new Map();
   const sheets = [...doc.styleSheets];
   try {
@@ -915,10 +1096,11 @@ function hoverRulesOf(doc) {
     if (!rules) continue;
     let found = hoverSheets.get(sheet);
     if (!found || found.n !== rules.length) {
-      found = {n: rules.length, list: []};
-      scanHoverRules(rules, found.list, 0);
+      found = {n: rules.length, list: [], pointer: []};
+      scanHoverRules(rules, found.list, 0, found.pointer);
       hoverSheets.set(sheet, found);
     }
+    if (pointer) pointer.push(...found.pointer);
     for (const r of found.list) {
       const list = out.get(r.prefix);
       if (list) list.push(r);
@@ -928,16 +1110,18 @@ function hoverRulesOf(doc) {
   return out;
 }
 
-function scanHoverRules(rules, list, depth) {
+function scanHoverRules(rules, list, depth, pointer) {
   for (let i = 0; i < rules.length; i++) {
     const rule = rules[i];
     const sel = rule.selectorText;
     if (sel === undefined) {
       // @media, @supports, @layer: their rules.
-      if (rule.cssRules && depth < 3) scanHoverRules(rule.cssRules, list, depth + 1);
+      if (rule.cssRules && depth < 3) scanHoverRules(rule.cssRules, list, depth + 1, pointer);
       continue;
     }
-    if (!sel.includes(':hover') || !reveals(rule.style)) continue;
+    if (!sel.includes(':hover')) continue;
+    if (rule.style.cursor === 'pointer') pointerHoverRule(sel, pointer);
+    if (!reveals(rule.style)) continue;
     for (const one of splitSelectors(sel)) {
       const r = one.includes(':hover') && hoverSelector(one);
       if (r) list.push(r);
@@ -2671,6 +2855,10 @@ function refOf(el, register = true) {
 function shownAs(el) {
   const walker = new Walker('all', false);
   const tag = el.localName;
+  if (el.ownerSVGElement && tag !== 'svg' && SVG_DRAWN.has(tag)) {
+    const part = svgPartShown(el, walker);
+    if (part) return part;
+  }
   let role = roleOf(el, tag, walker);
   const interactive = isInteractive(el, tag, role);
   const walk =
@@ -2700,6 +2888,21 @@ function shownAs(el) {
     if (content.length <= NAME_MAX) name = content;
   }
   return {role, name: name || fallbackName(el, role)};
+}
+
+// svgPartShown is the role and name of a drawn part of an svg that is a
+// click target, as its line says them, or null.
+function svgPartShown(el, walker) {
+  const svg = el.ownerSVGElement;
+  const tag = el.localName;
+  // In a control (or one itself), an svg is an icon: the control is the line.
+  if (isInteractive(svg, 'svg', roleOf(svg, 'svg', walker)) || contextOf(svg, walker).inInteractive) return null;
+  const st = walker.style(el);
+  const s = {ctx: walker.frameContext(el.ownerDocument, null), svgPointer: walker.style(svg).cursor === 'pointer'};
+  const parentCursor = el.parentElement ? walker.style(el.parentElement).cursor : 'auto';
+  if (!walker.svgClickable(el, tag, st, parentCursor, s)) return null;
+  const node = walker.svgTarget({el, tag, st, rect: el.getBoundingClientRect()}, svg.getBoundingClientRect());
+  return {role: node.role, name: node.name};
 }
 
 // contextOf is the walk context el would have in a read of the whole page,

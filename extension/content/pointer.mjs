@@ -21,9 +21,41 @@ export function clickPoint(el) {
       right = Math.min(r.right, w);
     const top = Math.max(r.top, 0),
       bottom = Math.min(r.bottom, h);
-    if (right > left && bottom > top) return { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
+    if (right > left && bottom > top) {
+      const centre = { x: Math.round((left + right) / 2), y: Math.round((top + bottom) / 2) };
+      return el.ownerSVGElement ? onShape(el, centre, left, top, right, bottom) : centre;
+    }
   }
   return null;
+}
+
+// onShape is a point of the shown box where a drawn svg part itself is hit,
+// nearest the centre: a donut's arc, a ring or a thin slice does not cover
+// the centre of its box (the hole, another slice). The centre when it
+// already hits the part, or when no point of a coarse grid does.
+function onShape(el, centre, left, top, right, bottom) {
+  const root = el.getRootNode();
+  const from = typeof root.elementFromPoint === 'function' ? root : el.ownerDocument;
+  const hits = (x, y) => {
+    const h = from.elementFromPoint(x, y);
+    return !!h && (h === el || el.contains(h));
+  };
+  if (hits(centre.x, centre.y)) return centre;
+  const n = 9;
+  let best = null;
+  let bestD = Infinity;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const x = Math.round(left + ((right - left) * (i + 0.5)) / n);
+      const y = Math.round(top + ((bottom - top) * (j + 0.5)) / n);
+      const d = (x - centre.x) ** 2 + (y - centre.y) ** 2;
+      if (d < bestD && hits(x, y)) {
+        best = { x, y };
+        bestD = d;
+      }
+    }
+  }
+  return best || centre;
 }
 
 export function scrollIntoViewIfNeeded(el) {
