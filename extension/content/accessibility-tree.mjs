@@ -1627,9 +1627,13 @@ const ICON_WORDS = {'ellipsis v': 'more', 'ellipsis h': 'more', 'ellipsis vertic
   'trash': 'delete', 'trash can': 'delete', 'plus': 'add', 'chevron right': 'next', 'chevron left': 'previous',
   'angle right': 'next', 'angle left': 'previous', 'arrow right': 'next', 'arrow left': 'previous',
   '×': 'close', '✕': 'close', '✖': 'close', '⋮': 'more', '⋯': 'more', '…': 'more', '☰': 'menu', '≡': 'menu',
-  '›': 'next', '‹': 'previous', '+': 'add', '🔍': 'search'};
+  '›': 'next', '‹': 'previous', '+': 'add', '🔍': 'search',
+  // jQuery UI's icons point by compass: triangle-1-n is "up".
+  'triangle 1 n': 'up', 'triangle 1 s': 'down', 'triangle 1 e': 'next', 'triangle 1 w': 'previous',
+  'circle triangle e': 'next', 'circle triangle w': 'previous', 'closethick': 'close', 'carat 1 n': 'up',
+  'carat 1 s': 'down', 'carat 1 e': 'next', 'carat 1 w': 'previous'};
 const ICON_CLASS =
-  /^(?:fa[srlbdk]?|fa-solid|fa-regular|fa-brands|bi|mdi|ion|ionicon|icon|icons|glyphicon|octicon|ti|la[sbr]?|ri|uil|feather|ico|ic|zmdi|typcn|ql)[-_](.+)$/i;
+  /^(?:fa[srlbdk]?|fa-solid|fa-regular|fa-brands|bi|mdi|ion|ionicon|icon|icons|ui-icon|glyphicon|octicon|ti|la[sbr]?|ri|uil|feather|ico|ic|zmdi|typcn|ql)[-_](.+)$/i;
 const ICON_NOISE =
   /^(fw|lg|xs|sm|[1-9]x|solid|regular|light|thin|duotone|outline|outlined|filled|round|rounded|sharp|o|alt|inverse|spin|pulse|border|stack|flip.*|rotate.*|wrap|wrapper|container|btn|button|box|link)$/;
 

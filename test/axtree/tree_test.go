@@ -582,13 +582,15 @@ func TestPointerBoxParts(t *testing.T) {
 	// An <a> without href is a target when a script marks it (a title,
 	// data-* attributes), not with only a class or a framework's markers.
 	mustLines(t, tree, `clickable "Prev" `+ref)
+	// jQuery UI's arrow icons say their direction.
+	mustLines(t, tree, `button "up" `+ref, `button "down" `+ref)
 	// What the page lets a person drag has a ref for the drag tools.
 	mustLines(t, tree, `listitem "Emmye" `+ref+` draggable`, `listitem "Stacia" `+ref+` draggable`, `clickable "Drag me" `+ref+` draggable`)
 	// The box keeps its own ref (it may be what acts), its parts inside it.
 	mustLines(t, tree, `clickable "Reply Forward" `+ref)
 	if !regexp.MustCompile(`(?m)^clickable "Reply Forward" \[ref_\d+\]\n clickable "Reply" \[ref_\d+\]\n clickable "Forward"`).MatchString(tree) ||
-		strings.Count(tree, "[ref_") != 12 {
-		t.Errorf("want 12 refs, the mail actions inside their box:\n%s", tree)
+		strings.Count(tree, "[ref_") != 15 {
+		t.Errorf("want 15 refs, the mail actions inside their box:\n%s", tree)
 	}
 	// Each part's ref is where a click at its middle lands.
 	for _, name := range []string{"Reply", "Forward", "Delete", "Prev"} {
