@@ -261,6 +261,7 @@ class Walker {
         sx: view.scrollX,
         sy: view.scrollY,
         expandSelect: null,
+        hoverPointed: undefined, // elements a :hover rule gives a pointer, found on first need
         active: undefined, // the focused element, read on first need
       },
       textOk: true,
@@ -269,6 +270,7 @@ class Walker {
       skipText: false,
       decor: false,
       cursor: 'auto',
+      parts: null,
       iconsApart: false,
       inOverlay: parent ? parent.inOverlay : false,
       flexItems: false,
@@ -450,6 +452,9 @@ class Walker {
       if (pos === 'fixed' || (pos === 'absolute' && !ctx.clipHold)) clipBox = null;
       else if (
         rect.width > 0 &&
+        // A focused field cut off still takes the keys typed (a terminal's
+        // input under the prompt, outside the box it scrolls in).
+        !(formControl && focusedEl(el, ctx)) &&
         rect.height > 0 &&
         (rect.right <= clipBox.l + 0.5 ||
           rect.left >= clipBox.r - 0.5 ||
@@ -481,8 +486,13 @@ class Walker {
       role = controlRole(proxy, this);
     }
 
-    const cursor = st.cursor;
     let interactive = isInteractive(el, tag, role, names) || !!proxy;
+    // A pointer a :hover rule gives (".controls span:hover") is the
+    // pointer a person sees on the element.
+    const pointed = !interactive && (st.cursor === 'auto' || st.cursor === 'default') && this.hoverPointed(el, ctx);
+    const cursor = pointed ? 'pointer' : st.cursor;
+    // A part of a pointer box taken apart is a target of its own.
+    const part = ctx.parts !== null && ctx.parts === el.parentElement;
     // A pointer cursor where it starts (not inherited from the parent) marks
     // a click target the page handles in script, also inside another one
     // ("Reply" and "Forward" in a clickable row); so does an icon drawn in
@@ -490,19 +500,21 @@ class Walker {
     const pointerCandidate =
       !interactive &&
       (TRANSPARENT.has(role) || POINTER_ROLES.has(role)) &&
-      (cursor === 'pointer' || cursor === 'grab' || cursor === 'move') &&
+      (part || cursor === 'pointer' || cursor === 'grab' || cursor === 'move') &&
       tag !== 'body' &&
       tag !== 'html' &&
       !!rect &&
       rect.width * rect.height < ctx.f.vw * ctx.f.vh * 0.5 &&
-      (ctx.cursor !== cursor || (ctx.iconsApart && iconBox(el, st, rect)));
+      (part || pointed || ctx.cursor !== cursor || (ctx.iconsApart && iconBox(el, st, rect)));
     // A pointer box whose parts are drawn as buttons of their own ("Reply"
     // and "Forward" side by side) is not one target: clicked in its middle
     // it may hit neither. Its parts are taken one by one instead.
-    const starts = pointerCandidate && ctx.cursor !== cursor;
+    const starts = pointerCandidate && !part && (pointed || ctx.cursor !== cursor);
     const parts = starts && separateParts(el, this);
-    if (interactive && TRANSPARENT.has(role)) role = 'clickable';
-    if (interactive && visible && rect && this.covered(el, rect, ctx)) return;
+    if (interactive && TRANSPARENT.has(role)) role = sliderHandle(el, names) ? 'slider' : 'clickable';
+    // What has focus takes the keys, whatever is drawn over it (a
+    // terminal's transparent input under its prompt).
+    if (interactive && visible && rect && !focusedEl(el, ctx) && this.covered(el, rect, ctx)) return;
 
     const overlay = !ctx.inOverlay && visible && sized && rect && isOverlay(el, tag, role, st, pos, rect, ctx);
     const ariaHidden = names.includes('aria-hidden') && el.getAttribute('aria-hidden') === 'true';
@@ -518,9 +530,10 @@ class Walker {
       // its name; the control's own text still names it.
       decor: interactive ? false : ctx.decor || (ariaHidden && ctx.inInteractive),
       cursor: parts ? '' : cursor,
+      parts: parts ? el : null,
       // Icons in a row or card with text of its own are its actions; in a
       // button with a short label they only draw it.
-      iconsApart: interactive ? false : starts ? !parts && el.textContent.trim().length > 40 : ctx.iconsApart,
+      iconsApart: interactive ? false : starts ? !parts && el.textContent.trim().length > 24 : ctx.iconsApart,
       inOverlay: ctx.inOverlay || overlay,
       flexItems: FLEX_DISPLAYS.has(display),
       prev: null,
@@ -547,7 +560,7 @@ class Walker {
     if (!interactive && !childRefs && visible && sized && inView) {
       const option = ctx.optionParent && TRANSPARENT.has(role) && items.length > 0;
       const drawn = pointerCandidate || buttonClass(el, role);
-      if (drawn || option || hover || (tag === 'li' && menuList(el.parentElement))) {
+      if (drawn || option || hover || (tag === 'li' && menuList(el.parentElement, this))) {
         if (this.covered(el, rect, ctx)) return;
         interactive = true;
         weak = drawn && ctx.inInteractive;
@@ -803,6 +816,24 @@ class Walker {
     }
   }
 
+  // hoverPointed reports whether a :hover rule gives el a pointer cursor:
+  // the elements its selectors match, found once per document.
+  hoverPointed(el, ctx) {
+    const f = ctx.f;
+    if (f.hoverPointed === undefined) {
+      const sel = this.svgHoverPointer(ctx);
+      f.hoverPointed = null;
+      if (sel) {
+        try {
+          f.hoverPointed = new Set(f.doc.querySelectorAll(sel));
+        } catch {
+          // a selector this document's engine does not take
+        }
+      }
+    }
+    return !!f.hoverPointed && f.hoverPointed.has(el);
+  }
+
   // svgHoverPointer is one selector list of the elements a :hover rule
   // gives a pointer cursor (read once per document), or "".
   svgHoverPointer(ctx) {
@@ -898,13 +929,17 @@ function iconBox(el, st, rect) {
 // separateParts reports whether the pointer box el is a row of parts drawn
 // as buttons of their own: two to six element boxes, nothing else, side by
 // side on one line with space between them, each a short label or an icon,
-// two of them labels. A card whose parts stack (a picture over a title) or
+// two of them labels; or a list whose items (up to twelve, 40 characters
+// each) stack, a pop-up menu's entries. A card whose parts stack (a picture over a title) or
 // whose text is long, or a toggle of one label between icons (a menu's
 // "My Account" with its chevron), stays one target.
 function separateParts(el, walker) {
+  // A list's items may stack (a pop-up menu's entries): up to twelve.
+  const list = el.localName === 'ul' || el.localName === 'ol' || el.getAttribute('role') === 'menu';
   let n = 0;
   let labels = 0;
   let prev = null;
+  let stacked = false;
   for (let c = el.firstChild; c; c = c.nextSibling) {
     if (c.nodeType === 3) {
       if (c.nodeValue.trim()) return false;
@@ -912,13 +947,20 @@ function separateParts(el, walker) {
     }
     if (c.nodeType !== 1) continue;
     const st = walker.style(c);
-    if (st.display === 'none' || st.display === 'inline' || st.display === 'contents') return false;
+    if (st.display === 'none') continue;
+    if (st.display === 'inline' || st.display === 'contents') return false;
     const r = c.getBoundingClientRect();
     if (r.width < 2 || r.height < 2) continue;
     const len = c.textContent.trim().length;
-    if (++n > 6 || len > 24) return false;
+    if (++n > (list ? 12 : 6) || len > (list ? 40 : 24)) return false;
     if (len) labels++;
-    if (prev && (r.left < prev.right + 2 || r.top >= prev.bottom || r.bottom <= prev.top)) return false;
+    if (prev) {
+      const beside = r.left >= prev.right + 2 && r.top < prev.bottom && r.bottom > prev.top;
+      const below = list && c.localName === 'li' && r.top >= prev.bottom - 1;
+      if (!beside && !below) return false;
+      if (below) stacked = true;
+      else if (stacked) return false;
+    } else if (list && c.localName !== 'li') return false;
     prev = r;
   }
   return labels >= 2;
@@ -1197,13 +1239,18 @@ function hoverSelector(sel) {
   return {prefix, rest, sib};
 }
 
-// A role-less list item in a menu or tree view is a click target.
-function menuList(list) {
+// A role-less list item in a menu, a tree view or a pop-up list is a click
+// target.
+function menuList(list, walker) {
   if (!list) return false;
   const r = list.getAttribute('role');
   if (r) return /^(menu|menubar|tree|listbox)$/.test(r);
   const c = list.getAttribute('class');
-  return !!c && /(^|[-_\s])(menu|dropdown|tree)/i.test(c);
+  if (c && /(^|[-_\s])(menu|dropdown|tree)/i.test(c)) return true;
+  // A list drawn over the page (positioned, stacked above it) is a pop-up
+  // menu: a post's "more" list of Share, Embed, Block.
+  const st = walker.style(list);
+  return (st.position === 'absolute' || st.position === 'fixed') && parseInt(st.zIndex, 10) > 0 && list.childElementCount >= 2;
 }
 
 // ---------- visibility ----------
@@ -1404,6 +1451,20 @@ const DRAG_CLASS = /(?:^|\s)ui-(?:sortable-handle|draggable-handle|draggable)(?:
 function dragSource(el, names) {
   if (names.includes('draggable') && el.getAttribute('draggable') === 'true') return true;
   return names.includes('class') && DRAG_CLASS.test(el.getAttribute('class'));
+}
+
+// focusedEl reports whether el has focus (read once per document).
+function focusedEl(el, ctx) {
+  if (ctx.f.active === undefined) ctx.f.active = deepActive(ctx.f.doc);
+  return ctx.f.active === el;
+}
+
+// sliderHandle reports a focusable box whose class says it is a slider's
+// handle (jQuery UI, rc-slider, noUiSlider draw it without a role): it
+// takes the arrow keys as a slider does.
+const SLIDER_CLASS = /(?:^|\s)(?:ui-slider-handle|rc-slider-handle|noUi-handle|slider-handle|slider-thumb)(?:\s|$)/i;
+function sliderHandle(el, names) {
+  return names.includes('class') && SLIDER_CLASS.test(el.getAttribute('class'));
 }
 
 // Data attributes a framework or a test suite puts on every element.
@@ -1701,7 +1762,7 @@ const FIELD_ROLES = new Set(['checkbox', 'radio', 'switch', 'textbox', 'searchbo
 const BESIDE_BUDGET = 60;
 let besideLeft = BESIDE_BUDGET;
 const NOT_CAPTION =
-  'a, button, select, textarea, input, [role=button], [role=link], [contenteditable=""], [contenteditable=true]';
+  'a, button, select, textarea, input, [role=button], [role=link], [contenteditable=""], [contenteditable=true], [draggable=true]';
 
 function besideText(el, role) {
   if (besideLeft <= 0) return '';
@@ -1946,6 +2007,9 @@ function attributes(node, el, tag, proxy, ctx, names) {
     if (chosen.length && role === 'combobox')
       a.push('value=' + quote(clip(squash(chosen[0].label || chosen[0].textContent), VALUE_MAX)));
     if (role === 'combobox' && ctx.f.expandSelect !== src) a.push('options=' + optionList(src));
+    // Choosing one option of a multiple select drops the others unless the
+    // choice names them all.
+    if (src.multiple) a.push('multiselectable');
   } else if (role === 'textbox' && (el.isContentEditable || tag === 'body')) {
     // A frame's body (an editor) holds its scripts too: its rendered text.
     const t = squash(tag === 'body' ? el.innerText : el.textContent);
@@ -1974,11 +2038,16 @@ function attributes(node, el, tag, proxy, ctx, names) {
     const vt = ariaRaw('aria-valuetext');
     const vn = ariaRaw('aria-valuenow');
     if ((vt && vt.trim()) || vn) a.push('value=' + quote(clip(squash(vt && vt.trim() ? vt : vn), VALUE_MAX)));
+    else if (role === 'slider' && /%$/.test(el.style.left || el.style.bottom)) {
+      // A drawn slider's handle stands where its value is along the track.
+      a.push('value=' + quote(el.style.left || el.style.bottom));
+    }
     const min = ariaRaw('aria-valuemin');
     const max = ariaRaw('aria-valuemax');
     if (min) a.push('min=' + min);
     if (max) a.push('max=' + max);
   }
+  if (role === 'listbox' && src.localName !== 'select' && aria('aria-multiselectable') === 'true') a.push('multiselectable');
   const checked = aria('aria-checked');
   if (checked !== null && src === el && el.localName !== 'input') {
     a.push(checked === 'true' ? 'checked' : checked === 'mixed' ? 'checked=mixed' : 'unchecked');
@@ -2008,8 +2077,7 @@ function attributes(node, el, tag, proxy, ctx, names) {
   if ((src.readOnly && /^(input|textarea)$/.test(src.localName)) || aria('aria-readonly') === 'true') a.push('readonly');
   if (aria('aria-invalid') === 'true') a.push('invalid');
   // An unfocused document's active element is its body.
-  if (ctx.f.active === undefined) ctx.f.active = deepActive(ctx.f.doc);
-  if (ctx.f.active === el && (tag !== 'body' || ctx.f.doc.hasFocus())) a.push('focused');
+  if (focusedEl(el, ctx) && (tag !== 'body' || ctx.f.doc.hasFocus())) a.push('focused');
   const ph = src.getAttribute && src.getAttribute('placeholder');
   if (
     ph &&
@@ -2884,7 +2952,7 @@ function shownAs(el) {
       return {role, name: ''}; // shown, but hoisted: no line of its own
     }
   }
-  if (interactive && TRANSPARENT.has(role)) role = 'clickable';
+  if (interactive && TRANSPARENT.has(role)) role = sliderHandle(el, el.getAttributeNames()) ? 'slider' : 'clickable';
   let name = explicitName(el, tag, walker, null);
   if (TRANSPARENT.has(role)) return {role, name};
   if (!name && (NAME_FROM_CONTENT.has(role) || role === 'listitem')) {

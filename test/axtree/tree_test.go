@@ -567,7 +567,9 @@ func TestInteractiveFilterShowsAShortPageWhole(t *testing.T) {
 // and an icon in a pointer row (its trash can) is a target of its own; an
 // icon beside a button's short label, and a card's stacked lines, are not;
 // an <a> without href is one when a script marks it; what the page lets a
-// person drag is one (parts.html).
+// person drag is one; so are a pointer a :hover rule gives, a pop-up
+// list's items, a drawn slider's handle and a focused field cut off from
+// view (parts.html).
 func TestPointerBoxParts(t *testing.T) {
 	p := newPage(t)
 	p.open("/fixtures/parts.html")
@@ -584,13 +586,20 @@ func TestPointerBoxParts(t *testing.T) {
 	mustLines(t, tree, `clickable "Prev" `+ref)
 	// jQuery UI's arrow icons say their direction.
 	mustLines(t, tree, `button "up" `+ref, `button "down" `+ref)
+	// A pointer only a :hover rule gives still marks a target; a pop-up
+	// list's items are targets; a multiple select says so.
+	mustLines(t, tree, `clickable `+ref+` hint="reply"`, `clickable `+ref+` hint="more"`,
+		`clickable "Embed Tweet" `+ref, `clickable "Block @cras" `+ref, `listbox `+ref+` multiselectable hint="countries"`,
+		`slider `+ref+` value="30%" hint="ui-slider-handle"`,
+		// A focused field its box cuts off still takes the keys.
+		`textbox `+ref+` focused hint="term"`)
 	// What the page lets a person drag has a ref for the drag tools.
 	mustLines(t, tree, `listitem "Emmye" `+ref+` draggable`, `listitem "Stacia" `+ref+` draggable`, `clickable "Drag me" `+ref+` draggable`)
 	// The box keeps its own ref (it may be what acts), its parts inside it.
 	mustLines(t, tree, `clickable "Reply Forward" `+ref)
 	if !regexp.MustCompile(`(?m)^clickable "Reply Forward" \[ref_\d+\]\n clickable "Reply" \[ref_\d+\]\n clickable "Forward"`).MatchString(tree) ||
-		strings.Count(tree, "[ref_") != 15 {
-		t.Errorf("want 15 refs, the mail actions inside their box:\n%s", tree)
+		strings.Count(tree, "[ref_") != 25 {
+		t.Errorf("want 25 refs, the mail actions inside their box:\n%s", tree)
 	}
 	// Each part's ref is where a click at its middle lands.
 	for _, name := range []string{"Reply", "Forward", "Delete", "Prev"} {
