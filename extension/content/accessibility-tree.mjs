@@ -808,12 +808,7 @@ class Walker {
     }
     if (s.svgPointer) return false;
     if (st.cursor === 'pointer' && parentCursor !== 'pointer') return true;
-    const hover = this.svgHoverPointer(s.ctx);
-    try {
-      return !!hover && el.matches(hover);
-    } catch {
-      return false;
-    }
+    return this.hoverPointed(el, s.ctx);
   }
 
   // hoverPointed reports whether a :hover rule gives el a pointer cursor:
@@ -821,7 +816,9 @@ class Walker {
   hoverPointed(el, ctx) {
     const f = ctx.f;
     if (f.hoverPointed === undefined) {
-      const sel = this.svgHoverPointer(ctx);
+      const list = [];
+      if (this.register) hoverRulesOf(f.doc, list);
+      const sel = [...new Set(list)].join(',');
       f.hoverPointed = null;
       if (sel) {
         try {
@@ -832,18 +829,6 @@ class Walker {
       }
     }
     return !!f.hoverPointed && f.hoverPointed.has(el);
-  }
-
-  // svgHoverPointer is one selector list of the elements a :hover rule
-  // gives a pointer cursor (read once per document), or "".
-  svgHoverPointer(ctx) {
-    const f = ctx.f;
-    if (f.svgHover === undefined) {
-      const list = [];
-      if (this.register) hoverRulesOf(f.doc, list);
-      f.svgHover = [...new Set(list)].join(',');
-    }
-    return f.svgHover;
   }
 
   // svgTarget is the line of one drawn click target.
@@ -930,9 +915,9 @@ function iconBox(el, st, rect) {
 // as buttons of their own: two to six element boxes, nothing else, side by
 // side on one line with space between them, each a short label or an icon,
 // two of them labels; or a list whose items (up to twelve, 40 characters
-// each) stack, a pop-up menu's entries. A card whose parts stack (a picture over a title) or
-// whose text is long, or a toggle of one label between icons (a menu's
-// "My Account" with its chevron), stays one target.
+// each) stack, a pop-up menu's entries. A card whose parts stack (a
+// picture over a title) or whose text is long, or a toggle of one label
+// between icons (a menu's "My Account" with its chevron), stays one target.
 function separateParts(el, walker) {
   // A list's items may stack (a pop-up menu's entries): up to twelve.
   const list = el.localName === 'ul' || el.localName === 'ol' || el.getAttribute('role') === 'menu';
@@ -1119,7 +1104,7 @@ const hoverSheets = new WeakMap();
 // part: Map<prefix, [{rest, sib}]>. "nav li:hover > ul" is "nav li" →
 // ":scope > ul"; "a:hover + .menu" is "a" → ".menu" with sib "+".
 // pointer, when given, gets the selectors of the elements a :hover rule
-// gives a pointer cursor (svgHoverPointer).
+// gives a pointer cursor (hoverPointed).
 function hoverRulesOf(doc, pointer = null) {
   const out = new Map();
   const sheets = [...doc.styleSheets];
@@ -1438,12 +1423,6 @@ function isInteractive(el, tag, role, names = null) {
   return ti !== null && parseInt(ti, 10) >= 0 && role !== 'dialog' && role !== 'alertdialog';
 }
 
-// scriptedAnchor reports an <a> without href that a script acts on: one
-// with a title or data-* attributes (jQuery UI's datepicker "Prev" has
-// both) and something to show. A named anchor (a link target), a bare <a>
-// or one with only a class (Wikipedia's link to the page itself) or a
-// framework's markers (Vue's data-v-…, React's data-reactid) is text;
-// one the page styles with a pointer is a target by its cursor.
 // dragSource reports an element the page lets a person drag: draggable
 // (HTML drag and drop) or a jQuery UI sortable item or draggable. The drag
 // tools take its ref.
@@ -1469,6 +1448,12 @@ function sliderHandle(el, names) {
 
 // Data attributes a framework or a test suite puts on every element.
 const MARKUP_DATA = /^data-(v-|react|testid|test-id)/;
+// scriptedAnchor reports an <a> without href that a script acts on: one
+// with a title or data-* attributes (jQuery UI's datepicker "Prev" has
+// both) and something to show. A named anchor (a link target), a bare <a>
+// or one with only a class (Wikipedia's link to the page itself) or a
+// framework's markers (Vue's data-v-…, React's data-reactid) is text;
+// one the page styles with a pointer is a target by its cursor.
 function scriptedAnchor(el, names) {
   if (names.includes('href') || names.includes('name')) return false;
   let marked = false;
