@@ -5,7 +5,7 @@
 #   ./build.sh run    build, then start Chromium with the extension loaded
 #   ./build.sh test   install what is missing, then run every test
 #   ./build.sh content DIR
-#                     only the two content scripts, bundled into DIR (the
+#                     only the content scripts, bundled into DIR (the
 #                     browser suites inject what this writes)
 #   ./build.sh bench  module size and what takes it, worker wake and round
 #                     trips beside a plain JS worker, and the Go benchmarks
@@ -65,8 +65,10 @@ set_version() {
 }
 
 # bundle_content writes the two scripts the background injects into a tab
-# to $1: accessibility-tree.js and content.js. esbuild bundles each from its
-# entry module in extension/content/ with the modules it imports into one
+# to $1: accessibility-tree.js and content.js, and click-listeners.js, which
+# the manifests run in the page's own world before its scripts
+# (docs/decisions/click-listeners.md). esbuild bundles each from its entry
+# module in extension/content/ with the modules it imports into one
 # function that runs at once (an IIFE), so none of their names reaches the
 # page's or the content scripts' global scope
 # (docs/decisions/content-modules.md).
@@ -75,6 +77,7 @@ bundle_content() {
 	mkdir -p "$out"
 	esbundle extension/content/accessibility-tree.mjs "$out/accessibility-tree.js"
 	esbundle extension/content/main.mjs "$out/content.js"
+	esbundle extension/content/click-listeners.mjs "$out/click-listeners.js"
 }
 
 # bundle_panel replaces the side panel's two entry modules in $1

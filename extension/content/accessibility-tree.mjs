@@ -55,6 +55,7 @@
  */
 import {clip, squash} from './text.mjs';
 import {deepActive, defineExport, ownFunction} from './dom.mjs';
+import {LISTENERS_ANSWER, LISTENERS_QUERY} from './listener-events.mjs';
 import {
   SVG_DRAWN,
   SVG_GROUPS,
@@ -262,6 +263,7 @@ class Walker {
         sy: view.scrollY,
         expandSelect: null,
         hoverPointed: undefined, // elements a :hover rule gives a pointer, found on first need
+        listened: undefined, // elements the page's scripts listen to for clicks, asked on first need
         active: undefined, // the focused element, read on first need
       },
       textOk: true,
@@ -488,8 +490,10 @@ class Walker {
 
     let interactive = isInteractive(el, tag, role, names) || !!proxy;
     // A pointer a :hover rule gives (".controls span:hover") is the
-    // pointer a person sees on the element.
-    const pointed = !interactive && (st.cursor === 'auto' || st.cursor === 'default') && this.hoverPointed(el, ctx);
+    // pointer a person sees on the element; a click handler a script added
+    // marks a target as that pointer does.
+    const pointed =
+      !interactive && (st.cursor === 'auto' || st.cursor === 'default') && (this.hoverPointed(el, ctx) || this.listened(el, ctx));
     const cursor = pointed ? 'pointer' : st.cursor;
     // A part of a pointer box taken apart is a target of its own.
     const part = ctx.parts !== null && ctx.parts === el.parentElement;
@@ -615,6 +619,12 @@ class Walker {
     if (interactive) node.ref = this.ref(el);
     node.fallback = name ? '' : fallbackName(el, role);
     attributes(node, el, tag, proxy, ctx, names);
+    // A target that is only a coloured box (a swatch to pick) is told
+    // apart by its colour, as a person tells it.
+    if (interactive && !name && !node.fallback && !items.length && role === 'clickable') {
+      const fill = boxFill(el, st);
+      if (fill) node.attrs.push('fill=' + fill);
+    }
     if (hover && interactive) hoverHint(node);
     if (overlay) {
       this.overlays.push(node);
@@ -806,9 +816,20 @@ class Walker {
       if (ti !== null && parseInt(ti, 10) >= 0) return true;
       if (tag === 'a' && (names.includes('href') || names.includes('xlink:href'))) return true;
     }
+    if (this.listened(el, s.ctx)) return true;
     if (s.svgPointer) return false;
     if (st.cursor === 'pointer' && parentCursor !== 'pointer') return true;
     return this.hoverPointed(el, s.ctx);
+  }
+
+  // listened reports whether the page's scripts listen to el for clicks
+  // (addEventListener or an onclick property, which a content script cannot
+  // see): the page-world click-listeners script noted it. Asked once per
+  // document.
+  listened(el, ctx) {
+    const f = ctx.f;
+    if (f.listened === undefined) f.listened = this.register ? askListeners(f.doc) : null;
+    return !!f.listened && f.listened.has(el);
   }
 
   // hoverPointed reports whether a :hover rule gives el a pointer cursor:
@@ -909,6 +930,21 @@ function iconBox(el, st, rect) {
   if (rect.width < 6 || rect.height < 6 || rect.width > 32 || rect.height > 32) return false;
   if (el.textContent.trim()) return false;
   return st.backgroundImage !== 'none' || st.content.startsWith('url(') || !!el.querySelector('img, svg') || !!iconName(el);
+}
+
+// boxFill is the colour word (or hex) of a box that draws nothing but its
+// background colour: no text, no child element, no picture, no icon glyph
+// drawn before or after it; '' for any other.
+function boxFill(el, st) {
+  if (st.backgroundImage !== 'none' || el.firstElementChild || el.textContent.trim() || iconName(el)) return '';
+  const colour = paint(st.backgroundColor);
+  if (!colour) return '';
+  const view = el.ownerDocument.defaultView;
+  for (const pseudo of ['::before', '::after']) {
+    const content = view.getComputedStyle(el, pseudo).content;
+    if (content && content !== 'none' && content !== 'normal' && content !== '""') return '';
+  }
+  return colour.word || colour.hex;
 }
 
 // separateParts reports whether the pointer box el is a row of parts drawn
@@ -1461,9 +1497,33 @@ function scriptedAnchor(el, names) {
   return marked && (names.includes('title') || !!el.textContent.trim() || !!el.firstElementChild);
 }
 
+// askListeners fires the query of the page-world click-listeners script at
+// doc and gathers the elements it answers for: a Set, or null when none
+// answered (the script is not in pages opened before the extension was).
+// The answers come while the query is dispatched; composedPath finds an
+// element inside an open shadow root.
+const LISTENED_MAX = 20000;
+function askListeners(doc) {
+  const view = doc.defaultView;
+  if (!view) return null;
+  const found = new Set();
+  const take = (e) => {
+    const t = e.composedPath()[0];
+    if (t && t.nodeType === 1 && found.size < LISTENED_MAX) found.add(t);
+  };
+  view.addEventListener(LISTENERS_ANSWER, take, true);
+  try {
+    doc.dispatchEvent(new CustomEvent(LISTENERS_QUERY));
+  } finally {
+    view.removeEventListener(LISTENERS_ANSWER, take, true);
+  }
+  return found.size ? found : null;
+}
+
 // clickAttr reports a click handler declared in markup: onclick, or a
 // framework's binding (Angular, Vue, Alpine, Google's jsaction). Handlers
-// added with addEventListener are invisible to a content script.
+// added with addEventListener are invisible to a content script
+// (askListeners asks the page world for them).
 // biome-ignore format: a table, packed as written
 const CLICK_ATTRS = new Set(['onclick', 'ng-click', 'data-ng-click', '@click', 'v-on:click', 'x-on:click',
   // Bootstrap's toggles, Livewire, Phoenix LiveView, htmx.

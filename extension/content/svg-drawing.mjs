@@ -42,6 +42,15 @@ const COLOURS = [
   list.split(' ').map((hex) => [word, parseInt(hex.slice(0, 2), 16), parseInt(hex.slice(2, 4), 16), parseInt(hex.slice(4), 16)]),
 );
 const COLOUR_NEAR = 40;
+// CSS colour keywords a page writes that the words above would blur (lime
+// and green side by side, olive and yellow): a colour that is exactly one
+// of them is called by it, as the page's author and a task's text call it.
+// biome-ignore format: a table, packed as written
+const KEYWORDS = new Map(Object.entries({'00ff00': 'lime', '808000': 'olive', '000080': 'navy', '008080': 'teal',
+  'c0c0c0': 'silver', '800000': 'maroon', ffd700: 'gold', '4b0082': 'indigo', ee82ee: 'violet', ff7f50: 'coral',
+  fa8072: 'salmon', f0e68c: 'khaki', d2b48c: 'tan', dc143c: 'crimson', '40e0d0': 'turquoise', ff6347: 'tomato',
+  e6e6fa: 'lavender', da70d6: 'orchid', '7fffd4': 'aquamarine', '87ceeb': 'skyblue', '90ee90': 'lightgreen',
+  add8e6: 'lightblue', '8b0000': 'darkred', '006400': 'darkgreen', '00008b': 'darkblue'}));
 
 // paint is a computed fill or stroke ("rgb(0, 0, 255)", "none",
 // "url(#g) …") as {word, hex}, or null for no paint or a pattern or
@@ -53,8 +62,10 @@ export function paint(value) {
   const r = Math.round(+m[1]);
   const g = Math.round(+m[2]);
   const b = Math.round(+m[3]);
-  const hex = '#' + [r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('');
-  let word = '';
+  const six = [r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('');
+  const hex = '#' + six;
+  let word = KEYWORDS.get(six) || '';
+  if (word) return { word, hex };
   let best = COLOUR_NEAR * COLOUR_NEAR + 1;
   for (const [w, cr, cg, cb] of COLOURS) {
     const d = (r - cr) ** 2 + (g - cg) ** 2 + (b - cb) ** 2;

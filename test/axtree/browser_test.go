@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/webbrain/webbrain/test/testenv"
 )
@@ -43,23 +44,24 @@ func repoRoot(t *testing.T) string {
 }
 
 var bundled struct {
-	once sync.Once
-	tree string
-	err  error
+	once    sync.Once
+	scripts testenv.Scripts
+	err     error
 }
 
-// treeScript is accessibility-tree.js as the build bundles it, made once.
-func treeScript(root string) (string, error) {
-	bundled.once.Do(func() { bundled.tree, _, bundled.err = testenv.ContentScripts(root) })
-	return bundled.tree, bundled.err
+// contentScripts are the content scripts as the build bundles them, made once.
+func contentScripts(root string) (testenv.Scripts, error) {
+	bundled.once.Do(func() { bundled.scripts, bundled.err = testenv.ContentScripts(root) })
+	return bundled.scripts, bundled.err
 }
 
 // page is one browser tab with the tree script at hand.
 type page struct {
-	t      *testing.T
-	ctx    context.Context
-	base   string
-	script string
+	t         *testing.T
+	ctx       context.Context
+	base      string
+	script    string
+	listeners string // click-listeners.js
 }
 
 // newPage starts a fresh headless Chromium serving /edge/ (the edge
@@ -68,7 +70,7 @@ func newPage(t *testing.T) *page {
 	t.Helper()
 	root := repoRoot(t)
 	edge := testenv.EdgePages(root)
-	script, err := treeScript(root)
+	scripts, err := contentScripts(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +89,18 @@ func newPage(t *testing.T) *page {
 		cancel()
 		cancelAlloc()
 	})
-	return &page{t: t, ctx: ctx, base: srv.URL, script: script}
+	return &page{t: t, ctx: ctx, base: srv.URL, script: scripts.Tree, listeners: scripts.Listeners}
+}
+
+// listen runs click-listeners.js in every document this tab loads from
+// now on, before the document's own scripts, as the manifests have it run.
+func (p *page) listen() {
+	p.t.Helper()
+	_, err := chromedp.Call(p.ctx, cdppage.AddScriptToEvaluateOnNewDocument,
+		cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: p.listeners})
+	if err != nil {
+		p.t.Fatal(err)
+	}
 }
 
 // open loads a page and injects the tree script.

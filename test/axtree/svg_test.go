@@ -6,9 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/chromedp/cdproto/input"
-	"github.com/chromedp/chromedp"
 )
 
 // TestSVGDrawings: what a page draws in an inline svg and a person clicks
@@ -80,20 +77,7 @@ func TestSVGTargetsAreClicked(t *testing.T) {
 		if m == nil {
 			t.Fatalf("no line %q in:\n%s", c.line, tree)
 		}
-		r := strings.Trim(m[1], "[]")
-		var pt []float64
-		p.eval(`(() => { const el = window.__wb_ax_lookup("`+r+`"); const b = el.getBoundingClientRect(); `+
-			`const x = b.left + b.width / 2, y = b.top + b.height / 2; `+
-			`const hit = document.elementFromPoint(x, y); return hit === el || el.contains(hit) ? [x, y] : []; })()`, &pt)
-		if len(pt) != 2 {
-			t.Fatalf("%s: the centre of its box is not on the element", c.line)
-		}
-		for _, typ := range []input.DispatchMouseEventType{input.DispatchMouseEventTypeMousePressed, input.DispatchMouseEventTypeMouseReleased} {
-			ev := input.DispatchMouseEventParams{Type: typ, X: pt[0], Y: pt[1], Button: input.MouseButtonLeft, ClickCount: 1}
-			if _, err := chromedp.Call(p.ctx, input.DispatchMouseEvent, ev); err != nil {
-				t.Fatal(err)
-			}
-		}
+		p.clickRef(strings.Trim(m[1], "[]"))
 		var got string
 		p.eval(`document.getElementById("clicked").textContent`, &got)
 		if got != c.want {

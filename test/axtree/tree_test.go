@@ -588,7 +588,7 @@ func TestPointerBoxParts(t *testing.T) {
 	mustLines(t, tree, `button "up" `+ref, `button "down" `+ref)
 	// A pointer only a :hover rule gives still marks a target; a pop-up
 	// list's items are targets; a multiple select says so.
-	mustLines(t, tree, `clickable `+ref+` hint="reply"`, `clickable `+ref+` hint="more"`,
+	mustLines(t, tree, `clickable `+ref+` fill=gray hint="reply"`, `clickable `+ref+` fill=gray hint="more"`,
 		`clickable "Embed Tweet" `+ref, `clickable "Block @cras" `+ref, `listbox `+ref+` multiselectable hint="countries"`,
 		`slider `+ref+` value="30%" hint="ui-slider-handle"`,
 		// A focused field its box cuts off still takes the keys.

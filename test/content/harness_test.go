@@ -46,11 +46,11 @@ func run(m *testing.M) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	tree, content, err := testenv.ContentScripts(root)
+	scripts, err := testenv.ContentScripts(root)
 	if err != nil {
 		return 0, err
 	}
-	suite.scripts = tree + "\n;\n" + content
+	suite.scripts = scripts.Tree + "\n;\n" + scripts.Content
 
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.Dir(filepath.Join(root, "test", "content", "testdata"))))

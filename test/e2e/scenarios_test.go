@@ -99,7 +99,10 @@ func TestStatusReadAsErrorIsNotSuccess(t *testing.T) {
 func TestMemoryReachesTheModelAndLearnsFromTheUser(t *testing.T) {
 	scenario.MemoryReachesTheModelAndLearnsFromTheUser(t, chrome{})
 }
-func TestHoverOpensMenus(t *testing.T)           { scenario.HoverOpensMenus(t, chrome{}) }
+func TestHoverOpensMenus(t *testing.T) { scenario.HoverOpensMenus(t, chrome{}) }
+func TestScriptClickTargetsAreClicked(t *testing.T) {
+	scenario.ScriptClickTargetsAreClicked(t, chrome{})
+}
 func TestDragDropReordersAndDrops(t *testing.T)  { scenario.DragDropReordersAndDrops(t, chrome{}) }
 func TestVerifyFormReadsValidation(t *testing.T) { scenario.VerifyFormReadsValidation(t, chrome{}) }
 func TestResizeWindowReportsTheViewport(t *testing.T) {

@@ -78,6 +78,9 @@ func TestMemoryReachesTheModelAndLearnsFromTheUser(t *testing.T) {
 	scenario.MemoryReachesTheModelAndLearnsFromTheUser(t, firefoxDriver{})
 }
 func TestHoverOpensMenus(t *testing.T) { scenario.HoverOpensMenus(t, firefoxDriver{}) }
+func TestScriptClickTargetsAreClicked(t *testing.T) {
+	scenario.ScriptClickTargetsAreClicked(t, firefoxDriver{})
+}
 func TestDragDropReordersAndDrops(t *testing.T) {
 	scenario.DragDropReordersAndDrops(t, firefoxDriver{})
 }

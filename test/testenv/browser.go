@@ -188,27 +188,35 @@ func downloadsPrefs(profile string) (string, error) {
 // Close stops the browser and removes its profile.
 func (b *ExtensionBrowser) Close() { b.close() }
 
-// ContentScripts bundles the two content scripts as the build does
-// (./build.sh content, which installs esbuild first when it is missing)
-// and returns accessibility-tree.js and content.js: what the background
-// injects into a tab, in that order.
-func ContentScripts(root string) (tree, content string, err error) {
+// Scripts are the content scripts as the build bundles them.
+type Scripts struct {
+	Tree      string // accessibility-tree.js, injected by the background
+	Content   string // content.js, injected after it
+	Listeners string // click-listeners.js, which runs in the page's world before its scripts
+}
+
+// ContentScripts bundles the content scripts as the build does
+// (./build.sh content, which installs esbuild first when it is missing).
+func ContentScripts(root string) (Scripts, error) {
 	dir, err := os.MkdirTemp("", "webbrain-content-scripts-")
 	if err != nil {
-		return "", "", err
+		return Scripts{}, err
 	}
 	defer os.RemoveAll(dir)
 	cmd := exec.Command("bash", filepath.Join(root, "build.sh"), "content", dir)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", "", fmt.Errorf("./build.sh content: %v\n%s", err, out)
+		return Scripts{}, fmt.Errorf("./build.sh content: %v\n%s", err, out)
 	}
-	t, err := os.ReadFile(filepath.Join(dir, "accessibility-tree.js"))
-	if err != nil {
-		return "", "", err
+	var s Scripts
+	for _, f := range []struct {
+		name string
+		to   *string
+	}{{"accessibility-tree.js", &s.Tree}, {"content.js", &s.Content}, {"click-listeners.js", &s.Listeners}} {
+		b, err := os.ReadFile(filepath.Join(dir, f.name))
+		if err != nil {
+			return Scripts{}, err
+		}
+		*f.to = string(b)
 	}
-	c, err := os.ReadFile(filepath.Join(dir, "content.js"))
-	if err != nil {
-		return "", "", err
-	}
-	return string(t), string(c), nil
+	return s, nil
 }

@@ -1,0 +1,117 @@
+// click-listeners.mjs — runs in the page's own world before its scripts
+// (the manifests' content script with world MAIN, at document_start, in
+// every frame) and notes which elements the page's scripts listen to for
+// clicks. A box a script made clickable with addEventListener or an
+// onclick property shows no sign of it to a content script, whose world
+// sees neither; a person sees a coloured square and clicks it. The tree
+// asks for the noted elements when it reads a document
+// (docs/decisions/click-listeners.md).
+//
+// It changes nothing of the page and sends nothing: it only counts, and
+// answers a query event by firing an answer event at each element still
+// in a document. A page can fake both events; all it gains is refs on
+// elements of its own choosing, which markup (onclick, cursor: pointer)
+// already gives it.
+import { LISTENERS_ANSWER, LISTENERS_QUERY } from './listener-events.mjs';
+
+// The events a click on a box starts with; a handler for any of them acts
+// on a click.
+const CLICK_TYPES = new Set(['click', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup']);
+const NOTED_MAX = 20000; // elements kept; a page binding more is not read further
+// An element listening for more click types than this is where a framework
+// handles every click of the page (React's root), not a target.
+const TYPES_MAX = 4;
+
+(() => {
+  const target = globalThis.EventTarget && EventTarget.prototype;
+  if (!target) return;
+
+  // Element → click type → number of handlers. Weak: a removed element is
+  // not kept alive by being noted.
+  const handlers = new WeakMap();
+  let noted = []; // WeakRefs of the elements in handlers, for the answer
+  let sweepAt = 1000;
+
+  const note = (el, type, delta) => {
+    if (!el || el.nodeType !== 1 || !CLICK_TYPES.has(type)) return;
+    let byType = handlers.get(el);
+    if (!byType) {
+      if (delta < 0 || noted.length >= NOTED_MAX) return;
+      byType = new Map();
+      handlers.set(el, byType);
+      noted.push(new WeakRef(el));
+      if (noted.length >= sweepAt) {
+        noted = noted.filter((r) => r.deref() !== undefined);
+        sweepAt = Math.max(1000, noted.length * 2);
+      }
+    }
+    const n = (byType.get(type) || 0) + delta;
+    if (n > 0) byType.set(type, n);
+    else byType.delete(type);
+  };
+
+  // The page's calls go to the browser's own functions unchanged; a Proxy
+  // keeps their name, length and native source text.
+  const wrap = (fn, delta) =>
+    new Proxy(fn, {
+      apply(f, self, args) {
+        try {
+          if (typeof args[1] === 'function' || (args[1] && typeof args[1] === 'object')) note(self, args[0], delta);
+        } catch {
+          // an odd receiver or argument: the call below decides
+        }
+        return Reflect.apply(f, self, args);
+      },
+    });
+  target.addEventListener = wrap(target.addEventListener, 1);
+  target.removeEventListener = wrap(target.removeEventListener, -1);
+
+  // el.onclick = fn: one handler of that type while it holds a function.
+  const props = new WeakMap(); // element → Set of the on… properties holding one
+  for (const proto of [globalThis.HTMLElement?.prototype, globalThis.SVGElement?.prototype]) {
+    if (!proto) continue;
+    for (const type of CLICK_TYPES) {
+      const d = Object.getOwnPropertyDescriptor(proto, 'on' + type);
+      if (!d || !d.set || !d.configurable) continue;
+      const set = d.set;
+      d.set = new Proxy(set, {
+        apply(f, self, args) {
+          try {
+            let held = props.get(self);
+            const had = !!held && held.has(type);
+            const has = typeof args[0] === 'function' || (!!args[0] && typeof args[0] === 'object');
+            if (has !== had) {
+              if (!held) {
+                held = new Set();
+                props.set(self, held);
+              }
+              if (has) held.add(type);
+              else held.delete(type);
+              note(self, type, has ? 1 : -1);
+            }
+          } catch {
+            // as above
+          }
+          return Reflect.apply(f, self, args);
+        },
+      });
+      Object.defineProperty(proto, 'on' + type, d);
+    }
+  }
+
+  // The answer: an event at each noted element that is in a document and
+  // is not a whole page's root or a framework's.
+  const answer = () => {
+    for (const r of noted) {
+      const el = r.deref();
+      if (!el || !el.isConnected) continue;
+      const byType = handlers.get(el);
+      if (!byType || byType.size === 0 || byType.size > TYPES_MAX) continue;
+      const tag = el.localName;
+      if (tag === 'html' || tag === 'body') continue;
+      el.dispatchEvent(new CustomEvent(LISTENERS_ANSWER, { composed: true }));
+    }
+  };
+  // Captured at the window: the query is fired at a document and does not bubble.
+  Reflect.apply(target.addEventListener, globalThis, [LISTENERS_QUERY, answer, true]);
+})();
