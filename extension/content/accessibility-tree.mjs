@@ -582,6 +582,15 @@ class Walker {
       }
     }
 
+    // A box that scrolls by itself with content out of its view (terms to
+    // read to the end, a chat pane, a long list) says which way it scrolls,
+    // and gets a ref for the scroll tool.
+    const scroll = visible && sized && inView && rect && tag !== 'html' && tag !== 'body' ? scrollDirections(el, st) : '';
+    if (scroll && !interactive) {
+      interactive = true;
+      if (TRANSPARENT.has(role)) role = 'scrollable';
+    }
+
     // Its first control says the menu opens on hover.
     if (hover && !interactive && childRefs) hoverHint(firstRef(items));
     // A box of no size still shows its overflowing (e.g. positioned) content.
@@ -619,6 +628,7 @@ class Walker {
     if (interactive) node.ref = this.ref(el);
     node.fallback = name ? '' : fallbackName(el, role);
     attributes(node, el, tag, proxy, ctx, names);
+    if (scroll) node.attrs.push('scroll=' + scroll);
     // A target that is only a coloured box (a swatch to pick) is told
     // apart by its colour, as a person tells it.
     if (interactive && !name && !node.fallback && !items.length && role === 'clickable') {
@@ -930,6 +940,22 @@ function iconBox(el, st, rect) {
   if (rect.width < 6 || rect.height < 6 || rect.width > 32 || rect.height > 32) return false;
   if (el.textContent.trim()) return false;
   return st.backgroundImage !== 'none' || st.content.startsWith('url(') || !!el.querySelector('img, svg') || !!iconName(el);
+}
+
+// scrollDirections is the way a box that scrolls by itself (overflow auto
+// or scroll) can be scrolled to show what is out of its view: "down",
+// "up,down" or "up"; '' when it shows all (8 px of slack) or is too low to
+// read in (under 24 px). Only vertical: boxes that scroll sideways (code,
+// wide tables, carousels) are read whole or have buttons.
+function scrollDirections(el, st) {
+  const oy = st.overflowY;
+  if (oy !== 'auto' && oy !== 'scroll' && oy !== 'overlay') return '';
+  if (el.localName === 'textarea' && !el.value) return ''; // a long placeholder
+  const over = el.scrollHeight - el.clientHeight;
+  if (over <= 8 || el.clientHeight < 24) return '';
+  const top = el.scrollTop;
+  if (top <= 1) return 'down';
+  return top >= over - 1 ? 'up' : 'up,down';
 }
 
 // boxFill is the colour word (or hex) of a box that draws nothing but its

@@ -174,3 +174,26 @@ func TestWindowInfoAndSelection(t *testing.T) {
 	p.do(`document.getElementById('notes').setSelectionRange(5, 9)`)
 	contains(t, "selection", p.ok("get_selection", map[string]any{}), "this", `textbox "Notes"`)
 }
+
+// TestScrollInsideABox: a box that scrolls by itself says which way it
+// scrolls in the tree, with a ref, and the scroll tool given that ref and a
+// direction scrolls inside it: the terms read to the end enable Agree.
+func TestScrollInsideABox(t *testing.T) {
+	p := open(t, "/terms.html")
+	tree := p.ok("get_accessibility_tree", map[string]any{"filter": "all"})
+	terms := regexp.MustCompile(`textbox "Terms" \[(ref_\d+)\] value="[^"]*" multiline disabled scroll=down`).FindStringSubmatch(tree)
+	pane := regexp.MustCompile(`scrollable \[(ref_\d+)\] scroll=down`).FindStringSubmatch(tree)
+	if terms == nil || pane == nil {
+		t.Fatalf("the text area or the pane does not say it scrolls down:\n%s", tree)
+	}
+	contains(t, "tree", tree, `button "Agree"`, `Message 20`)
+	res := p.ok("scroll", map[string]any{"ref": terms[1], "direction": "bottom"})
+	contains(t, "terms scrolled", res, "at the bottom")
+	res = p.ok("scroll", map[string]any{"ref": pane[1], "direction": "down", "amount": 50})
+	contains(t, "pane scrolled", res, "Scrolled down by 50px")
+	tree = p.ok("get_accessibility_tree", map[string]any{"filter": "interactive"})
+	contains(t, "tree after", tree, `multiline disabled scroll=up`, `scrollable [`+pane[1]+`] scroll=up,down`)
+	if regexp.MustCompile(`button "Agree" \[ref_\d+\] disabled`).MatchString(tree) {
+		t.Errorf("Agree is still disabled after the terms were scrolled to the end:\n%s", tree)
+	}
+}

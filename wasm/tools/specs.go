@@ -104,11 +104,11 @@ var catalog = []tool{
 	},
 	{
 		name: protocol.ToolScroll,
-		desc: "Scroll the page or bring an element into view. Give direction (and optionally amount in pixels, default most of a screen; top and bottom jump to the ends), or ref to scroll that element into view.",
+		desc: "Scroll the page or bring an element into view. Give direction (and optionally amount in pixels, default most of a screen; top and bottom jump to the ends), or ref to scroll that element into view. A ref with a direction scrolls inside the box that holds it (the tree marks a box that scrolls by itself scroll=down, up,down or up).",
 		params: `{"type":"object","properties":{` +
 			`"direction":{"type":"string","enum":["up","down","left","right","top","bottom"]},` +
 			`"amount":{"type":"integer","minimum":1,"description":"pixels to scroll"},` +
-			`"ref":{"type":"string","description":"ref of an element to scroll into view"}}}`,
+			`"ref":{"type":"string","description":"ref of an element to scroll into view, or with direction of a box to scroll inside"}}}`,
 		cols: colAll, runs: inContent, readOnly: true,
 		check: requireOne("direction", "ref"),
 	},
