@@ -554,7 +554,11 @@ class Walker {
 
     const items = [];
     const before = this.assigned;
-    if (LEAF_TAGS.has(tag)) this.leaf(el, tag, child, items);
+    // A box of nothing but small filled squares (blocks to count, a row of
+    // coloured dots) reads as their count and colour.
+    const drawn = !interactive && visible && el.firstElementChild ? drawnBoxes(el, this, ctx) : '';
+    if (drawn) items.push({text: ' ' + drawn + ' '});
+    else if (LEAF_TAGS.has(tag)) this.leaf(el, tag, child, items);
     else this.children(el, child, items);
     const childRefs = this.assigned !== before;
 
@@ -940,6 +944,33 @@ function iconBox(el, st, rect) {
   if (rect.width < 6 || rect.height < 6 || rect.width > 32 || rect.height > 32) return false;
   if (el.textContent.trim()) return false;
   return st.backgroundImage !== 'none' || st.content.startsWith('url(') || !!el.querySelector('img, svg') || !!iconName(el);
+}
+
+// drawnBoxes is what a box holding nothing but small squares filled with a
+// colour shows a person ("3 blue boxes", "2 red boxes, 1 green box"): up
+// to 50 childless, textless span/div/i/b/li boxes of 4 to 48 px, no picture,
+// no icon glyph, none a target (a role, a pointer, a click handler); ''
+// for any other box.
+const BOX_TAGS = new Set(['span', 'div', 'i', 'b', 'li']);
+function drawnBoxes(el, walker, ctx) {
+  const first = el.firstElementChild;
+  if (first.firstElementChild || !BOX_TAGS.has(first.localName) || el.childElementCount > 50) return '';
+  if (el.textContent.trim()) return '';
+  const counts = new Map();
+  for (let c = first; c; c = c.nextElementSibling) {
+    const tag = c.localName;
+    if (c.firstElementChild || !BOX_TAGS.has(tag)) return '';
+    const st = walker.style(c);
+    if (st.display === 'none') continue;
+    const r = c.getBoundingClientRect();
+    if (r.width < 4 || r.height < 4 || r.width > 48 || r.height > 48) return '';
+    if (st.cursor === 'pointer' || isInteractive(c, tag, roleOf(c, tag, walker))) return '';
+    if (walker.hoverPointed(c, ctx) || walker.listened(c, ctx)) return '';
+    const fill = boxFill(c, st);
+    if (!fill) return '';
+    counts.set(fill, (counts.get(fill) || 0) + 1);
+  }
+  return [...counts].map(([fill, n]) => `${n} ${fill} box${n === 1 ? '' : 'es'}`).join(', ');
 }
 
 // scrollDirections is the way a box that scrolls by itself (overflow auto

@@ -715,3 +715,16 @@ func TestConsentBanner(t *testing.T) {
 		t.Errorf("controls under the banner's backdrop are in the tree:\n%s", tree)
 	}
 }
+
+// TestDrawnBoxes: a box of nothing but small squares filled with a colour
+// reads as their count and colour; targets, large tiles and icon glyphs do
+// not.
+func TestDrawnBoxes(t *testing.T) {
+	p := newPage(t)
+	p.open("/fixtures/boxes.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	mustLines(t, tree, `"How many blocks are there in all\? · 3 blue boxes \+ 2 red boxes, 1 green box"`, `button "Slide 1" `+ref, `button "Slide 2" `+ref)
+	if n := strings.Count(tree, "boxes"); n != 2 {
+		t.Errorf("%d counts of boxes, want 2 (tiles, icons and buttons are not counted):\n%s", n, tree)
+	}
+}
