@@ -556,8 +556,8 @@ class Walker {
     const before = this.assigned;
     // A box of nothing but small filled squares (blocks to count, a row of
     // coloured dots) reads as their count and colour.
-    const drawn = !interactive && visible && el.firstElementChild ? drawnBoxes(el, this, ctx) : '';
-    if (drawn) items.push({text: ' ' + drawn + ' '});
+    const squares = !interactive && visible && el.firstElementChild ? drawnBoxes(el, this, ctx) : '';
+    if (squares) items.push({text: ' ' + squares + ' '});
     else if (LEAF_TAGS.has(tag)) this.leaf(el, tag, child, items);
     else this.children(el, child, items);
     const childRefs = this.assigned !== before;
