@@ -2605,7 +2605,9 @@ function finish(node) {
   // A control named by a glyph ("×", "›") reads as what the glyph does.
   if (node.ref && node.name && node.name.length <= 2 && ICON_WORDS[node.name]) node.name = ICON_WORDS[node.name];
   if (node.ref && !node.name) {
-    node.name = tooltipName(node.el) || (FIELD_ROLES.has(node.role) && besideText(node.el, node.role)) || iconName(node.el);
+    // A scroll box is a container: an icon somewhere inside does not name it.
+    const icon = node.role === 'scrollable' ? '' : iconName(node.el);
+    node.name = tooltipName(node.el) || (FIELD_ROLES.has(node.role) && besideText(node.el, node.role)) || icon;
     if (!node.name) node.attrs.push('hint=' + quote(hintFor(node.el) || placeHint(node.el, node.role)));
   }
   let kids = node.children.filter((it) => !it.hidden && !it.decor);
