@@ -953,13 +953,16 @@ function iconBox(el, st, rect) {
 // for any other box.
 const BOX_TAGS = new Set(['span', 'div', 'i', 'b', 'li']);
 function drawnBoxes(el, walker, ctx) {
-  const first = el.firstElementChild;
-  if (first.firstElementChild || !BOX_TAGS.has(first.localName) || el.childElementCount > 50) return '';
+  if (el.childElementCount > 50) return '';
+  // The shape first (cheap, and most boxes fail it), so that the text read
+  // next is of leaves only.
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+    if (c.firstElementChild || !BOX_TAGS.has(c.localName)) return '';
+  }
   if (el.textContent.trim()) return '';
   const counts = new Map();
-  for (let c = first; c; c = c.nextElementSibling) {
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
     const tag = c.localName;
-    if (c.firstElementChild || !BOX_TAGS.has(tag)) return '';
     const st = walker.style(c);
     if (st.display === 'none') continue;
     const r = c.getBoundingClientRect();
