@@ -549,8 +549,10 @@ class Walker {
         tag === 'select' ? '' : role === 'listbox' ? 'option' : role === 'menu' || role === 'menubar' ? 'menuitem' : '',
     };
     // Inline boxes do not clip (overflow does not apply to them); the
-    // page's own overflow is the viewport's.
-    if (rect && display !== 'inline' && tag !== 'body' && tag !== 'html') clipChildren(child, st, pos, rect);
+    // page's own overflow is the viewport's. One read of the shorthand
+    // ("hidden", or "hidden auto" for x and y), for clipping and scrolling.
+    const overflow = rect && display !== 'inline' && tag !== 'body' && tag !== 'html' ? st.overflow : 'visible';
+    if (overflow !== 'visible') clipChildren(child, st, overflow, pos, rect);
 
     const items = [];
     const before = this.assigned;
@@ -589,7 +591,7 @@ class Walker {
     // A box that scrolls by itself with content out of its view (terms to
     // read to the end, a chat pane, a long list) says which way it scrolls,
     // and gets a ref for the scroll tool.
-    const scroll = visible && sized && inView && rect && tag !== 'html' && tag !== 'body' ? scrollDirections(el, st) : '';
+    const scroll = overflow !== 'visible' && visible && sized && inView ? scrollDirections(el, overflow) : '';
     if (scroll && !interactive) {
       interactive = true;
       if (TRANSPARENT.has(role)) role = 'scrollable';
@@ -954,12 +956,13 @@ function iconBox(el, st, rect) {
 const BOX_TAGS = new Set(['span', 'div', 'i', 'b', 'li']);
 function drawnBoxes(el, walker, ctx) {
   if (el.childElementCount > 50) return '';
-  // The shape first (cheap, and most boxes fail it), so that the text read
-  // next is of leaves only.
-  for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
-    if (c.firstElementChild || !BOX_TAGS.has(c.localName)) return '';
+  // The shape and text first, node by node (cheap, and most boxes fail at
+  // their first child: a paragraph at its text).
+  for (let n = el.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 3) {
+      if (n.nodeValue.trim()) return '';
+    } else if (n.nodeType === 1 && (n.firstElementChild || !BOX_TAGS.has(n.localName) || n.textContent.trim())) return '';
   }
-  if (el.textContent.trim()) return '';
   const counts = new Map();
   for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
     const tag = c.localName;
@@ -976,13 +979,15 @@ function drawnBoxes(el, walker, ctx) {
   return [...counts].map(([fill, n]) => `${n} ${fill} box${n === 1 ? '' : 'es'}`).join(', ');
 }
 
-// scrollDirections is the way a box that scrolls by itself (overflow auto
-// or scroll) can be scrolled to show what is out of its view: "down",
-// "up,down" or "up"; '' when it shows all (8 px of slack) or is too low to
-// read in (under 24 px). Only vertical: boxes that scroll sideways (code,
-// wide tables, carousels) are read whole or have buttons.
-function scrollDirections(el, st) {
-  const oy = st.overflowY;
+// scrollDirections is the way a box that scrolls by itself (its overflow,
+// the computed shorthand, is auto or scroll vertically) can be scrolled to
+// show what is out of its view: "down", "up,down" or "up"; '' when it shows
+// all (8 px of slack) or is too low to read in (under 24 px). Only
+// vertical: boxes that scroll sideways (code, wide tables, carousels) are
+// read whole or have buttons.
+function scrollDirections(el, overflow) {
+  const sp = overflow.indexOf(' ');
+  const oy = sp < 0 ? overflow : overflow.slice(sp + 1);
   if (oy !== 'auto' && oy !== 'scroll' && oy !== 'overlay') return '';
   if (el.localName === 'textarea' && !el.value) return ''; // a long placeholder
   const over = el.scrollHeight - el.clientHeight;
@@ -1337,15 +1342,13 @@ function menuList(list, walker) {
 // ---------- visibility ----------
 
 // clipChildren narrows the box el's descendants are clipped to (child.clip,
-// viewport coordinates) by el's overflow, axis by axis: hidden or clip cuts
-// to el's box; a scrolling axis lifts the clip on that axis (the model
-// scrolls the content into view); visible keeps the ancestors' clip.
+// viewport coordinates) by el's overflow (o, the computed shorthand),
+// axis by axis: hidden or clip cuts to el's box; a scrolling axis lifts the
+// clip on that axis (the model scrolls the content into view); visible
+// keeps the ancestors' clip.
 // child.clipHold says whether an absolute descendant stays clipped (its
 // containing block is inside the clipping box).
-function clipChildren(child, st, pos, rect) {
-  // One read of the shorthand ("hidden", or "hidden auto" for x and y).
-  const o = st.overflow;
-  if (o === 'visible') return;
+function clipChildren(child, st, o, pos, rect) {
   const sp = o.indexOf(' ');
   const ox = sp < 0 ? o : o.slice(0, sp);
   const oy = sp < 0 ? o : o.slice(sp + 1);
