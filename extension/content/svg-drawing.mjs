@@ -34,6 +34,7 @@ const COLOURS = [
   ['pink', 'ffc0cb ff69b4 e377c2 ff1493 e91e63 ffb6c1'],
   ['brown', 'a52a2a 8c564b 8b4513 d2691e 795548 a0522d'],
   ['cyan', '00ffff 17becf 00bcd4 40e0d0 00ced1'],
+  ['lightblue', 'add8e6 87ceeb 87cefa b0c4de 6495ed 7fb0ff 90caf9 64b5f6 85c1e9 aec7e8'],
   ['magenta', 'ff00ff ee00ee'],
   ['gray', '808080 7f7f7f a9a9a9 c0c0c0 d3d3d3 696969 9e9e9e 95a5a6 888888 999999 aaaaaa bbbbbb cccccc 666666 777777'],
   ['black', '000000 111111 222222'],
