@@ -123,8 +123,9 @@ const INTERACTIVE_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switc
 const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
   'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'heading', 'cell', 'gridcell', 'columnheader',
   'rowheader', 'tooltip', 'clickable']);
-// Roles besides the transparent ones a pointer cursor makes clickable.
-const POINTER_ROLES = new Set(['listitem', 'heading', 'cell', 'gridcell', 'img']);
+// Roles besides the transparent ones a pointer cursor makes clickable (a
+// table row that opens its record).
+const POINTER_ROLES = new Set(['listitem', 'heading', 'cell', 'gridcell', 'img', 'row']);
 const FLEX_DISPLAYS = new Set(['flex', 'inline-flex', 'grid', 'inline-grid']);
 // Containers kept by the "interactive" filter when they hold refs.
 // biome-ignore format: a table, packed as written
@@ -514,7 +515,8 @@ class Walker {
     // and "Forward" side by side) is not one target: clicked in its middle
     // it may hit neither. Its parts are taken one by one instead.
     const starts = pointerCandidate && !part && (pointed || ctx.cursor !== cursor);
-    const parts = starts && separateParts(el, this);
+    // A row's cells are its data, not buttons of their own.
+    const parts = starts && role !== 'row' && separateParts(el, this);
     if (interactive && TRANSPARENT.has(role)) role = sliderHandle(el, names) ? 'slider' : 'clickable';
     // What has focus takes the keys, whatever is drawn over it (a
     // terminal's transparent input under its prompt).
@@ -2614,7 +2616,9 @@ function finish(node) {
     // A scroll box is a container: an icon somewhere inside does not name it.
     const icon = node.role === 'scrollable' ? '' : iconName(node.el);
     node.name = tooltipName(node.el) || (FIELD_ROLES.has(node.role) && besideText(node.el, node.role)) || icon;
-    if (!node.name) node.attrs.push('hint=' + quote(hintFor(node.el) || placeHint(node.el, node.role)));
+    // A row is told by its cells, which follow it (the interactive filter
+    // names it by them).
+    if (!node.name && node.role !== 'row') node.attrs.push('hint=' + quote(hintFor(node.el) || placeHint(node.el, node.role)));
   }
   let kids = node.children.filter((it) => !it.hidden && !it.decor);
   // A pointer-cursor child that is all of its clickable parent is the same

@@ -728,3 +728,32 @@ func TestDrawnBoxes(t *testing.T) {
 		t.Errorf("%d counts of boxes, want 2 (tiles, icons and buttons are not counted):\n%s", n, tree)
 	}
 }
+
+// TestClickableRows: a table row that acts on click (a pointer cursor, a
+// script's handler) is one target, told by its cells: its cells are not
+// taken apart as buttons, and the interactive filter names it by them.
+func TestClickableRows(t *testing.T) {
+	p := newPage(t)
+	p.listen()
+	p.open("/fixtures/rows.html")
+	tree := p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree
+	mustLines(t, tree, `row `+ref, `cell "#1001"`, `cell "Ana"`, `cell "#1003"`, `columnheader "Order"`, `cell "Total"`)
+	if n := strings.Count(tree, "[ref_"); n != 3 {
+		t.Errorf("%d refs, want 3 (the three rows that act; not their cells, the header or the total):\n%s", n, tree)
+	}
+	if strings.Contains(tree, "hint=") {
+		t.Errorf("a row is hinted instead of told by its cells:\n%s", tree)
+	}
+	inter := p.tree(map[string]any{"filter": "interactive", "maxChars": 0}).Tree
+	mustLines(t, inter, `row "#1001 · Ana · \$20" `+ref, `row "#1002 · Ben · \$35" `+ref, `row "#1003 · Cid · \$5" `+ref)
+	m := regexp.MustCompile(`row "#1002[^"]*" \[(ref_\d+)\]`).FindStringSubmatch(inter)
+	if m == nil {
+		t.Fatalf("no row #1002 in:\n%s", inter)
+	}
+	p.clickRef(m[1])
+	var opened string
+	p.eval(`document.getElementById('opened').textContent`, &opened)
+	if opened != "r1002" {
+		t.Errorf("clicking row #1002 by its ref opened %q", opened)
+	}
+}
