@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/webbrain/webbrain/wasm/llm/llmtest"
@@ -13,7 +14,8 @@ import (
 // (addEventListener on textless colour boxes, an onclick property on a
 // span) reach the model's tree with refs, the boxes by their colour,
 // through the page-world script the manifest runs at document start; the
-// model clicks the lime box and then Reset by those refs.
+// model clicks the lime box and then Reset by those refs. The tree also
+// counts drawn squares and marks a pane that scrolls.
 func ScriptClickTargetsAreClicked(t *testing.T, d Driver) {
 	var tree string
 	srv := llmtest.New(func(n int, req llmtest.Request) llmtest.Turn {
@@ -53,6 +55,13 @@ func ScriptClickTargetsAreClicked(t *testing.T, d Driver) {
 	for _, fill := range []string{"fill=red", "fill=green", "fill=navy"} {
 		if !regexp.MustCompile(`clickable \[ref_\w+\] ` + fill + `\b`).MatchString(tree) {
 			t.Errorf("no box with %s in:\n%s", fill, tree)
+		}
+	}
+	// The same tree counts drawn squares and marks a pane that scrolls by
+	// itself, in each browser's computed styles.
+	for _, want := range []string{"3 red boxes", "] scroll=down"} {
+		if !strings.Contains(tree, want) {
+			t.Errorf("the tree does not say %q:\n%s", want, tree)
 		}
 	}
 }
