@@ -99,16 +99,53 @@ const TYPES_MAX = 4;
     }
   }
 
+  // jQuery's delegated handlers ($(document).on('click', '.swatch', …))
+  // are one listener on a container; jQuery keeps each one's selector in
+  // its own data. The elements those selectors match are the targets.
+  const delegated = (container, out) => {
+    const jq = globalThis.jQuery;
+    if (typeof jq !== 'function' || typeof jq._data !== 'function') return;
+    let events;
+    try {
+      events = jq._data(container, 'events');
+    } catch {
+      return; // another library under the name, or an odd container
+    }
+    if (!events || typeof events !== 'object') return;
+    for (const type of CLICK_TYPES) {
+      const list = events[type];
+      if (!Array.isArray(list)) continue;
+      for (const h of list) {
+        if (!h || typeof h.selector !== 'string' || !h.selector) continue;
+        try {
+          for (const el of container.querySelectorAll(h.selector)) out.add(el);
+        } catch {
+          // a selector only jQuery's engine takes (":visible")
+        }
+      }
+    }
+  };
+
   // The answer: an event at each noted element that is in a document and
-  // is not a whole page's root or a framework's.
-  const answer = () => {
+  // is not a whole page's root or a framework's, and at each element a
+  // delegated jQuery handler acts for.
+  const answer = (query) => {
+    const targets = new Set();
+    const doc = query.target;
+    if (doc && doc.nodeType === 9) delegated(doc, targets);
     for (const r of noted) {
       const el = r.deref();
       if (!el || !el.isConnected) continue;
       const byType = handlers.get(el);
-      if (!byType || byType.size === 0 || byType.size > TYPES_MAX) continue;
+      if (!byType || byType.size === 0) continue;
+      delegated(el, targets);
       const tag = el.localName;
-      if (tag === 'html' || tag === 'body') continue;
+      if (byType.size > TYPES_MAX || tag === 'html' || tag === 'body') continue;
+      targets.add(el);
+    }
+    let n = 0;
+    for (const el of targets) {
+      if (++n > NOTED_MAX) break;
       el.dispatchEvent(new CustomEvent(LISTENERS_ANSWER, { composed: true }));
     }
   };

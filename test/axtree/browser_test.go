@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -77,6 +78,9 @@ func newPage(t *testing.T) *page {
 	mux := http.NewServeMux()
 	mux.Handle("/edge/", http.StripPrefix("/edge/", http.FileServer(http.Dir(edge))))
 	mux.Handle("/fixtures/", http.StripPrefix("/fixtures/", http.FileServer(http.Dir("testdata"))))
+	// jQuery from the npm registry (vendor-js's devDependencies), for a
+	// fixture's delegated handlers.
+	mux.Handle("/jquery/", http.StripPrefix("/jquery/", http.FileServer(http.Dir(filepath.Join(root, "vendor-js", "node_modules", "jquery", "dist")))))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 

@@ -13,8 +13,8 @@ import (
 )
 
 // TestClickListeners: boxes a script made clickable (addEventListener, an
-// onclick property; no pointer, role or markup) get refs once the page-world
-// script noted them, a textless one told apart by its colour; a handler
+// onclick property, jQuery's delegated handlers; no pointer, role or markup)
+// get refs once the page-world script noted them, a textless one told apart by its colour; a handler
 // taken away, a framework's root, a page-wide box and the document do not
 // make targets; a real click by ref reaches the page's handler; and the
 // page's own calls behave as without the script.
@@ -35,9 +35,12 @@ func TestClickListeners(t *testing.T) {
 		`button "Start" `+ref,
 		`clickable "Favourites" `+ref,
 		`clickable "Undo" `+ref,
+		// jQuery's delegated handlers: on the document, on a container.
+		`clickable "News" `+ref, `clickable "Sport" `+ref,
+		`clickable "Small" `+ref, `clickable "Large" `+ref,
 	)
-	if n := len(regexp.MustCompile(`\[ref_\d+\]`).FindAllString(tree, -1)); n != 9 {
-		t.Errorf("%d refs, want 9 (the root, the page-wide box, the removed handler and the hidden box are not targets):\n%s", n, tree)
+	if n := len(regexp.MustCompile(`\[ref_\d+\]`).FindAllString(tree, -1)); n != 13 {
+		t.Errorf("%d refs, want 13 (the root, the page-wide box, the removed handler, the hidden box and the delegating containers are not targets):\n%s", n, tree)
 	}
 	if strings.Contains(tree, "Hidden action") {
 		t.Errorf("a hidden box is shown:\n%s", tree)
@@ -50,6 +53,8 @@ func TestClickListeners(t *testing.T) {
 		{`clickable "Archive" (\[ref_\d+\])`, "archive"},
 		{`clickable "dot" (\[ref_\d+\])`, "dot"},
 		{`clickable "Favourites" (\[ref_\d+\])`, "tile"},
+		{`clickable "Sport" (\[ref_\d+\])`, "Sport"},
+		{`clickable "Large" (\[ref_\d+\])`, "Large"},
 	} {
 		m := regexp.MustCompile(c.line).FindStringSubmatch(tree)
 		if m == nil {
