@@ -403,6 +403,7 @@ bench() {
 	if [ -f test/bench/axtree/bench.mjs ]; then
 		npm_ci "$ROOT/test/bench/axtree"
 		node test/bench/axtree/bench.mjs
+		node test/bench/axtree/listeners.mjs
 	fi
 	go test -run '^$' -bench . ./wasm/...
 }

@@ -17,7 +17,7 @@ import { LISTENERS_ANSWER, LISTENERS_QUERY } from './listener-events.mjs';
 // The events a click on a box starts with; a handler for any of them acts
 // on a click.
 const CLICK_TYPES = new Set(['click', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup']);
-const NOTED_MAX = 20000; // elements kept; a page binding more is not read further
+const ANSWERS_MAX = 20000; // elements answered for at most, per query
 // An element listening for more click types than this is where a framework
 // handles every click of the page (React's root), not a target.
 const TYPES_MAX = 4;
@@ -26,7 +26,7 @@ const TYPES_MAX = 4;
   const target = globalThis.EventTarget && EventTarget.prototype;
   if (!target) return;
 
-  // Element → click type → number of handlers. Weak: a removed element is
+  // Element → {click type: number of handlers}. Weak: a removed element is
   // not kept alive by being noted.
   const handlers = new WeakMap();
   let noted = []; // WeakRefs of the elements in handlers, for the answer
@@ -36,18 +36,19 @@ const TYPES_MAX = 4;
     if (!el || el.nodeType !== 1 || !CLICK_TYPES.has(type)) return;
     let byType = handlers.get(el);
     if (!byType) {
-      if (delta < 0 || noted.length >= NOTED_MAX) return;
-      byType = new Map();
-      handlers.set(el, byType);
-      noted.push(new WeakRef(el));
+      if (delta < 0) return;
+      // The list holds at most twice the elements still alive (the page's
+      // own): the collected ones go when it has doubled.
       if (noted.length >= sweepAt) {
         noted = noted.filter((r) => r.deref() !== undefined);
         sweepAt = Math.max(1000, noted.length * 2);
       }
+      byType = {};
+      handlers.set(el, byType);
+      noted.push(new WeakRef(el));
     }
-    const n = (byType.get(type) || 0) + delta;
-    if (n > 0) byType.set(type, n);
-    else byType.delete(type);
+    const n = (byType[type] || 0) + delta;
+    byType[type] = Math.max(n, 0);
   };
 
   // The page's calls go to the browser's own functions unchanged; a Proxy
@@ -137,16 +138,20 @@ const TYPES_MAX = 4;
       const el = r.deref();
       if (!el || !el.isConnected) continue;
       const byType = handlers.get(el);
-      if (!byType || byType.size === 0) continue;
+      let types = 0;
+      if (byType) for (const type of CLICK_TYPES) if (byType[type] > 0) types++;
+      if (types === 0) continue;
       delegated(el, targets);
       const tag = el.localName;
-      if (byType.size > TYPES_MAX || tag === 'html' || tag === 'body') continue;
+      if (types > TYPES_MAX || tag === 'html' || tag === 'body') continue;
       targets.add(el);
     }
+    // One event object serves every answer: dispatched one after another.
+    const event = new CustomEvent(LISTENERS_ANSWER, { composed: true });
     let n = 0;
     for (const el of targets) {
-      if (++n > NOTED_MAX) break;
-      el.dispatchEvent(new CustomEvent(LISTENERS_ANSWER, { composed: true }));
+      if (++n > ANSWERS_MAX) break;
+      el.dispatchEvent(event);
     }
   };
   // Captured at the window: the query is fired at a document and does not bubble.

@@ -85,6 +85,15 @@ func TestClickListeners(t *testing.T) {
 		t.Errorf("a removed handler ran: %q", rec)
 	}
 
+	// A page that has bound and dropped many elements still has its new
+	// ones noted.
+	var done bool
+	p.eval(`(() => { const box = document.createElement('div'); document.body.append(box); `+
+		`for (let i = 0; i < 25000; i++) { const d = document.createElement('span'); d.addEventListener('click', () => {}); box.append(d); } `+
+		`box.remove(); const late = document.createElement('div'); late.textContent = 'Late action'; `+
+		`late.addEventListener('click', () => {}); document.getElementById('wrap').append(late); return true; })()`, &done)
+	mustLines(t, p.tree(map[string]any{"filter": "all", "maxChars": 0}).Tree, `clickable "Late action" `+ref)
+
 	// A tab opened before the extension was installed has no page-world
 	// script: the same boxes are plain text, and nothing fails.
 	q := newPage(t)
