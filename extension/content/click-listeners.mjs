@@ -67,33 +67,28 @@ const TYPES_MAX = 4;
   target.addEventListener = wrap(target.addEventListener, 1);
   target.removeEventListener = wrap(target.removeEventListener, -1);
 
-  // el.onclick = fn: one handler of that type while it holds a function.
-  const props = new WeakMap(); // element → Set of the on… properties holding one
+  // el.onclick = fn: one handler of that type while the property holds a
+  // function (read back through the browser's getter before and after).
   for (const proto of [globalThis.HTMLElement?.prototype, globalThis.SVGElement?.prototype]) {
     if (!proto) continue;
     for (const type of CLICK_TYPES) {
       const d = Object.getOwnPropertyDescriptor(proto, 'on' + type);
-      if (!d || !d.set || !d.configurable) continue;
-      const set = d.set;
-      d.set = new Proxy(set, {
+      if (!d || !d.set || !d.get || !d.configurable) continue;
+      const get = d.get;
+      const holds = (self) => {
+        try {
+          return typeof Reflect.apply(get, self, []) === 'function';
+        } catch {
+          return false; // not an element: the setter below decides
+        }
+      };
+      d.set = new Proxy(d.set, {
         apply(f, self, args) {
-          try {
-            let held = props.get(self);
-            const had = !!held && held.has(type);
-            const has = typeof args[0] === 'function' || (!!args[0] && typeof args[0] === 'object');
-            if (has !== had) {
-              if (!held) {
-                held = new Set();
-                props.set(self, held);
-              }
-              if (has) held.add(type);
-              else held.delete(type);
-              note(self, type, has ? 1 : -1);
-            }
-          } catch {
-            // as above
-          }
-          return Reflect.apply(f, self, args);
+          const had = holds(self);
+          const result = Reflect.apply(f, self, args);
+          const has = holds(self);
+          if (has !== had) note(self, type, has ? 1 : -1);
+          return result;
         },
       });
       Object.defineProperty(proto, 'on' + type, d);
